@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Courier",
+    products: [
+        .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
+    ],
+    targets: [
+        // libcurl, found through pkg-config (`libcurl`), installed by apt on Debian.
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Exactly typed, non-variadic forwarders for libcurl's variadic calls.
+        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+        .target(name: "Courier", dependencies: ["CCurl", "CCurlShim"], path: "Sources/Courier"),
+        // In-process loopback HTTP/1.1 server with fault injection, for tests and the demo.
+        .target(name: "CourierTestServer", path: "Sources/CourierTestServer"),
+        .testTarget(
+            name: "CourierTests",
+            dependencies: ["Courier", "CourierTestServer"],
+            path: "Tests/CourierTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
