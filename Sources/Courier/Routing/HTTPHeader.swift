@@ -1,0 +1,88 @@
+import Foundation
+
+/// One HTTP header field: a name and its value.
+///
+/// Names compare case-insensitively inside ``HTTPHeaders``; the spelling given here
+/// is the one sent. Common headers have factory methods:
+/// ```swift
+/// let headers: HTTPHeaders = [.authorization(bearerToken: token), .accept("application/json")]
+/// ```
+public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
+    /// The field name, for example `"Content-Type"`.
+    public let name: String
+    /// The field value, for example `"application/json"`.
+    public let value: String
+
+    /// Creates a header; it is validated when the request is built (see ``validate()``).
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// The header as it would appear on the wire, `"Name: value"`.
+    public var description: String { "\(name): \(value)" }
+
+    /// Throws ``CourierError/invalidHeader(name:reason:)`` unless the name is a non-empty
+    /// HTTP token and the value contains no CR, LF or NUL (so no header can be injected).
+    public func validate() throws {
+        if name.isEmpty {
+            throw CourierError.invalidHeader(name: name, reason: "the name is empty")
+        }
+        if let bad = name.utf8.first(where: { !HTTPToken.isTokenByte($0) }) {
+            throw CourierError.invalidHeader(name: name, reason: "the name contains \(Self.describe(bad)), which is not allowed in a header name")
+        }
+        if let bad = value.utf8.first(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+            throw CourierError.invalidHeader(name: name, reason: "the value contains \(Self.describe(bad))")
+        }
+    }
+
+    /// A readable name for a rejected byte, for error messages.
+    private static func describe(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x0D: return "CR"
+        case 0x0A: return "LF"
+        case 0x00: return "NUL"
+        case 0x20: return "a space"
+        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+        default: return String(format: "byte 0x%02X", byte)
+        }
+    }
+}
+
+extension HTTPHeader {
+    /// `Accept: <value>`, for example `.accept("application/json")`.
+    public static func accept(_ value: String) -> HTTPHeader {
+        HTTPHeader(name: "Accept", value: value)
+    }
+
+    /// `Accept-Language: <value>`, for example `.acceptLanguage("en-US")`.
+    public static func acceptLanguage(_ value: String) -> HTTPHeader {
+        HTTPHeader(name: "Accept-Language", value: value)
+    }
+
+    /// `Authorization: <value>` with a ready-made credential, for example `.authorization("Token abc")`.
+    public static func authorization(_ value: String) -> HTTPHeader {
+        HTTPHeader(name: "Authorization", value: value)
+    }
+
+    /// `Authorization: Bearer <token>`, for example `.authorization(bearerToken: "abc")`.
+    public static func authorization(bearerToken: String) -> HTTPHeader {
+        authorization("Bearer \(bearerToken)")
+    }
+
+    /// `Authorization: Basic <base64(username:password)>` (RFC 7617, UTF-8).
+    public static func authorization(username: String, password: String) -> HTTPHeader {
+        let credential = Data("\(username):\(password)".utf8).base64EncodedString()
+        return authorization("Basic \(credential)")
+    }
+
+    /// `Content-Type: <value>`, for example `.contentType("application/json")`.
+    public static func contentType(_ value: String) -> HTTPHeader {
+        HTTPHeader(name: "Content-Type", value: value)
+    }
+
+    /// `User-Agent: <value>`, for example `.userAgent("MyApp/1.0")`.
+    public static func userAgent(_ value: String) -> HTTPHeader {
+        HTTPHeader(name: "User-Agent", value: value)
+    }
+}

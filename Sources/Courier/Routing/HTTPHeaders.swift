@@ -1,0 +1,163 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An ordered collection of HTTP headers with case-insensitive names.
+///
+/// Each name appears at most once: adding a header whose name is already present
+/// (in any letter case) replaces its value in place, keeping its position.
+/// ```swift
+/// var headers: HTTPHeaders = ["Accept": "application/json"]
+/// headers.update(.authorization(bearerToken: token))
+/// headers["accept"]            // "application/json"
+/// ```
+/// Values are validated when a request is built; a CR, LF or NUL anywhere throws
+/// ``CourierError/invalidHeader(name:reason:)``.
+public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, ExpressibleByDictionaryLiteral,
+    ExpressibleByArrayLiteral, CustomStringConvertible {
+    private var storage: [HTTPHeader] = []
+
+    /// Creates an empty set of headers.
+    public init() {}
+
+    /// Creates headers from a list; a later header replaces an earlier one of the same name.
+    public init(_ headers: [HTTPHeader]) {
+        headers.forEach { update($0) }
+    }
+
+    /// Creates headers from a dictionary, sorted by name so the order is deterministic.
+    public init(_ dictionary: [String: String]) {
+        dictionary.sorted { $0.key < $1.key }.forEach { update(name: $0.key, value: $0.value) }
+    }
+
+    /// Creates headers from `["Name": "value", ...]`, keeping the written order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        elements.forEach { update(name: $0.0, value: $0.1) }
+    }
+
+    /// Creates headers from `[.accept("..."), .userAgent("...")]`, keeping the written order.
+    public init(arrayLiteral elements: HTTPHeader...) {
+        self.init(elements)
+    }
+
+    /// Sets `name` to `value`: replaces an existing header of that name (any case), else appends.
+    public mutating func update(name: String, value: String) {
+        update(HTTPHeader(name: name, value: value))
+    }
+
+    /// Sets `header`: replaces an existing header of that name (any case), else appends.
+    public mutating func update(_ header: HTTPHeader) {
+        if let index = index(ofName: header.name) {
+            storage[index] = header
+        } else {
+            storage.append(header)
+        }
+    }
+
+    /// Same as ``update(name:value:)``: headers never hold two fields of the same name.
+    public mutating func add(name: String, value: String) {
+        update(name: name, value: value)
+    }
+
+    /// Same as ``update(_:)``: headers never hold two fields of the same name.
+    public mutating func add(_ header: HTTPHeader) {
+        update(header)
+    }
+
+    /// Removes the header named `name` (any case), if present.
+    public mutating func remove(name: String) {
+        if let index = index(ofName: name) {
+            storage.remove(at: index)
+        }
+    }
+
+    /// Returns a copy with every header of `other` applied on top of these.
+    public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+        var result = self
+        other.forEach { result.update($0) }
+        return result
+    }
+
+    /// The value for `name` (any case), or `nil`.
+    public func value(for name: String) -> String? {
+        index(ofName: name).map { storage[$0].value }
+    }
+
+    /// Reads or writes the value for `name` (any case); assigning `nil` removes the header.
+    public subscript(_ name: String) -> String? {
+        get { value(for: name) }
+        set {
+            if let newValue {
+                update(name: name, value: newValue)
+            } else {
+                remove(name: name)
+            }
+        }
+    }
+
+    /// The headers as a dictionary keyed by the spelling each was given with.
+    public var dictionary: [String: String] {
+        Dictionary(storage.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Throws ``CourierError/invalidHeader(name:reason:)`` for the first invalid header.
+    public func validate() throws {
+        try storage.forEach { try $0.validate() }
+    }
+
+    /// One `"Name: value"` line per header.
+    public var description: String {
+        storage.map(\.description).joined(separator: "\n")
+    }
+
+    /// The position of the first header.
+    public var startIndex: Int { storage.startIndex }
+    /// The position after the last header.
+    public var endIndex: Int { storage.endIndex }
+    /// The header at `position`.
+    public subscript(position: Int) -> HTTPHeader { storage[position] }
+
+    /// Two header sets are equal when they hold the same names (any case) and values,
+    /// in the same order.
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.storage.count == rhs.storage.count
+            && zip(lhs.storage, rhs.storage).allSatisfy {
+                $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value
+            }
+    }
+
+    /// Hashes names case-insensitively, consistent with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        for header in storage {
+            hasher.combine(header.name.lowercased())
+            hasher.combine(header.value)
+        }
+    }
+
+    private func index(ofName name: String) -> Int? {
+        let wanted = name.lowercased()
+        return storage.firstIndex { $0.name.lowercased() == wanted }
+    }
+}
+
+extension HTTPHeaders {
+    /// The headers every ``Router`` request starts from unless it overrides
+    /// ``Router/defaultHeaders``: `Accept: application/json`.
+    public static let routerDefault: HTTPHeaders = [.accept("application/json")]
+}
+
+extension URLRequest {
+    /// The request's headers as ``HTTPHeaders`` (sorted by name, since `URLRequest` keeps no order).
+    public var courierHeaders: HTTPHeaders {
+        HTTPHeaders(allHTTPHeaderFields ?? [:])
+    }
+
+    /// Validates `headers` and sets each on the request, replacing existing values of the same name.
+    public mutating func setHeaders(_ headers: HTTPHeaders) throws {
+        try headers.validate()
+        for header in headers {
+            setValue(header.value, forHTTPHeaderField: header.name)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// An HTTP request method such as `GET` or `POST`.
+///
+/// The standard methods are available as static members; any other token can be
+/// used through ``init(rawValue:)`` or a string literal:
+/// ```swift
+/// let method: HTTPMethod = .post
+/// let custom = HTTPMethod(rawValue: "PURGE")
+/// ```
+/// The raw value is sent as is, so it must be an HTTP token (letters, digits and
+/// ``!#$%&'*+-.^_`|~``); ``Router/asURLRequest()`` rejects anything else.
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The method token exactly as sent on the request line, for example `"GET"`.
+    public let rawValue: String
+
+    /// Creates a method from its token, for example `HTTPMethod(rawValue: "PURGE")`.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Creates a method from a string literal, for example `let m: HTTPMethod = "PURGE"`.
+    public init(stringLiteral value: String) {
+        self.rawValue = value
+    }
+
+    /// The method token, for example `"GET"`.
+    public var description: String { rawValue }
+
+    /// `CONNECT`: establishes a tunnel to the target server.
+    public static let connect = HTTPMethod(rawValue: "CONNECT")
+    /// `DELETE`: removes the target resource.
+    public static let delete = HTTPMethod(rawValue: "DELETE")
+    /// `GET`: retrieves the target resource.
+    public static let get = HTTPMethod(rawValue: "GET")
+    /// `HEAD`: like `GET` but without a response body.
+    public static let head = HTTPMethod(rawValue: "HEAD")
+    /// `OPTIONS`: describes the communication options for the target.
+    public static let options = HTTPMethod(rawValue: "OPTIONS")
+    /// `PATCH`: applies a partial modification to the target resource.
+    public static let patch = HTTPMethod(rawValue: "PATCH")
+    /// `POST`: submits data to be processed by the target resource.
+    public static let post = HTTPMethod(rawValue: "POST")
+    /// `PUT`: replaces the target resource with the request body.
+    public static let put = HTTPMethod(rawValue: "PUT")
+    /// `QUERY`: a safe, idempotent request whose query is carried in the body.
+    public static let query = HTTPMethod(rawValue: "QUERY")
+    /// `TRACE`: performs a message loop-back test along the path to the target.
+    public static let trace = HTTPMethod(rawValue: "TRACE")
+
+    /// Whether `rawValue` is a valid, non-empty HTTP token (RFC 9110 `token`).
+    var isValidToken: Bool {
+        !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPToken.isTokenByte)
+    }
+
+    /// Whether parameters for this method go into the query string when
+    /// ``RequestParams/parameters(_:options:)`` is used (`GET`, `HEAD` and `DELETE`).
+    var encodesParametersInURL: Bool {
+        self == .get || self == .head || self == .delete
+    }
+}
+
+/// Character rules shared by method and header-name validation.
+enum HTTPToken {
+    /// Whether `byte` is a `tchar` of RFC 9110.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}

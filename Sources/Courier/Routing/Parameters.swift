@@ -1,0 +1,9 @@
+/// A parameter dictionary as users write it:
+/// ```swift
+/// let parameters: Parameters = ["email": email, "filters": ["a": 1], "ids": [1, 2]]
+/// ```
+/// Values may be `String`, `Bool`, any integer or floating-point type, `Decimal`,
+/// `NSNumber`, `NSNull`, `nil` optionals, arrays of these and nested `[String: any Sendable]`
+/// dictionaries. Anything else (a `Date`, a custom class, `Double.nan`) makes encoding throw
+/// ``CourierError/parameterEncodingFailed(keyPath:reason:)`` naming the key path.
+public typealias Parameters = [String: any Sendable]

@@ -1,0 +1,69 @@
+/// Percent-escaping rules for query strings, form bodies and path segments.
+enum PercentEscaping {
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Escapes `string` for a query or form component: every byte except
+    /// `A-Z a-z 0-9 - . _ ~ / ?` becomes `%XX` (UTF-8, uppercase hex); with
+    /// ``URLEncodingOptions/SpaceEncoding/plusReplaced`` a space becomes `+`.
+    static func escapeQuery(_ string: String, options: URLEncodingOptions) -> String {
+        let plus = options.spaceEncoding == .plusReplaced
+        return escape(string) { byte in
+            if plus && byte == UInt8(ascii: " ") { return UInt8(ascii: "+") }
+            return isUnreserved(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") ? byte : nil
+        }
+    }
+
+    /// Escapes `string` so it is exactly one path segment: every byte except
+    /// `A-Z a-z 0-9 - . _ ~` becomes `%XX`, and the dot-segments `.` and `..` become
+    /// `%2E` and `%2E%2E`.
+    static func escapePathSegment(_ string: String) -> String {
+        if string == "." || string == ".." {
+            return String(repeating: "%2E", count: string.count)
+        }
+        return escape(string) { isUnreserved($0) ? $0 : nil }
+    }
+
+    /// Escapes bytes that may never appear raw in a URL path (spaces, non-ASCII,
+    /// `"<>\^`{|}`...) while keeping `/`, `%`, sub-delimiters, `:` and `@`.
+    static func escapeLoosePath(_ string: String) -> String {
+        escape(string) { byte in
+            isUnreserved(byte) || "/%!$&'()*+,;=:@".utf8.contains(byte) ? byte : nil
+        }
+    }
+
+    /// Escapes bytes not allowed in a query (as for ``escapeLoosePath(_:)`` plus `?`).
+    static func escapeLooseQuery(_ string: String) -> String {
+        escape(string) { byte in
+            isUnreserved(byte) || "/?%!$&'()*+,;=:@".utf8.contains(byte) ? byte : nil
+        }
+    }
+
+    /// `A-Z a-z 0-9 - . _ ~` (RFC 3986 unreserved).
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Copies each byte for which `keep` returns a byte, and `%XX`-escapes the others.
+    private static func escape(_ string: String, keep: (UInt8) -> UInt8?) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(string.utf8.count)
+        for byte in string.utf8 {
+            if let kept = keep(byte) {
+                output.append(kept)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Joins a base URL and a path into a validated request URL.
+///
+/// * Exactly one `/` separates base and path, whatever slashes each side has.
+/// * A `?query` in the base or the path is kept; extra query text is appended after `&`.
+/// * A `#fragment` in the path is kept at the end.
+/// * Characters that may never appear raw in a path or query (spaces, non-ASCII, `"<>`...)
+///   are percent-escaped; existing `%XX` escapes are left alone.
+/// * The base must be an absolute `http` or `https` URL with a host.
+enum URLBuilder {
+    /// Builds the URL for `base` + `path`, with `extraQuery` (already escaped) appended.
+    static func makeURL(base: String, path: String, extraQuery: String? = nil) throws -> URL {
+        let (baseWithoutQuery, baseQuery) = split(try validatedBase(base), at: "?")
+        let (pathWithoutFragment, fragment) = split(path, at: "#")
+        let (pathPart, pathQuery) = split(pathWithoutFragment, at: "?")
+
+        var result = baseWithoutQuery
+        let trimmedPath = String(pathPart.drop { $0 == "/" })
+        if !pathPart.isEmpty {
+            while result.hasSuffix("/") { result.removeLast() }
+            result += "/" + PercentEscaping.escapeLoosePath(trimmedPath)
+        }
+        let queries = [baseQuery, pathQuery.map(PercentEscaping.escapeLooseQuery), extraQuery]
+            .compactMap { $0 }
+            .filter { !$0.isEmpty }
+        if !queries.isEmpty {
+            result += "?" + queries.joined(separator: "&")
+        }
+        if let fragment {
+            result += "#" + PercentEscaping.escapeLooseQuery(fragment)
+        }
+        guard let url = URL(string: result) else {
+            throw CourierError.invalidURL(result)
+        }
+        return url
+    }
+
+    /// Appends already-escaped `query` to `url`'s query (after `&`), before any fragment.
+    static func appending(query: String, to url: URL) throws -> URL {
+        guard !query.isEmpty else { return url }
+        let (withoutFragment, fragment) = split(url.absoluteString, at: "#")
+        var result = withoutFragment
+        if let questionMark = result.firstIndex(of: "?") {
+            if result.index(after: questionMark) != result.endIndex { result += "&" }
+        } else {
+            result += "?"
+        }
+        result += query
+        if let fragment { result += "#" + fragment }
+        guard let newURL = URL(string: result) else {
+            throw CourierError.invalidURL(result)
+        }
+        return newURL
+    }
+
+    /// Checks that `base` is an absolute http(s) URL with a host and no fragment.
+    static func validatedBase(_ base: String) throws -> String {
+        guard let components = URLComponents(string: base), let scheme = components.scheme else {
+            throw CourierError.invalidURL("'\(base)' is not an absolute URL (expected for example https://api.example.com)")
+        }
+        guard ["http", "https"].contains(scheme.lowercased()) else {
+            throw CourierError.unsupportedScheme(scheme)
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw CourierError.invalidURL("'\(base)' has no host")
+        }
+        guard components.fragment == nil else {
+            throw CourierError.invalidURL("'\(base)' has a fragment, which a base URL cannot have")
+        }
+        return base
+    }
+
+    /// Splits at the first `separator`: `("a", "b")` for `"a?b"`, `("a", nil)` for `"a"`.
+    private static func split(_ string: String, at separator: Character) -> (String, String?) {
+        guard let index = string.firstIndex(of: separator) else { return (string, nil) }
+        return (String(string[..<index]), String(string[string.index(after: index)...]))
+    }
+}

@@ -1,0 +1,66 @@
+/// How parameters are written into a query string or an
+/// `application/x-www-form-urlencoded` body.
+///
+/// The defaults reproduce the widespread Alamofire conventions, so the same parameters
+/// give byte-identical requests:
+/// `["a": [1, 2], "b": true, "c": "x y"]` → `a%5B%5D=1&a%5B%5D=2&b=1&c=x%20y`.
+public struct URLEncodingOptions: Hashable, Sendable {
+    /// How array elements are keyed.
+    public enum ArrayEncoding: Hashable, Sendable {
+        /// `ids[]=1&ids[]=2` (escaped as `ids%5B%5D=1&ids%5B%5D=2`). The default.
+        case brackets
+        /// `ids=1&ids=2`.
+        case noBrackets
+        /// `ids[0]=1&ids[1]=2` (escaped as `ids%5B0%5D=1&ids%5B1%5D=2`).
+        case indexInBrackets
+    }
+
+    /// How `Bool` values are written.
+    public enum BoolEncoding: Hashable, Sendable {
+        /// `true` → `1`, `false` → `0`. The default.
+        case numeric
+        /// `true` → `true`, `false` → `false`.
+        case literal
+    }
+
+    /// How a space is written.
+    public enum SpaceEncoding: Hashable, Sendable {
+        /// ` ` → `%20`. The default.
+        case percentEscaped
+        /// ` ` → `+` (a literal `+` is still written `%2B`).
+        case plusReplaced
+    }
+
+    /// How `nil` and `NSNull` values are written.
+    public enum NilEncoding: Hashable, Sendable {
+        /// The key is left out entirely. The default.
+        case dropKey
+        /// The key is written with an empty value: `key=`.
+        case emptyValue
+    }
+
+    /// How array elements are keyed; default ``ArrayEncoding/brackets``.
+    public var arrayEncoding: ArrayEncoding
+    /// How booleans are written; default ``BoolEncoding/numeric``.
+    public var boolEncoding: BoolEncoding
+    /// How spaces are written; default ``SpaceEncoding/percentEscaped``.
+    public var spaceEncoding: SpaceEncoding
+    /// How `nil` values are written; default ``NilEncoding/dropKey``.
+    public var nilEncoding: NilEncoding
+
+    /// Creates options; every argument defaults to the Alamofire-compatible behaviour.
+    public init(
+        arrayEncoding: ArrayEncoding = .brackets,
+        boolEncoding: BoolEncoding = .numeric,
+        spaceEncoding: SpaceEncoding = .percentEscaped,
+        nilEncoding: NilEncoding = .dropKey
+    ) {
+        self.arrayEncoding = arrayEncoding
+        self.boolEncoding = boolEncoding
+        self.spaceEncoding = spaceEncoding
+        self.nilEncoding = nilEncoding
+    }
+
+    /// Brackets for arrays, `1`/`0` for booleans, `%20` for spaces, `nil` keys dropped.
+    public static let `default` = URLEncodingOptions()
+}
