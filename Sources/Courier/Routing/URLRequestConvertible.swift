@@ -21,11 +21,14 @@ extension URL: URLRequestConvertible {
 }
 
 extension String: URLRequestConvertible {
-    /// A `GET` request for this string parsed as a URL; throws ``CourierError/invalidURL(_:)``.
+    /// A `GET` request for this string parsed as a URL; throws ``CourierError/invalidURL(_:)`` or
+    /// ``CourierError/unsupportedScheme(_:)``.
     public func asURLRequest() throws -> URLRequest {
-        guard let url = URL(string: self), url.scheme != nil, url.host != nil else {
+        guard let url = URL(string: self), let scheme = url.scheme else {
             throw CourierError.invalidURL(self)
         }
+        guard ["http", "https"].contains(scheme.lowercased()) else { throw CourierError.unsupportedScheme(scheme) }
+        guard url.host != nil else { throw CourierError.invalidURL(self) }
         return URLRequest(url: url)
     }
 }

@@ -1,0 +1,209 @@
+import CCurl
+import CCurlShim
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The libcurl engine: one multi handle, owned and driven by one dedicated thread.
+///
+/// Other threads never touch curl handles. They append commands to a locked inbox and call
+/// `curl_multi_wakeup`, the only libcurl call made off the loop thread. The loop runs
+/// `curl_multi_perform` and `curl_multi_poll`, collects finished transfers, applies the redirect
+/// policy, and hands results to completion closures.
+final class CurlEngine: Transport, @unchecked Sendable {
+    // @unchecked: `multi`, `share` and `active` are touched only on the loop thread; `inbox` is a Mutex.
+
+    enum Command {
+        case start(CurlTransfer)
+        case cancel(CurlTransfer)
+        case shutdown
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var isShutDown = false
+    }
+
+    private let inbox = Mutex(Inbox())
+    private let multi: UnsafeMutableRawPointer
+    private let share: UnsafeMutableRawPointer?
+    private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    private var pendingCommands: [Command] = []
+
+    /// Creates the engine and starts its loop thread. Returns nil if libcurl cannot be initialised.
+    init?(maxConnectionsPerHost: Int, maxTotalConnections: Int) {
+        CurlGlobal.initializeOnce()
+        guard let multi = curl_multi_init() else { return nil }
+        self.multi = multi
+        courier_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+        if maxConnectionsPerHost > 0 {
+            courier_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
+        }
+        if maxTotalConnections > 0 {
+            courier_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maxTotalConnections)
+        }
+        // The share handle is used by easy handles of this loop thread only, so it needs no locks.
+        share = curl_share_init()
+        if let share {
+            courier_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
+            courier_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        }
+        pendingCommands.reserveCapacity(64)
+        let thread = Thread { [self] in self.runLoop() }
+        thread.name = "courier.curl-engine"
+        thread.start()
+    }
+
+    /// Stops the loop thread: in-flight transfers complete with ``CourierError/cancelled``.
+    func shutdown() {
+        send(.shutdown)
+    }
+
+    // MARK: Transport
+
+    func execute(
+        _ request: URLRequest,
+        options: TransferOptions,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) -> any TransportCancellable {
+        let transfer = CurlTransfer(request: request, options: options, engine: self, completion: completion)
+        if !send(.start(transfer)) {
+            transfer.completeWithoutEngine(.cancelled)
+        }
+        return transfer
+    }
+
+    /// Asks the loop to cancel `transfer`. Called by `CurlTransfer.cancel()`.
+    func requestCancel(_ transfer: CurlTransfer) {
+        send(.cancel(transfer))
+    }
+
+    @discardableResult
+    private func send(_ command: Command) -> Bool {
+        inbox.withLock { box in
+            guard !box.isShutDown else { return false }
+            box.commands.append(command)
+            if case .shutdown = command { box.isShutDown = true }
+            // Called under the lock so that the loop cannot have cleaned up `multi` yet.
+            curl_multi_wakeup(multi)
+            return true
+        }
+    }
+
+    // MARK: Loop thread
+
+    private func runLoop() {
+        var running: Int32 = 0
+        var stopping = false
+        while !stopping {
+            stopping = drainInbox()
+            if stopping { break }
+            curl_multi_perform(multi, &running)
+            collectFinished()
+            var ignored: Int32 = 0
+            curl_multi_poll(multi, nil, 0, 1000, &ignored)
+        }
+        for transfer in Array(active.values) {
+            detach(transfer)
+            transfer.finish(error: .cancelled)
+        }
+        curl_multi_cleanup(multi)
+        if let share { curl_share_cleanup(share) }
+    }
+
+    /// Carries out queued commands; returns true when the engine must stop.
+    private func drainInbox() -> Bool {
+        inbox.withLock { box in
+            swap(&box.commands, &pendingCommands)
+        }
+        defer { pendingCommands.removeAll(keepingCapacity: true) }
+        var stop = false
+        for command in pendingCommands {
+            switch command {
+            case .start(let transfer):
+                attach(transfer)
+            case .cancel(let transfer):
+                if active[ObjectIdentifier(transfer)] != nil {
+                    detach(transfer)
+                    transfer.finish(error: .cancelled)
+                } else if !transfer.isFinished {
+                    // Cancelled before its start command was seen: start sees the flag and completes.
+                    transfer.finish(error: .cancelled)
+                }
+            case .shutdown:
+                stop = true
+            }
+        }
+        return stop
+    }
+
+    private func attach(_ transfer: CurlTransfer) {
+        guard !transfer.isFinished else { return }
+        if transfer.isCancelRequested {
+            transfer.finish(error: .cancelled)
+            return
+        }
+        if let error = transfer.prepare(share: share) {
+            transfer.finish(error: error)
+            return
+        }
+        guard let easy = transfer.easy else {
+            transfer.finish(error: .transport(code: -1, message: "Could not create a transfer handle"))
+            return
+        }
+        let code = curl_multi_add_handle(multi, easy)
+        guard code == CURLM_OK else {
+            transfer.releaseHandle()
+            transfer.finish(error: .transport(code: Int(code.rawValue), message: "curl_multi_add_handle failed"))
+            return
+        }
+        active[ObjectIdentifier(transfer)] = transfer
+    }
+
+    /// Removes the transfer's handle from the multi and frees it. Loop thread only.
+    private func detach(_ transfer: CurlTransfer) {
+        active.removeValue(forKey: ObjectIdentifier(transfer))
+        if let easy = transfer.easy {
+            curl_multi_remove_handle(multi, easy)
+        }
+        transfer.releaseHandle()
+    }
+
+    private func collectFinished() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard courier_msg_is_done(message) != 0, let easy = courier_msg_easy(message) else { continue }
+            let code = courier_msg_result(message)
+            guard let transfer = CurlTransfer.from(easy: easy),
+                  active[ObjectIdentifier(transfer)] != nil else { continue }
+            // Everything that needs the handle happens before it is removed and freed.
+            let outcome = transfer.evaluate(code: code)
+            curl_multi_remove_handle(multi, easy)
+            switch outcome {
+            case .complete(let error):
+                active.removeValue(forKey: ObjectIdentifier(transfer))
+                transfer.releaseHandle()
+                transfer.finish(error: error)
+            case .redirect(let next):
+                transfer.releaseHandle()
+                transfer.beginRedirect(to: next)
+                active.removeValue(forKey: ObjectIdentifier(transfer))
+                attach(transfer)
+            }
+        }
+    }
+}
+
+/// Process-wide libcurl initialisation. `curl_global_cleanup` is never called: other code in the
+/// process (FoundationNetworking) may use the same libcurl.
+enum CurlGlobal {
+    private static let initialized: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    }()
+
+    static func initializeOnce() {
+        _ = initialized
+    }
+}

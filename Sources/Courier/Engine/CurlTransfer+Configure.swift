@@ -1,0 +1,191 @@
+import CCurl
+import CCurlShim
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one place where a request and its options become curl options.
+extension CurlTransfer {
+    func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?) -> CourierError? {
+        guard let url = request.url else { return .invalidRequest(reason: "the request has no URL") }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return .unsupportedScheme(url.scheme ?? "")
+        }
+        guard url.host != nil else { return .invalidURL(url.absoluteString) }
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        set(easy, CURLOPT_NOSIGNAL, 1)
+        set(easy, CURLOPT_PRIVATE, pointer: context)
+        set(easy, CURLOPT_ERRORBUFFER, pointer: errorBuffer)
+        courier_easy_setopt_data_cb(easy, CURLOPT_WRITEFUNCTION, courierWriteCallback)
+        set(easy, CURLOPT_WRITEDATA, pointer: context)
+        courier_easy_setopt_data_cb(easy, CURLOPT_HEADERFUNCTION, courierHeaderCallback)
+        set(easy, CURLOPT_HEADERDATA, pointer: context)
+        guard set(easy, CURLOPT_URL, url.absoluteString) == CURLE_OK else {
+            return .invalidURL(url.absoluteString)
+        }
+        set(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        set(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        set(easy, CURLOPT_FOLLOWLOCATION, 0)  // redirects are decided by RedirectDecision
+        if let share { set(easy, CURLOPT_SHARE, pointer: share) }
+        set(easy, CURLOPT_PIPEWAIT, 1)
+        if options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
+        if options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
+        if let size = options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }
+        if let limit = options.maxResponseSize {
+            courier_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
+        }
+        configureTimeouts(easy)
+        configureTLS(easy)
+        configureProxy(easy)
+        configureVersion(easy)
+        if let error = configureMethodAndBody(easy) { return error }
+        return configureHeaders(easy)
+    }
+
+    private func configureTimeouts(_ easy: UnsafeMutableRawPointer) {
+        if let connect = options.connectTimeout, connect > 0 {
+            set(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connect))
+        }
+        if let total = options.requestTimeout, total > 0 {
+            var remaining = total
+            if let startedAt { remaining -= Self.seconds(ContinuousClock.now - startedAt) }
+            set(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(remaining)))
+        }
+        if let idle = options.idleTimeout, idle > 0 {
+            set(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(idle.rounded(.up))))
+        }
+    }
+
+    private func configureTLS(_ easy: UnsafeMutableRawPointer) {
+        let tls = options.tls
+        set(easy, CURLOPT_SSL_VERIFYPEER, 1)
+        set(easy, CURLOPT_SSL_VERIFYHOST, 2)
+        if let file = tls.caCertificateFile { set(easy, CURLOPT_CAINFO, file) }
+        if let certificate = tls.clientCertificate {
+            set(easy, CURLOPT_SSLCERT, certificate.certificateFile)
+            if let key = certificate.privateKeyFile { set(easy, CURLOPT_SSLKEY, key) }
+            if let password = certificate.password { set(easy, CURLOPT_KEYPASSWD, password) }
+        }
+        if !tls.pinnedPublicKeyHashes.isEmpty {
+            let pins = tls.pinnedPublicKeyHashes.map { "sha256//" + $0 }.joined(separator: ";")
+            set(easy, CURLOPT_PINNEDPUBLICKEY, pins)
+        }
+    }
+
+    private func configureProxy(_ easy: UnsafeMutableRawPointer) {
+        switch options.proxy {
+        case .environment:
+            break
+        case .none:
+            set(easy, CURLOPT_PROXY, "")
+        case .url(let url, let bypass):
+            set(easy, CURLOPT_PROXY, url)
+            if !bypass.isEmpty { set(easy, CURLOPT_NOPROXY, bypass.joined(separator: ",")) }
+        }
+    }
+
+    private func configureVersion(_ easy: UnsafeMutableRawPointer) {
+        let value: Int
+        switch options.httpVersion {
+        case .automatic: value = Int(CURL_HTTP_VERSION_2TLS)
+        case .http1_1: value = Int(CURL_HTTP_VERSION_1_1)
+        case .http2: value = Int(CURL_HTTP_VERSION_2TLS)
+        }
+        set(easy, CURLOPT_HTTP_VERSION, value)
+    }
+
+    private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer) -> CourierError? {
+        let method = (request.httpMethod ?? "GET")
+        guard !method.isEmpty, method.utf8.allSatisfy({ Self.isTokenByte($0) }) else {
+            return .invalidRequest(reason: "invalid HTTP method '\(method)'")
+        }
+        if request.httpBodyStream != nil {
+            return .invalidRequest(reason: "httpBodyStream is not supported; set httpBody")
+        }
+        let body = request.httpBody
+        switch method {
+        case "GET" where body == nil:
+            set(easy, CURLOPT_HTTPGET, 1)
+            return nil
+        case "HEAD":
+            set(easy, CURLOPT_NOBODY, 1)
+            return nil
+        case "POST":
+            break
+        default:
+            set(easy, CURLOPT_CUSTOMREQUEST, method)
+            if body == nil && !["PUT", "PATCH"].contains(method) { return nil }
+        }
+        let bytes = body ?? Data()
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { buffer.copyMemory(from: base, byteCount: source.count) }
+        }
+        bodyBuffer = buffer
+        set(easy, CURLOPT_POSTFIELDS, pointer: buffer)
+        courier_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
+        return nil
+    }
+
+    private func configureHeaders(_ easy: UnsafeMutableRawPointer) -> CourierError? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        var hasContentType = false
+        var hasExpect = false
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            guard !name.isEmpty, name.utf8.allSatisfy({ Self.isTokenByte($0) }) else {
+                curl_slist_free_all(list)
+                return .invalidHeader(name: name, reason: "the name contains characters not allowed in a header name")
+            }
+            guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+                curl_slist_free_all(list)
+                return .invalidHeader(name: name, reason: "the value contains CR, LF or NUL")
+            }
+            let lower = name.lowercased()
+            if lower == "content-type" { hasContentType = true }
+            if lower == "expect" { hasExpect = true }
+            // "Name;" sends an empty value; "Name:" would remove the header instead.
+            let line = value.isEmpty ? name + ";" : name + ": " + value
+            list = curl_slist_append(list, line)
+        }
+        if bodyBuffer != nil {
+            if !hasExpect { list = curl_slist_append(list, "Expect:") }
+            if !hasContentType { list = curl_slist_append(list, "Content-Type:") }
+        }
+        headerList = list
+        if let list { set(easy, CURLOPT_HTTPHEADER, pointer: list) }
+        return nil
+    }
+
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    static func milliseconds(_ seconds: TimeInterval) -> Int {
+        Int((seconds * 1000).rounded(.up))
+    }
+
+    @discardableResult
+    func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) -> CURLcode {
+        courier_easy_setopt_long(easy, option, value)
+    }
+
+    @discardableResult
+    func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String) -> CURLcode {
+        // String options are copied by libcurl (since 7.17), so a temporary C string is fine.
+        value.withCString { courier_easy_setopt_pointer(easy, option, $0) }
+    }
+
+    @discardableResult
+    func set(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, pointer: UnsafeRawPointer?) -> CURLcode {
+        courier_easy_setopt_pointer(easy, option, pointer)
+    }
+}

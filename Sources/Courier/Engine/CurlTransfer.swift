@@ -1,0 +1,180 @@
+import CCurl
+import CCurlShim
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request in the curl engine: its easy handle, buffers and response state.
+///
+/// Everything but `cancel()` runs on the engine's loop thread, which is why the mutable state
+/// needs no lock (`@unchecked Sendable`). The completion closure is called exactly once.
+final class CurlTransfer: TransportCancellable, @unchecked Sendable {
+    enum Outcome {
+        case complete(CourierError?)
+        case redirect(URLRequest)
+    }
+
+    private(set) var request: URLRequest
+    let options: TransferOptions
+    private let engine: CurlEngine
+    private let completion: @Sendable (TransportResult) -> Void
+    private let cancelRequested = Atomic<Bool>(false)
+
+    // Loop-thread state.
+    private(set) var easy: UnsafeMutableRawPointer?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var bodyBuffer: UnsafeMutableRawPointer?
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    private(set) var isFinished = false
+    var body = Data()
+    var statusCode = 0
+    var responseHeaders: [(String, String)] = []
+    var receivedBodyBytes = 0
+    var exceededSizeLimit = false
+    var response: HTTPURLResponse?
+    var metrics: TransferMetrics?
+    var redirectCount = 0
+    var startedAt: ContinuousClock.Instant?
+    var hopStartedAt: ContinuousClock.Instant?
+
+    init(request: URLRequest, options: TransferOptions, engine: CurlEngine,
+         completion: @escaping @Sendable (TransportResult) -> Void) {
+        self.request = request
+        self.options = options
+        self.engine = engine
+        self.completion = completion
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+    }
+
+    var isCancelRequested: Bool { cancelRequested.load(ordering: .acquiring) }
+
+    /// Thread-safe; later calls and calls after completion do nothing.
+    func cancel() {
+        let (exchanged, _) = cancelRequested.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+        if exchanged { engine.requestCancel(self) }
+    }
+
+    static func from(easy: UnsafeMutableRawPointer) -> CurlTransfer? {
+        var pointer: UnsafeMutableRawPointer?
+        guard courier_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer) == CURLE_OK, let pointer else { return nil }
+        return Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Creates and configures the easy handle for the current request. Returns an error instead
+    /// of a handle when the request cannot be sent.
+    func prepare(share: UnsafeMutableRawPointer?) -> CourierError? {
+        let now = ContinuousClock.now
+        if startedAt == nil { startedAt = now }
+        hopStartedAt = now
+        guard let handle = curl_easy_init() else {
+            return .transport(code: -1, message: "curl_easy_init failed")
+        }
+        easy = handle
+        return configure(handle, share: share)
+    }
+
+    /// Frees the easy handle, header list and body copy. The handle must be out of the multi.
+    func releaseHandle() {
+        if let easy {
+            curl_easy_cleanup(easy)
+            self.easy = nil
+        }
+        if let headerList {
+            curl_slist_free_all(headerList)
+            self.headerList = nil
+        }
+        if let bodyBuffer {
+            bodyBuffer.deallocate()
+            self.bodyBuffer = nil
+        }
+    }
+
+    /// Reads the outcome of a finished transfer while its handle is still valid.
+    func evaluate(code: CURLcode) -> Outcome {
+        guard let easy else { return .complete(.transport(code: -1, message: "transfer has no handle")) }
+        metrics = readMetrics(easy)
+        var status = 0
+        courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        if status > 0 { statusCode = status }
+        if statusCode > 0 { response = makeResponse() }
+        guard code == CURLE_OK else {
+            return .complete(mapError(code))
+        }
+        if (300...399).contains(statusCode) {
+            var location: UnsafeMutablePointer<CChar>?
+            courier_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &location)
+            let decision = RedirectDecision.decide(
+                current: request, status: statusCode, location: location.map { String(cString: $0) },
+                redirectsSoFar: redirectCount, policy: options.redirectPolicy,
+                sensitiveHeaders: options.sensitiveHeaders)
+            switch decision {
+            case .follow(let next): return .redirect(next)
+            case .fail(let error): return .complete(error)
+            case .deliver: break
+            }
+        }
+        return .complete(nil)
+    }
+
+    /// Resets response state for the next hop of a redirect chain.
+    func beginRedirect(to next: URLRequest) {
+        request = next
+        redirectCount += 1
+        resetResponseState()
+        response = nil
+    }
+
+    func resetResponseState() {
+        body = Data()
+        statusCode = 0
+        responseHeaders.removeAll(keepingCapacity: true)
+        receivedBodyBytes = 0
+        exceededSizeLimit = false
+    }
+
+    /// Delivers the result exactly once. Loop thread (or, before the loop ever saw it, the caller).
+    func finish(error: CourierError?) {
+        guard !isFinished else { return }
+        isFinished = true
+        if var metrics, let startedAt, let hopStartedAt {
+            metrics.redirectCount = redirectCount
+            metrics.redirectTime = Self.seconds(hopStartedAt - startedAt)
+            self.metrics = metrics
+        }
+        let result = TransportResult(request: request, response: response, data: body, metrics: metrics, error: error)
+        body = Data()
+        completion(result)
+    }
+
+    /// Completes a transfer that never reached the loop (the engine had shut down).
+    func completeWithoutEngine(_ error: CourierError) {
+        finish(error: error)
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        let parts = duration.components
+        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+    }
+
+    private func makeResponse() -> HTTPURLResponse? {
+        guard let url = request.url else { return nil }
+        var fields: [String: String] = [:]
+        for (name, value) in responseHeaders {
+            if let existing = fields[name] {
+                fields[name] = existing + ", " + value
+            } else {
+                fields[name] = value
+            }
+        }
+        let version = metrics?.httpVersion ?? .unknown
+        return HTTPURLResponse(url: url, statusCode: statusCode,
+                               httpVersion: version == .unknown ? nil : version.rawValue, headerFields: fields)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What to do with a 3xx response: a pure function of the request, the response and the policy.
+enum RedirectDecision: Equatable {
+    /// Send this next request.
+    case follow(URLRequest)
+    /// Hand the 3xx response to the caller as it is.
+    case deliver
+    /// Stop with this error.
+    case fail(CourierError)
+
+    /// Headers that never cross to another origin.
+    static let alwaysSensitive: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    static func decide(
+        current: URLRequest,
+        status: Int,
+        location: String?,
+        redirectsSoFar: Int,
+        policy: Session.RedirectPolicy,
+        sensitiveHeaders: Set<String>
+    ) -> RedirectDecision {
+        guard [301, 302, 303, 307, 308].contains(status), let location, !location.isEmpty else { return .deliver }
+        guard case .follow(let maximum) = policy else { return .deliver }
+        guard redirectsSoFar < maximum else { return .fail(.tooManyRedirects(limit: maximum)) }
+        guard let base = current.url, let target = URL(string: location, relativeTo: base)?.absoluteURL else {
+            return .fail(.redirectRefused(location: location))
+        }
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              target.host != nil else {
+            return .fail(.redirectRefused(location: location))
+        }
+        var next = current
+        next.url = target
+        let method = (current.httpMethod ?? "GET").uppercased()
+        let becomesGet = status == 303 ? method != "HEAD" : ((status == 301 || status == 302) && method == "POST")
+        if becomesGet {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.setValue(nil, forHTTPHeaderField: "Content-Type")
+            next.setValue(nil, forHTTPHeaderField: "Content-Length")
+        }
+        if !sameOrigin(base, target) {
+            let dropped = alwaysSensitive.union(sensitiveHeaders.map { $0.lowercased() })
+            for name in (next.allHTTPHeaderFields ?? [:]).keys where dropped.contains(name.lowercased()) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        return .follow(next)
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        let schemeA = a.scheme?.lowercased() ?? "", schemeB = b.scheme?.lowercased() ?? ""
+        return schemeA == schemeB
+            && (a.host?.lowercased() ?? "") == (b.host?.lowercased() ?? "")
+            && effectivePort(a) == effectivePort(b)
+    }
+
+    private static func effectivePort(_ url: URL) -> Int {
+        if let port = url.port { return port }
+        return url.scheme?.lowercased() == "https" ? 443 : 80
+    }
+}

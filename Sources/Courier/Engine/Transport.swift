@@ -1,0 +1,46 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the engine needs to carry out one request, resolved from the session configuration.
+package struct TransferOptions: Sendable {
+    var connectTimeout: TimeInterval?
+    var requestTimeout: TimeInterval?
+    var idleTimeout: TimeInterval?
+    var redirectPolicy: Session.RedirectPolicy
+    var sensitiveHeaders: Set<String>
+    var automaticDecompression: Bool
+    var maxResponseSize: Int?
+    var tls: Session.TLSConfiguration
+    var proxy: Session.Proxy
+    var httpVersion: Session.HTTPVersion
+    var tcpKeepAlive: Bool
+    var receiveBufferSize: Int?
+}
+
+/// The outcome of one transfer, before validation and serialization.
+package struct TransportResult: Sendable {
+    /// The request as last sent (after redirects).
+    var request: URLRequest
+    var response: HTTPURLResponse?
+    var data: Data
+    var metrics: TransferMetrics?
+    var error: CourierError?
+}
+
+/// Cancels a transfer that a transport started; safe to call from any thread, any number of times.
+package protocol TransportCancellable: Sendable {
+    func cancel()
+}
+
+/// The seam between the Session and what actually moves bytes: the curl engine, or a stub.
+///
+/// `execute` must call `completion` exactly once, on any thread, including after `cancel()`.
+package protocol Transport: Sendable {
+    func execute(
+        _ request: URLRequest,
+        options: TransferOptions,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) -> any TransportCancellable
+}

@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension DataRequest {
+    /// The request as a `curl` command line, for logs and bug reports. Values of `Authorization`,
+    /// `Cookie`, `Proxy-Authorization` and the session's ``Session/Configuration/sensitiveHeaders``
+    /// are replaced by `<redacted>`, as is a password in the URL.
+    public func cURLDescription() -> String {
+        guard let request else { return "curl # the request could not be built" }
+        return CURLCommand.render(request, sensitiveHeaders: session.configuration.sensitiveHeaders)
+    }
+}
+
+/// Renders a request as a shell-safe curl command line.
+enum CURLCommand {
+    static func render(_ request: URLRequest, sensitiveHeaders: Set<String>) -> String {
+        let secret = RedirectDecision.alwaysSensitive.union(sensitiveHeaders.map { $0.lowercased() })
+        var parts = ["curl"]
+        let method = request.httpMethod ?? "GET"
+        if method == "HEAD" {
+            parts.append("--head")
+        } else if method != "GET" || request.httpBody != nil {
+            parts.append("-X \(method)")
+        }
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+            let shown = secret.contains(name.lowercased()) ? "<redacted>" : value
+            parts.append("-H " + quote("\(name): \(shown)"))
+        }
+        if let body = request.httpBody, !body.isEmpty {
+            if let text = String(data: body, encoding: .utf8) {
+                parts.append("--data-binary " + quote(text))
+            } else {
+                parts.append("--data-binary '<\(body.count) bytes of binary data>'")
+            }
+        }
+        parts.append(quote(redactedURL(request.url)))
+        return parts.joined(separator: " \\\n\t")
+    }
+
+    private static func redactedURL(_ url: URL?) -> String {
+        guard let url else { return "" }
+        guard url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        components.password = "redacted"
+        return components.string ?? url.absoluteString
+    }
+
+    /// Single-quotes for POSIX shells.
+    static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Completion-handler and async accessors for a request's response.
+///
+/// Handlers run on `queue`, or on the session's ``Session/Configuration/callbackQueue`` (a global
+/// queue, never `.main`) when `queue` is nil. Serialization (such as JSON decoding) runs there too,
+/// never on the engine thread.
+extension DataRequest {
+    // MARK: Completion handlers
+
+    /// Delivers the raw response: `Data?` is nil when no body arrived.
+    @discardableResult
+    public func response(queue: DispatchQueue? = nil,
+                         completionHandler: @escaping @Sendable (DataResponse<Data?>) -> Void) -> Self {
+        deliver(on: queue, serializer: Self.optionalData, completionHandler: completionHandler)
+        return self
+    }
+
+    /// Delivers the body as `Data` (empty when there was none).
+    @discardableResult
+    public func responseData(queue: DispatchQueue? = nil,
+                             completionHandler: @escaping @Sendable (DataResponse<Data>) -> Void) -> Self {
+        deliver(on: queue, serializer: Self.data, completionHandler: completionHandler)
+        return self
+    }
+
+    /// Delivers the body as text, decoded with `encoding`, else the response's charset, else UTF-8.
+    @discardableResult
+    public func responseString(queue: DispatchQueue? = nil, encoding: String.Encoding? = nil,
+                               completionHandler: @escaping @Sendable (DataResponse<String>) -> Void) -> Self {
+        deliver(on: queue, serializer: { Self.string($0, encoding: encoding) }, completionHandler: completionHandler)
+        return self
+    }
+
+    /// Delivers the body decoded as `type`. An empty body decodes only into ``Empty``.
+    @discardableResult
+    public func responseDecodable<T: Decodable & Sendable>(
+        of type: T.Type = T.self, queue: DispatchQueue? = nil, decoder: JSONDecoder = JSONDecoder(),
+        completionHandler: @escaping @Sendable (DataResponse<T>) -> Void
+    ) -> Self {
+        deliver(on: queue, serializer: { Self.decode(type, from: $0, decoder: decoder) }, completionHandler: completionHandler)
+        return self
+    }
+
+    // MARK: async/await
+
+    /// Waits for the raw response. Never throws: failures are in `result`. Cancelling the
+    /// awaiting task cancels the request.
+    public func response() async -> DataResponse<Data?> {
+        DataRequest.makeResponse(await outcome(), serializer: Self.optionalData)
+    }
+
+    /// Waits for the response with its body decoded as `type`; failures are in `result`.
+    public func decodableResponse<T: Decodable & Sendable>(
+        of type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()
+    ) async -> DataResponse<T> {
+        DataRequest.makeResponse(await outcome(), serializer: { Self.decode(type, from: $0, decoder: decoder) })
+    }
+
+    /// The body bytes; throws a ``CourierError``.
+    public func data() async throws(CourierError) -> Data {
+        try DataRequest.makeResponse(await outcome(), serializer: Self.data).result.get()
+    }
+
+    /// The body as text; throws a ``CourierError``.
+    public func string(encoding: String.Encoding? = nil) async throws(CourierError) -> String {
+        try DataRequest.makeResponse(await outcome(), serializer: { Self.string($0, encoding: encoding) }).result.get()
+    }
+
+    /// The body decoded as `type`; throws a ``CourierError``.
+    public func decodable<T: Decodable & Sendable>(
+        _ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()
+    ) async throws(CourierError) -> T {
+        try await decodableResponse(of: type, decoder: decoder).result.get()
+    }
+
+    // MARK: Serializers
+
+    static func optionalData(_ outcome: Outcome) -> Result<Data?, CourierError> {
+        .success(outcome.data.isEmpty ? nil : outcome.data)
+    }
+
+    static func data(_ outcome: Outcome) -> Result<Data, CourierError> {
+        .success(outcome.data)
+    }
+
+    static func string(_ outcome: Outcome, encoding: String.Encoding?) -> Result<String, CourierError> {
+        let chosen = encoding ?? charset(of: outcome.response) ?? .utf8
+        guard let text = String(data: outcome.data, encoding: chosen) else { return .failure(.stringDecodingFailed) }
+        return .success(text)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from outcome: Outcome, decoder: JSONDecoder) -> Result<T, CourierError> {
+        if outcome.data.isEmpty {
+            if let empty = Empty() as? T { return .success(empty) }
+            return .failure(.decodingFailed(path: "", reason: "the response body is empty"))
+        }
+        do {
+            return .success(try decoder.decode(T.self, from: outcome.data))
+        } catch {
+            return .failure(.decoding(error))
+        }
+    }
+
+    private static func charset(of response: HTTPURLResponse?) -> String.Encoding? {
+        guard let contentType = response?.value(forHTTPHeaderField: "Content-Type")?.lowercased(),
+              let range = contentType.range(of: "charset=") else { return nil }
+        let name = contentType[range.upperBound...].split(separator: ";").first?
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) ?? ""
+        switch name {
+        case "utf-8", "utf8": return .utf8
+        case "iso-8859-1", "latin1": return .isoLatin1
+        case "us-ascii", "ascii": return .ascii
+        case "utf-16": return .utf16
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request made by a ``Session``: add validation, then read the response with a completion
+/// handler or with `async`/`await`.
+///
+/// ```swift
+/// session.request(AuthRouter.signIn(email: e, pw: p))
+///     .validate()
+///     .responseDecodable(of: SignIn.self) { response in print(response.result) }
+/// ```
+/// The transfer starts when the first response handler is added or an async accessor is awaited,
+/// and runs once however many handlers are added. Every handler is called exactly once.
+public final class DataRequest: Sendable {
+    /// Decides whether a response is acceptable; return a failure to turn it into an error.
+    public typealias Validation = @Sendable (_ request: URLRequest?, _ response: HTTPURLResponse, _ data: Data?)
+        -> Result<Void, CourierError>
+
+    /// What the transport delivered, plus the validation verdict.
+    struct Outcome: Sendable {
+        var request: URLRequest?
+        var response: HTTPURLResponse?
+        var data: Data
+        var metrics: TransferMetrics?
+        var error: CourierError?
+    }
+
+    private enum Phase {
+        case idle, running, finished(Outcome)
+    }
+
+    private struct State {
+        var phase = Phase.idle
+        var validators: [Validation] = []
+        var waiters: [@Sendable (Outcome) -> Void] = []
+        var token: (any TransportCancellable)?
+        var cancelRequested = false
+    }
+
+    /// The session that made this request.
+    public let session: Session
+    private let built: Result<URLRequest, CourierError>
+    private let state = Mutex(State())
+
+    init(session: Session, request: Result<URLRequest, CourierError>) {
+        self.session = session
+        self.built = request
+    }
+
+    /// The request as it will be sent (default headers included), or nil if building it failed.
+    public var request: URLRequest? {
+        guard case .success(let request) = built else { return nil }
+        return session.prepared(request)
+    }
+
+    /// Cancels the request: it completes with ``CourierError/cancelled`` unless it already finished,
+    /// in which case nothing happens. Safe to call from any thread, any number of times.
+    public func cancel() {
+        let token: (any TransportCancellable)? = state.withLock { state in
+            if case .finished = state.phase { return nil }
+            state.cancelRequested = true
+            return state.token
+        }
+        token?.cancel()
+    }
+
+    /// True once `cancel()` was called on an unfinished request.
+    public var isCancelled: Bool { state.withLock { $0.cancelRequested } }
+
+    // MARK: Validation
+
+    /// Adds a validation run when the response arrives, before any handler sees it.
+    @discardableResult
+    public func validate(_ validation: @escaping Validation) -> Self {
+        state.withLock { $0.validators.append(validation) }
+        return self
+    }
+
+    /// Accepts only status codes in `acceptable`; others fail with ``CourierError/unacceptableStatusCode(_:)``.
+    @discardableResult
+    public func validate<S: Sequence & Sendable>(statusCode acceptable: S) -> Self where S.Element == Int {
+        validate { _, response, _ in
+            acceptable.contains(response.statusCode) ? .success(()) : .failure(.unacceptableStatusCode(response.statusCode))
+        }
+    }
+
+    /// Accepts only responses whose `Content-Type` matches one of `acceptable` (`type/subtype`,
+    /// `type/*` or `*/*`). An empty body passes.
+    @discardableResult
+    public func validate(contentType acceptable: [String]) -> Self {
+        validate { _, response, data in
+            guard let data, !data.isEmpty else { return .success(()) }
+            let received = response.value(forHTTPHeaderField: "Content-Type")
+            let mime = received?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            let parts = mime.split(separator: "/")
+            for pattern in acceptable.map({ $0.lowercased() }) {
+                let wanted = pattern.split(separator: "/")
+                guard wanted.count == 2, parts.count == 2 else { continue }
+                if (wanted[0] == "*" || wanted[0] == parts[0]) && (wanted[1] == "*" || wanted[1] == parts[1]) {
+                    return .success(())
+                }
+            }
+            return .failure(.unacceptableContentType(received))
+        }
+    }
+
+    /// Accepts only 2xx status codes.
+    @discardableResult
+    public func validate() -> Self {
+        validate(statusCode: 200..<300)
+    }
+
+    // MARK: Running
+
+    /// Registers `handler` for the outcome and starts the transfer if this is the first one.
+    /// The handler runs on the engine thread: it must only hand the outcome on.
+    func whenComplete(_ handler: @escaping @Sendable (Outcome) -> Void) {
+        enum Action { case none, start, deliver(Outcome) }
+        let action: Action = state.withLock { state in
+            switch state.phase {
+            case .finished(let outcome):
+                return .deliver(outcome)
+            case .running:
+                state.waiters.append(handler)
+                return .none
+            case .idle:
+                state.waiters.append(handler)
+                state.phase = .running
+                return .start
+            }
+        }
+        switch action {
+        case .none: break
+        case .deliver(let outcome): handler(outcome)
+        case .start: start()
+        }
+    }
+
+    private func start() {
+        let request: URLRequest
+        switch built {
+        case .failure(let error):
+            complete(Outcome(request: nil, response: nil, data: Data(), metrics: nil, error: error))
+            return
+        case .success(let built):
+            request = session.prepared(built)
+        }
+        if isCancelled {
+            complete(Outcome(request: request, response: nil, data: Data(), metrics: nil, error: .cancelled))
+            return
+        }
+        let token = session.transport.execute(request, options: session.transferOptions(for: request)) { result in
+            // Retains the request (and so its session) until the transfer has completed.
+            self.complete(Outcome(request: result.request, response: result.response, data: result.data,
+                                  metrics: result.metrics, error: result.error))
+        }
+        let cancelNow: Bool = state.withLock { state in
+            if case .finished = state.phase { return false }
+            state.token = token
+            return state.cancelRequested
+        }
+        if cancelNow { token.cancel() }
+    }
+
+    private func complete(_ raw: Outcome) {
+        var outcome = raw
+        let validators = state.withLock { $0.validators }
+        if outcome.error == nil, let response = outcome.response {
+            for validation in validators {
+                if case .failure(let error) = validation(outcome.request, response, outcome.data) {
+                    outcome.error = error
+                    break
+                }
+            }
+        }
+        let waiters: [@Sendable (Outcome) -> Void] = state.withLock { state in
+            if case .finished = state.phase { return [] }
+            state.phase = .finished(outcome)
+            state.token = nil
+            let waiters = state.waiters
+            state.waiters = []
+            return waiters
+        }
+        for waiter in waiters { waiter(outcome) }
+    }
+
+    /// Delivers a serialized response on `queue` (the session's callback queue when nil).
+    func deliver<Value: Sendable>(
+        on queue: DispatchQueue?,
+        serializer: @escaping @Sendable (Outcome) -> Result<Value, CourierError>,
+        completionHandler: @escaping @Sendable (DataResponse<Value>) -> Void
+    ) {
+        let queue = queue ?? session.configuration.callbackQueue
+        whenComplete { outcome in
+            queue.async {
+                completionHandler(Self.makeResponse(outcome, serializer: serializer))
+            }
+        }
+    }
+
+    /// Waits for the outcome, cancelling the request if the awaiting task is cancelled.
+    func outcome() async -> Outcome {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                whenComplete { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            self.cancel()
+        }
+    }
+
+    static func makeResponse<Value: Sendable>(
+        _ outcome: Outcome, serializer: (Outcome) -> Result<Value, CourierError>
+    ) -> DataResponse<Value> {
+        let result: Result<Value, CourierError> = outcome.error.map { .failure($0) } ?? serializer(outcome)
+        return DataResponse(request: outcome.request, response: outcome.response,
+                            data: outcome.data.isEmpty && outcome.response == nil ? nil : outcome.data,
+                            metrics: outcome.metrics, result: result)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Everything known about a finished request: what was sent, what came back, how long it took,
+/// and the serialized value or the error.
+public struct DataResponse<Value: Sendable>: Sendable {
+    /// The request as last sent (after redirects), or nil if it could not be built.
+    public let request: URLRequest?
+    /// The HTTP response, if one arrived (also present with some errors, such as a truncated body).
+    public let response: HTTPURLResponse?
+    /// The body bytes received, if any.
+    public let data: Data?
+    /// libcurl's timings and counters, if a transfer took place.
+    public let metrics: TransferMetrics?
+    /// The serialized value, or the error that prevented it.
+    public let result: Result<Value, CourierError>
+
+    /// Creates a response; used by serializers and stubs.
+    public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TransferMetrics?,
+                result: Result<Value, CourierError>) {
+        self.request = request
+        self.response = response
+        self.data = data
+        self.metrics = metrics
+        self.result = result
+    }
+
+    /// The value on success, else nil.
+    public var value: Value? {
+        if case .success(let value) = result { return value }
+        return nil
+    }
+
+    /// The error on failure, else nil.
+    public var error: CourierError? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    /// The HTTP status code, if a response arrived.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// The same response with its value transformed.
+    public func map<NewValue: Sendable>(_ transform: (Value) -> NewValue) -> DataResponse<NewValue> {
+        DataResponse<NewValue>(request: request, response: response, data: data, metrics: metrics,
+                               result: result.map(transform))
+    }
+
+    /// The same response with its value transformed by a throwing function; a thrown
+    /// ``CourierError`` (or any error, wrapped) becomes the failure.
+    public func tryMap<NewValue: Sendable>(_ transform: (Value) throws -> NewValue) -> DataResponse<NewValue> {
+        let mapped: Result<NewValue, CourierError>
+        switch result {
+        case .success(let value):
+            do { mapped = .success(try transform(value)) } catch let error as CourierError {
+                mapped = .failure(error)
+            } catch {
+                mapped = .failure(.invalidRequest(reason: String(describing: error)))
+            }
+        case .failure(let error):
+            mapped = .failure(error)
+        }
+        return DataResponse<NewValue>(request: request, response: response, data: data, metrics: metrics, result: mapped)
+    }
+}
+
+/// A placeholder value for responses that carry no body (204, HEAD) or whose body is ignored.
+public struct Empty: Codable, Sendable, Equatable {
+    /// The empty value.
+    public init() {}
+}

@@ -1,0 +1,103 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Creates and runs requests over one connection pool.
+///
+/// ```swift
+/// let session = Session()                      // or Session.default
+/// let user = try await session.request(UserRouter.me).decodable(User.self)
+/// ```
+/// A session owns one libcurl engine thread with its own connection cache; reuse one session
+/// (or a few) for a whole program rather than one per request.
+public final class Session: Sendable {
+    /// A session with the default configuration, shared by the whole process.
+    public static let `default` = Session()
+
+    /// The configuration this session was created with.
+    public let configuration: Configuration
+    let transport: any Transport
+    private let ownedEngine: CurlEngine?
+
+    /// Creates a session running its own libcurl engine.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let engine = CurlEngine(
+            maxConnectionsPerHost: configuration.maxConnectionsPerHost,
+            maxTotalConnections: configuration.maxTotalConnections)
+        ownedEngine = engine
+        transport = engine ?? UnavailableTransport()
+    }
+
+    /// Creates a session over another transport (a stub in tests).
+    package init(configuration: Configuration = Configuration(), transport: any Transport) {
+        self.configuration = configuration
+        self.transport = transport
+        ownedEngine = nil
+    }
+
+    deinit {
+        ownedEngine?.shutdown()
+    }
+
+    /// Prepares a request. It starts when the first response handler is added (or an async
+    /// accessor is awaited), so `validate()` calls made before that apply.
+    ///
+    /// Building the `URLRequest` happens here; if it throws, the request completes with that error.
+    public func request(_ convertible: any URLRequestConvertible) -> DataRequest {
+        let built: Result<URLRequest, CourierError>
+        do {
+            built = .success(try convertible.asURLRequest())
+        } catch let error as CourierError {
+            built = .failure(error)
+        } catch {
+            built = .failure(.invalidRequest(reason: String(describing: error)))
+        }
+        return DataRequest(session: self, request: built)
+    }
+
+    /// The request as it will be sent: default headers added where the request has none.
+    func prepared(_ request: URLRequest) -> URLRequest {
+        var request = request
+        for (name, value) in configuration.defaultHeaders where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return request
+    }
+
+    func transferOptions(for request: URLRequest) -> TransferOptions {
+        var requestTimeout = configuration.timeouts.request
+        if request.timeoutInterval != Self.foundationDefaultTimeout {
+            requestTimeout = request.timeoutInterval
+        }
+        return TransferOptions(
+            connectTimeout: configuration.timeouts.connect,
+            requestTimeout: requestTimeout,
+            idleTimeout: configuration.timeouts.idle,
+            redirectPolicy: configuration.redirectPolicy,
+            sensitiveHeaders: configuration.sensitiveHeaders,
+            automaticDecompression: configuration.automaticDecompression,
+            maxResponseSize: configuration.maxResponseSize,
+            tls: configuration.tls,
+            proxy: configuration.proxy,
+            httpVersion: configuration.httpVersion,
+            tcpKeepAlive: configuration.tcpKeepAlive,
+            receiveBufferSize: configuration.receiveBufferSize)
+    }
+
+    private static let foundationDefaultTimeout: TimeInterval = 60
+}
+
+/// Used only if libcurl could not be initialised: every request fails with a clear error.
+struct UnavailableTransport: Transport {
+    struct Token: TransportCancellable { func cancel() {} }
+
+    func execute(_ request: URLRequest, options: TransferOptions,
+                 completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+        completion(TransportResult(request: request, response: nil, data: Data(), metrics: nil,
+                                   error: .transport(code: 2, message: "libcurl could not be initialised")))
+        return Token()
+    }
+}

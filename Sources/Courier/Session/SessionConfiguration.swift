@@ -1,0 +1,139 @@
+import Dispatch
+import Foundation
+
+extension Session {
+    /// Everything a ``Session`` lets you tune. Start from the defaults and change what you need:
+    /// ```swift
+    /// var configuration = Session.Configuration()
+    /// configuration.timeouts.request = 15
+    /// configuration.maxResponseSize = 10 << 20
+    /// let session = Session(configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// Time limits; `nil` disables a limit.
+        public var timeouts = Timeouts()
+        /// Whether and how far redirects are followed. Default: up to 10.
+        public var redirectPolicy = RedirectPolicy.follow(max: 10)
+        /// Extra header names (case-insensitive) dropped when a redirect changes scheme, host or
+        /// port, in addition to `Authorization`, `Cookie` and `Proxy-Authorization`, which always are.
+        public var sensitiveHeaders: Set<String> = ["X-Api-Key", "X-Auth-Token"]
+        /// Advertise gzip, deflate, br and zstd and decode the body transparently. Default: on.
+        public var automaticDecompression = true
+        /// The largest response body accepted, counted after decompression; `nil` for no limit.
+        public var maxResponseSize: Int?
+        /// Certificate verification, custom trust, client certificates and key pinning.
+        public var tls = TLSConfiguration()
+        /// Which proxy to use. Default: the `http_proxy`/`https_proxy`/`no_proxy` environment.
+        public var proxy = Proxy.environment
+        /// The HTTP version to prefer. Default: HTTP/2 over TLS when the server offers it, else 1.1.
+        public var httpVersion = HTTPVersion.automatic
+        /// Headers added to every request that does not set them itself.
+        public var defaultHeaders: [String: String] = ["User-Agent": "Courier/\(CourierInfo.version)"]
+        /// The most connections open to one host at a time (0 for no limit). Further requests wait.
+        public var maxConnectionsPerHost = 64
+        /// The most connections open in total (0 for no limit).
+        public var maxTotalConnections = 0
+        /// Enable TCP keep-alive probes on connections.
+        public var tcpKeepAlive = true
+        /// libcurl's receive buffer in bytes (`nil` keeps libcurl's 16 KiB); larger helps bulk downloads.
+        public var receiveBufferSize: Int?
+        /// The queue completion handlers run on when a call does not name one.
+        ///
+        /// Defaults to a global concurrent queue, never the main queue: a command-line program on
+        /// Linux has no main run loop, so handlers queued on `.main` would never run there unless
+        /// the program calls `dispatchMain()`.
+        public var callbackQueue: DispatchQueue = .global()
+
+        /// The default configuration.
+        public init() {}
+    }
+
+    /// Time limits for a request. Each is in seconds; `nil` means no limit.
+    public struct Timeouts: Sendable, Equatable {
+        /// Establishing a connection: DNS, TCP and TLS. Default 10 s.
+        public var connect: TimeInterval? = 10
+        /// The whole request, redirects included. Default 60 s. A `URLRequest` whose
+        /// `timeoutInterval` was changed from Foundation's default (60 s) uses its own value.
+        public var request: TimeInterval? = 60
+        /// Fail when no byte arrives for this long (whole seconds, rounded up). Default: off.
+        public var idle: TimeInterval?
+
+        /// Creates time limits.
+        public init(connect: TimeInterval? = 10, request: TimeInterval? = 60, idle: TimeInterval? = nil) {
+            self.connect = connect
+            self.request = request
+            self.idle = idle
+        }
+    }
+
+    /// How redirects are handled.
+    public enum RedirectPolicy: Sendable, Equatable {
+        /// Follow up to `max` redirects, then fail with ``CourierError/tooManyRedirects(limit:)``.
+        case follow(max: Int)
+        /// Return 3xx responses to the caller as they are.
+        case doNotFollow
+    }
+
+    /// TLS settings. Certificate and host verification are always on.
+    public struct TLSConfiguration: Sendable, Equatable {
+        /// A PEM file of trusted CA certificates, replacing the system bundle.
+        public var caCertificateFile: String?
+        /// A client certificate for mutual TLS.
+        public var clientCertificate: ClientCertificate?
+        /// Base64 SHA-256 hashes of the server's SubjectPublicKeyInfo; when non-empty, a server whose
+        /// key matches none fails with ``CourierError/pinnedKeyMismatch``.
+        public var pinnedPublicKeyHashes: [String] = []
+
+        /// Creates TLS settings.
+        public init(caCertificateFile: String? = nil, clientCertificate: ClientCertificate? = nil,
+                    pinnedPublicKeyHashes: [String] = []) {
+            self.caCertificateFile = caCertificateFile
+            self.clientCertificate = clientCertificate
+            self.pinnedPublicKeyHashes = pinnedPublicKeyHashes
+        }
+    }
+
+    /// A client certificate (PEM) and its private key.
+    public struct ClientCertificate: Sendable, Equatable {
+        /// Path of the PEM certificate.
+        public var certificateFile: String
+        /// Path of the PEM private key, if not inside the certificate file.
+        public var privateKeyFile: String?
+        /// The key's pass phrase, if it has one.
+        public var password: String?
+
+        /// Creates a client certificate reference.
+        public init(certificateFile: String, privateKeyFile: String? = nil, password: String? = nil) {
+            self.certificateFile = certificateFile
+            self.privateKeyFile = privateKeyFile
+            self.password = password
+        }
+    }
+
+    /// Proxy selection.
+    public enum Proxy: Sendable, Equatable {
+        /// Use the `http_proxy`, `https_proxy` and `no_proxy` environment variables, if set.
+        case environment
+        /// Never use a proxy.
+        case none
+        /// Use this proxy URL (e.g. `http://proxy:3128`), except for hosts in `bypass`.
+        case url(String, bypass: [String] = [])
+    }
+
+    /// Which HTTP version to prefer.
+    public enum HTTPVersion: Sendable, Equatable {
+        /// HTTP/2 when a TLS server offers it through ALPN, otherwise HTTP/1.1.
+        case automatic
+        /// Always HTTP/1.1.
+        case http1_1
+        /// HTTP/2 over TLS (via ALPN). Cleartext HTTP/2 with prior knowledge is not offered: it is
+        /// unreliable in libcurl 7.88.
+        case http2
+    }
+}
+
+/// Library-wide constants.
+public enum CourierInfo {
+    /// This version of Courier, as sent in the default `User-Agent`.
+    public static let version = "0.1.0"
+}

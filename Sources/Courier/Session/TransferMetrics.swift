@@ -1,0 +1,78 @@
+import Foundation
+
+/// Timings and counters libcurl measured for one request.
+///
+/// Times are seconds from the start of the final transfer (after the last redirect), as libcurl
+/// reports them: `nameLookup ≤ connect ≤ tlsHandshake ≤ preTransfer ≤ timeToFirstByte ≤ total`.
+/// `tlsHandshake` is zero for plain HTTP.
+public struct TransferMetrics: Sendable, Equatable {
+    /// The HTTP version a response arrived with.
+    public enum HTTPVersion: String, Sendable, Equatable {
+        /// HTTP/1.0.
+        case http1_0 = "HTTP/1.0"
+        /// HTTP/1.1.
+        case http1_1 = "HTTP/1.1"
+        /// HTTP/2.
+        case http2 = "HTTP/2"
+        /// HTTP/3.
+        case http3 = "HTTP/3"
+        /// No response, or a version libcurl did not report.
+        case unknown = "unknown"
+    }
+
+    /// Seconds until the host name was resolved.
+    public var nameLookup: TimeInterval
+    /// Seconds until the TCP connection was established.
+    public var connect: TimeInterval
+    /// Seconds until the TLS handshake completed (zero without TLS).
+    public var tlsHandshake: TimeInterval
+    /// Seconds until the request was about to be sent.
+    public var preTransfer: TimeInterval
+    /// Seconds until the first response byte arrived.
+    public var timeToFirstByte: TimeInterval
+    /// Seconds the final transfer took in all.
+    public var total: TimeInterval
+    /// Seconds spent on redirects before the final transfer, as measured by Courier.
+    public var redirectTime: TimeInterval
+    /// Bytes sent: request line, headers and body.
+    public var bytesSent: Int64
+    /// Bytes received: headers plus the body as it came over the wire (before decompression).
+    public var bytesReceived: Int64
+    /// The HTTP version of the final response.
+    public var httpVersion: HTTPVersion
+    /// True when the request went over a connection that was already open (keep-alive reuse).
+    public var connectionReused: Bool
+    /// How many redirects were followed.
+    public var redirectCount: Int
+    /// The IP address of the server, if a connection was made.
+    public var remoteAddress: String?
+    /// The server port, if a connection was made.
+    public var remotePort: Int?
+    /// The local port of the connection, if one was made.
+    public var localPort: Int?
+
+    /// Creates metrics; used by transports and stubs.
+    public init(
+        nameLookup: TimeInterval = 0, connect: TimeInterval = 0, tlsHandshake: TimeInterval = 0,
+        preTransfer: TimeInterval = 0, timeToFirstByte: TimeInterval = 0, total: TimeInterval = 0,
+        redirectTime: TimeInterval = 0, bytesSent: Int64 = 0, bytesReceived: Int64 = 0,
+        httpVersion: HTTPVersion = .unknown, connectionReused: Bool = false, redirectCount: Int = 0,
+        remoteAddress: String? = nil, remotePort: Int? = nil, localPort: Int? = nil
+    ) {
+        self.nameLookup = nameLookup
+        self.connect = connect
+        self.tlsHandshake = tlsHandshake
+        self.preTransfer = preTransfer
+        self.timeToFirstByte = timeToFirstByte
+        self.total = total
+        self.redirectTime = redirectTime
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.httpVersion = httpVersion
+        self.connectionReused = connectionReused
+        self.redirectCount = redirectCount
+        self.remoteAddress = remoteAddress
+        self.remotePort = remotePort
+        self.localPort = localPort
+    }
+}
