@@ -1,0 +1,54 @@
+import Foundation
+
+/// One accepted TCP connection, served on its own thread with blocking I/O:
+/// read a request, route it, write the response, repeat while keep-alive allows.
+struct Connection {
+    let core: ServerCore
+    let fd: Int32
+    let id: Int
+
+    /// Serves requests until the client closes, a response closes the connection,
+    /// garbage arrives, or the server shuts down. Does not close the descriptor
+    /// (``ServerCore`` does, after unregistering it).
+    func run() {
+        let reader = ByteReader(fd: fd)
+        let writer = ResponseWriter(fd: fd, stop: core.stop)
+        var index = 0
+        while !core.stop.isStopped {
+            index += 1
+            let result = RequestParser.parse(from: reader) { writer.sendContinue() }
+            switch result {
+            case .endOfStream:
+                return
+            case .failure(let status, let reason):
+                writer.writeError(status: status, reason: reason)
+                POSIXSocket.lingeringShutdown(fd)
+                return
+            case .request(let head, let body):
+                let request = TestHTTPRequest(
+                    method: head.method, rawTarget: head.target, version: head.version, headers: head.headers,
+                    body: body, connectionID: id, indexOnConnection: index)
+                core.record(request)
+                let response = respond(to: request)
+                let keepAlive = head.wantsKeepAlive && !core.stop.isStopped
+                switch writer.write(response, isHead: request.method == "HEAD", keepAlive: keepAlive) {
+                case .keepAlive:
+                    continue
+                case .closeGracefully:
+                    POSIXSocket.lingeringShutdown(fd)
+                    return
+                case .closeNow:
+                    return
+                }
+            }
+        }
+    }
+
+    /// The response from a matching custom route, else from the built-in routes.
+    func respond(to request: TestHTTPRequest) -> TestHTTPResponse {
+        if let route = core.customRoute(for: request) {
+            return route.handler(request)
+        }
+        return BuiltinRoutes.respond(to: request)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A custom route registered with ``TestHTTPServer/route(_:_:_:)``.
+struct CustomRoute: Sendable {
+    /// The method to match, or `nil` for any.
+    var method: String?
+    /// The exact path to match.
+    var path: String
+    /// Produces the response.
+    var handler: @Sendable (TestHTTPRequest) -> TestHTTPResponse
+}
+
+/// The shared state of a running server: the listening socket, the registry of open
+/// connections, counters, recorded requests and routes. Threads hold this object (not
+/// the public ``TestHTTPServer``), so dropping the server runs its `deinit`, which stops everything.
+final class ServerCore: Sendable {
+    /// Everything mutable, guarded by one mutex.
+    struct State {
+        var listenerOpen = true
+        var acceptLoopFinished = false
+        var nextConnectionID = 1
+        var connectionsAccepted = 0
+        var requestsServed = 0
+        var openConnections: [Int: Int32] = [:]
+        var recordedRequests: [TestHTTPRequest] = []
+        var routes: [CustomRoute] = []
+    }
+
+    /// Per-connection thread stack size; parsing and handlers need little.
+    static let threadStackSize = 1 << 20
+
+    let listenFD: Int32
+    let port: Int
+    let isIPv6: Bool
+    let stop = StopSignal()
+    let state = Mutex(State())
+    /// Signalled whenever a connection closes or the accept loop ends, for ``shutdown()`` to wait on.
+    private let drained = NSCondition()
+
+    /// Starts listening on `host` at an ephemeral port and starts the accept thread.
+    init(host: String) throws(TestHTTPServerError) {
+        let listener = try POSIXSocket.listen(host: host)
+        listenFD = listener.fd
+        port = listener.port
+        isIPv6 = listener.isIPv6
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "TestHTTPServer.accept:\(port)"
+        thread.start()
+    }
+
+    /// Accepts connections until the listener is shut down, one thread per connection.
+    private func acceptLoop() {
+        while let fd = POSIXSocket.accept(listenFD) {
+            let id: Int? = state.withLock { state in
+                guard state.listenerOpen else { return nil }
+                let id = state.nextConnectionID
+                state.nextConnectionID += 1
+                state.connectionsAccepted += 1
+                state.openConnections[id] = fd
+                return id
+            }
+            guard let id else {
+                close(fd)
+                break
+            }
+            let thread = Thread { [self] in
+                Connection(core: self, fd: fd, id: id).run()
+                connectionFinished(id: id, fd: fd)
+            }
+            thread.name = "TestHTTPServer.connection:\(id)"
+            thread.stackSize = Self.threadStackSize
+            thread.start()
+        }
+        // The accept loop owns the listening descriptor and closes it exactly once.
+        close(listenFD)
+        state.withLock { $0.acceptLoopFinished = true }
+        signalDrained()
+    }
+
+    /// Unregisters a finished connection, then closes its descriptor. Closing only after
+    /// unregistering (under the lock) guarantees ``shutdown()`` never touches a reused descriptor.
+    private func connectionFinished(id: Int, fd: Int32) {
+        state.withLock { _ = $0.openConnections.removeValue(forKey: id) }
+        close(fd)
+        signalDrained()
+    }
+
+    private func signalDrained() {
+        drained.lock()
+        drained.broadcast()
+        drained.unlock()
+    }
+
+    /// Records an incoming request and counts it as served.
+    func record(_ request: TestHTTPRequest) {
+        state.withLock { state in
+            state.recordedRequests.append(request)
+            state.requestsServed += 1
+        }
+    }
+
+    /// The most recently registered custom route matching `request` (a `GET` route also
+    /// answers `HEAD`); method-specific routes win over method-less ones.
+    func customRoute(for request: TestHTTPRequest) -> CustomRoute? {
+        let routes = state.withLock { $0.routes }
+        let candidates = routes.reversed().filter { $0.path == request.path }
+        if let exact = candidates.first(where: { $0.method == request.method }) { return exact }
+        if request.method == "HEAD", let get = candidates.first(where: { $0.method == "GET" }) { return get }
+        return candidates.first { $0.method == nil }
+    }
+
+    /// Stops the server: closes the listener, shuts down every open connection (waking
+    /// blocked reads), ends sleeping delays, and waits (bounded) for threads to finish.
+    func shutdown() {
+        let descriptors: [Int32]? = state.withLock { state in
+            guard state.listenerOpen else { return nil }
+            state.listenerOpen = false
+            return Array(state.openConnections.values)
+        }
+        stop.stop()
+        if let descriptors {
+            // Wakes the blocked accept(); the accept loop then closes the listener.
+            POSIXSocket.shutdownBoth(listenFD)
+            for fd in descriptors { POSIXSocket.shutdownBoth(fd) }
+        }
+        waitUntilDrained(timeout: 5)
+    }
+
+    /// Shuts down connections that registered after ``shutdown()`` took its snapshot, and
+    /// waits until the accept loop has ended and all connection threads have closed their
+    /// sockets, or `timeout` seconds pass (a custom handler may block forever).
+    private func waitUntilDrained(timeout: TimeInterval) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while true {
+            let pending: (done: Bool, fds: [Int32]) = state.withLock { state in
+                let fds = Array(state.openConnections.values)
+                for fd in fds { POSIXSocket.shutdownBoth(fd) }
+                return (state.acceptLoopFinished && fds.isEmpty, fds)
+            }
+            if pending.done { return }
+            drained.lock()
+            let signalled = drained.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.05)))
+            drained.unlock()
+            if !signalled && Date() >= deadline { return }
+        }
+    }
+
+    /// Whether ``shutdown()`` has been called.
+    var isShutDown: Bool {
+        state.withLock { !$0.listenerOpen }
+    }
+}
