@@ -55,6 +55,24 @@ final class ByteReader {
         }
     }
 
+    /// Consumes a line end (CRLF or a bare LF) that must come next; `false` if other bytes
+    /// come instead (detected as soon as they arrive) or the stream ends.
+    func expectLineEnd() -> Bool {
+        guard let first = nextByte() else { return false }
+        if first == 0x0A { return true }
+        guard first == 0x0D, let second = nextByte() else { return false }
+        return second == 0x0A
+    }
+
+    /// Consumes and returns the next byte, or `nil` at end of stream.
+    private func nextByte() -> UInt8? {
+        if bufferedCount == 0 && !fill() { return nil }
+        let byte = buffer[start]
+        start += 1
+        compactIfNeeded()
+        return byte
+    }
+
     /// Appends exactly `count` bytes to `output`; `false` if the stream ends first.
     func readExactly(_ count: Int, into output: inout [UInt8]) -> Bool {
         var needed = count

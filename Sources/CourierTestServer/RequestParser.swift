@@ -189,7 +189,7 @@ enum RequestParser {
             guard reader.readExactly(size, into: &body) else {
                 return .failure(Failure(status: 400, reason: "connection closed inside a chunk"))
             }
-            guard case .line(let terminator) = reader.readLine(maxLength: 2), terminator.isEmpty else {
+            guard reader.expectLineEnd() else {
                 return .failure(Failure(status: 400, reason: "chunk not followed by CRLF"))
             }
         }

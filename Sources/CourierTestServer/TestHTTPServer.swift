@@ -108,6 +108,12 @@ public final class TestHTTPServer: Sendable {
         core.state.withLock { $0.routes.append(CustomRoute(method: method, path: path, handler: handler)) }
     }
 
+    /// Registers a custom route for the exact `path` and any method; shorthand for
+    /// `route(nil, path, handler)`.
+    public func route(_ path: String, _ handler: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse) {
+        route(nil, path, handler)
+    }
+
     /// Removes every custom route.
     public func removeAllRoutes() {
         core.state.withLock { $0.routes.removeAll() }

@@ -1,0 +1,185 @@
+import CourierTestServer
+import Foundation
+import XCTest
+
+/// The built-in routes and the custom-route API.
+final class RouteTests: XCTestCase {
+    func testEchoReportsMethodPathQueryHeadersBodyAndConnection() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        client.send("PATCH /echo?name=Courier HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello")
+        let response = try client.readResponse()
+        XCTAssertEqual(response.header("Content-Type"), "application/json")
+        let echo = try JSONDecoder().decode(TestHTTPEcho.self, from: response.body)
+        XCTAssertEqual(echo.method, "PATCH")
+        XCTAssertEqual(echo.path, "/echo")
+        XCTAssertEqual(echo.query["name"], "Courier")
+        XCTAssertEqual(echo.headers["content-type"], "text/plain")
+        XCTAssertEqual(echo.body, "hello")
+        XCTAssertEqual(echo.bodyBase64, Data("hello".utf8).base64EncodedString())
+        XCTAssertEqual(echo.connectionID, server.recordedRequests.first?.connectionID)
+    }
+
+    func testStatusRoute() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/status/418")
+        let teapot = try client.readResponse()
+        XCTAssertEqual(teapot.status, 418)
+        XCTAssertEqual(teapot.text, "{\"status\":418}")
+        client.get("/status/204")
+        let noContent = try client.readResponse()
+        XCTAssertEqual(noContent.status, 204)
+        XCTAssertNil(noContent.header("Content-Length"))
+        client.get("/status/304")
+        XCTAssertEqual(try client.readResponse().status, 304)
+        client.get("/status/500")
+        XCTAssertEqual(try client.readResponse().status, 500)
+        client.get("/status/abc")
+        XCTAssertEqual(try client.readResponse().status, 400)
+        XCTAssertEqual(server.connectionsAccepted, 1)
+    }
+
+    func testUnknownPathIs404JSON() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/no/such/thing")
+        let response = try client.readResponse()
+        XCTAssertEqual(response.status, 404)
+        XCTAssertEqual(response.text, "{\"error\":\"not found\"}")
+    }
+
+    func testRedirects() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        let target = "http://localhost:\(server.port)/echo?a=b"
+        let encoded = try XCTUnwrap(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        client.get("/redirect?to=\(encoded)&status=307")
+        let redirect = try client.readResponse()
+        XCTAssertEqual(redirect.status, 307)
+        XCTAssertEqual(redirect.header("Location"), target)
+
+        client.get("/redirect?to=%2Fhello")
+        let defaultStatus = try client.readResponse()
+        XCTAssertEqual(defaultStatus.status, 302)
+        XCTAssertEqual(defaultStatus.header("Location"), "/hello")
+
+        client.get("/redirect-chain?n=2")
+        let first = try client.readResponse()
+        XCTAssertEqual(first.status, 302)
+        XCTAssertEqual(first.header("Location"), "/redirect-chain?n=1")
+        client.get("/redirect-chain?n=0")
+        let last = try client.readResponse()
+        XCTAssertEqual(last.status, 200)
+        XCTAssertEqual(try JSONDecoder().decode(TestHTTPEcho.self, from: last.body).query, ["n": "0"])
+    }
+
+    func testCookies() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/set-cookie?session=abc&theme=dark")
+        let set = try client.readResponse()
+        XCTAssertEqual(
+            set.headers.filter { $0.0 == "Set-Cookie" }.map(\.1), ["session=abc; Path=/", "theme=dark; Path=/"])
+        client.get("/cookies", extra: "Cookie: session=abc; theme=dark\r\n")
+        let echoed = try JSONSerialization.jsonObject(with: try client.readResponse().body) as? [String: Any]
+        XCTAssertEqual(echoed?["cookie"] as? String, "session=abc; theme=dark")
+        XCTAssertEqual(echoed?["cookies"] as? [String: String], ["session": "abc", "theme": "dark"])
+        client.get("/cookies")
+        XCTAssertEqual(try client.readResponse().text, "{\"cookie\":null,\"cookies\":{}}")
+    }
+
+    func testLargeHeader() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/large-header?size=100000")
+        let response = try client.readResponse()
+        XCTAssertEqual(response.header("X-Large")?.utf8.count, 100_000)
+        XCTAssertEqual(response.status, 200)
+    }
+
+    func testUploadReportsSizeAndSHA256() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        let body = TestHTTPServer.deterministicBytes(count: 1_000_000, seed: 3)
+        client.send("POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: \(body.count)\r\n\r\n")
+        client.send(body)
+        let summary = try JSONDecoder().decode(TestHTTPUploadSummary.self, from: try client.readResponse().body)
+        XCTAssertEqual(summary.bytes, 1_000_000)
+        XCTAssertEqual(summary.sha256, TestHTTPServer.checksum(body))
+        if let path = try? temporaryFile(body, suffix: ".bin"),
+            let output = runTool("/usr/bin/sha256sum", [path])
+        {
+            XCTAssertEqual(String(decoding: output.prefix(64), as: UTF8.self), summary.sha256)
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    func testBytesAreDeterministicAndLarge() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        let size = 10 * 1024 * 1024
+        client.get("/bytes?size=\(size)&seed=42")
+        let response = try client.readResponse()
+        XCTAssertEqual(response.header("Content-Length"), String(size))
+        XCTAssertEqual(response.body.count, size)
+        XCTAssertEqual(response.body, TestHTTPServer.deterministicBytes(count: size, seed: 42))
+        XCTAssertNotEqual(
+            TestHTTPServer.deterministicBytes(count: 64, seed: 1), TestHTTPServer.deterministicBytes(count: 64, seed: 2))
+        XCTAssertEqual(TestHTTPServer.deterministicBytes(count: 10, seed: 9).count, 10)
+    }
+
+    func testCustomRoutesWinAndMatchByMethodAndPath() throws {
+        let server = try makeServer(self)
+        server.route("GET", "/hello") { _ in .text("custom hello") }
+        server.route("/any") { request in .text("any \(request.method)", status: 201) }
+        server.route("POST", "/json") { request in .json(["got": request.bodyText ?? ""]) }
+        server.route("/any") { _ in .jsonString("{\"later\":true}") }
+
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/hello")
+        XCTAssertEqual(try client.readResponse().text, "custom hello")
+        client.get("/hello", method: "HEAD")
+        let head = try client.readResponse(isHead: true)
+        XCTAssertEqual(head.header("Content-Length"), "12")
+        client.get("/hello", method: "DELETE")
+        XCTAssertEqual(try client.readResponse().text, "Hello, Courier")
+        client.get("/any", method: "OPTIONS")
+        XCTAssertEqual(try client.readResponse().text, "{\"later\":true}")
+        client.send("POST /json HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi")
+        XCTAssertEqual(try client.readResponse().text, "{\"got\":\"hi\"}")
+        client.get("/json")
+        XCTAssertEqual(try client.readResponse().status, 404)
+        client.get("/hello?x=1")
+        XCTAssertEqual(try client.readResponse().text, "custom hello")
+
+        server.removeAllRoutes()
+        client.get("/hello")
+        XCTAssertEqual(try client.readResponse().text, "Hello, Courier")
+    }
+
+    func testCustomRouteHeadersAndConnectionClose() throws {
+        let server = try makeServer(self)
+        server.route("/custom") { _ in
+            TestHTTPResponse(
+                status: 202, headers: [("X-One", "1"), ("X-Two", "2"), ("Connection", "close")], body: Data("ok".utf8))
+        }
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/custom")
+        let response = try client.readResponse()
+        XCTAssertEqual(response.status, 202)
+        XCTAssertEqual(response.headers.map(\.0).prefix(2), ["X-One", "X-Two"])
+        XCTAssertEqual(response.header("Connection"), "close")
+        XCTAssertEqual(response.text, "ok")
+        XCTAssertTrue(client.peerClosed())
+    }
+
+    func testURLHelpers() throws {
+        let server = try makeServer(self)
+        XCTAssertEqual(server.baseURL.absoluteString, "http://127.0.0.1:\(server.port)")
+        XCTAssertEqual(server.url("/echo?x=1").absoluteString, "http://127.0.0.1:\(server.port)/echo?x=1")
+        XCTAssertEqual(server.url("hello").absoluteString, "http://127.0.0.1:\(server.port)/hello")
+        XCTAssertEqual(server.localhostURL.absoluteString, "http://localhost:\(server.port)")
+        XCTAssertGreaterThan(server.port, 0)
+    }
+}
