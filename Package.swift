@@ -25,6 +25,11 @@ let package = Package(
             dependencies: ["Courier", "CourierTestServer"],
             path: "Tests/CourierTests"
         ),
+        .testTarget(
+            name: "CourierTestServerTests",
+            dependencies: ["CourierTestServer"],
+            path: "Tests/CourierTestServerTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

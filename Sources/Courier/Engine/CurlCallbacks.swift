@@ -24,7 +24,28 @@ let courierHeaderCallback: courier_data_cb = { pointer, size, count, context in
     return length
 }
 
+/// Called by libcurl at least once a second while a transfer with an idle limit runs; aborts the
+/// transfer when no byte moved in either direction for longer than the limit.
+let courierProgressCallback: courier_xferinfo_cb = { context, _, downloaded, _, uploaded in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.checkIdle(downloaded: Int64(downloaded), uploaded: Int64(uploaded)) ? 0 : 1
+}
+
 extension CurlTransfer {
+    /// Returns false (abort) when the transfer has been idle for longer than its idle limit.
+    func checkIdle(downloaded: Int64, uploaded: Int64) -> Bool {
+        let now = ContinuousClock.now
+        if downloaded != lastProgress.0 || uploaded != lastProgress.1 {
+            lastProgress = (downloaded, uploaded)
+            lastActivity = now
+            return true
+        }
+        guard let idle = options.idleTimeout, Self.seconds(now - lastActivity) > idle else { return true }
+        idleTimedOut = true
+        return false
+    }
+
     /// Appends body bytes; returns false to abort when the size limit is exceeded.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         receivedBodyBytes += bytes.count

@@ -54,8 +54,12 @@ extension CurlTransfer {
             set(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(remaining)))
         }
         if let idle = options.idleTimeout, idle > 0 {
-            set(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
-            set(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(idle.rounded(.up))))
+            // libcurl's LOW_SPEED_TIME fires seconds late on 7.88; the progress callback, called at
+            // least once a second, watches for stalls instead (only when an idle limit is set).
+            lastActivity = .now
+            set(easy, CURLOPT_NOPROGRESS, 0)
+            courier_easy_setopt_xferinfo_cb(easy, courierProgressCallback)
+            set(easy, CURLOPT_XFERINFODATA, pointer: Unmanaged.passUnretained(self).toOpaque())
         }
     }
 

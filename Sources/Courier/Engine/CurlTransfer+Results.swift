@@ -36,7 +36,7 @@ extension CurlTransfer {
         case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return .protocolViolation(message: message)
         case CURLE_ABORTED_BY_CALLBACK:
-            return .cancelled
+            return idleTimedOut ? .timedOut(.idle) : .cancelled
         default:
             return .transport(code: Int(code.rawValue), message: message)
         }

@@ -33,6 +33,9 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     var responseHeaders: [(String, String)] = []
     var receivedBodyBytes = 0
     var exceededSizeLimit = false
+    var idleTimedOut = false
+    var lastActivity = ContinuousClock.now
+    var lastProgress: (Int64, Int64) = (0, 0)
     var response: HTTPURLResponse?
     var metrics: TransferMetrics?
     var redirectCount = 0
@@ -137,6 +140,8 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         responseHeaders.removeAll(keepingCapacity: true)
         receivedBodyBytes = 0
         exceededSizeLimit = false
+        idleTimedOut = false
+        lastProgress = (0, 0)
     }
 
     /// Delivers the result exactly once. Loop thread (or, before the loop ever saw it, the caller).

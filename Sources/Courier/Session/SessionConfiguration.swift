@@ -55,7 +55,8 @@ extension Session {
         /// The whole request, redirects included. Default 60 s. A `URLRequest` whose
         /// `timeoutInterval` was changed from Foundation's default (60 s) uses its own value.
         public var request: TimeInterval? = 60
-        /// Fail when no byte arrives for this long (whole seconds, rounded up). Default: off.
+        /// Fail when no byte moves in either direction for this long (checked about once a
+        /// second, so it fires up to a second late). Default: off.
         public var idle: TimeInterval?
 
         /// Creates time limits.

@@ -1,0 +1,72 @@
+@testable import Courier
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The redirect policy as a pure function: no sockets.
+final class RedirectDecisionTests: XCTestCase {
+    private func request(_ url: String, method: String = "GET", headers: [String: String] = [:],
+                         body: String? = nil) -> URLRequest {
+        var request = URLRequest(url: URL(string: url) ?? URL(fileURLWithPath: "/"))
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    private func decide(_ current: URLRequest, _ status: Int, _ location: String?, soFar: Int = 0,
+                        policy: Session.RedirectPolicy = .follow(max: 10),
+                        sensitive: Set<String> = ["X-Api-Key"]) -> RedirectDecision {
+        RedirectDecision.decide(current: current, status: status, location: location, redirectsSoFar: soFar,
+                                policy: policy, sensitiveHeaders: sensitive)
+    }
+
+    func testSecretsAreDroppedOnlyWhenTheOriginChanges() throws {
+        let secrets = ["Authorization": "Bearer t", "Cookie": "c=1", "Proxy-Authorization": "p",
+                       "X-Api-Key": "k", "X-Other": "kept"]
+        let current = request("http://127.0.0.1:8080/a", headers: secrets)
+        for (location, crosses) in [("/b", false), ("http://127.0.0.1:8080/c", false),
+                                    ("http://localhost:8080/c", true), ("http://127.0.0.1:9090/c", true),
+                                    ("https://127.0.0.1:8080/c", true)] {
+            guard case .follow(let next) = decide(current, 302, location) else {
+                return XCTFail("expected to follow \(location)")
+            }
+            for name in ["Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key"] {
+                XCTAssertEqual(next.value(forHTTPHeaderField: name) == nil, crosses, "\(name) → \(location)")
+            }
+            XCTAssertEqual(next.value(forHTTPHeaderField: "X-Other"), "kept")
+        }
+    }
+
+    func testMethodRewriting() {
+        let post = request("http://h/a", method: "POST", headers: ["Content-Type": "application/json"], body: "{}")
+        for (status, expectedMethod, keepsBody) in [(301, "GET", false), (302, "GET", false), (303, "GET", false),
+                                                     (307, "POST", true), (308, "POST", true)] {
+            guard case .follow(let next) = decide(post, status, "/b") else { return XCTFail("\(status)") }
+            XCTAssertEqual(next.httpMethod, expectedMethod, "\(status)")
+            XCTAssertEqual(next.httpBody != nil, keepsBody, "\(status)")
+            XCTAssertEqual(next.value(forHTTPHeaderField: "Content-Type") != nil, keepsBody, "\(status)")
+        }
+        let put = request("http://h/a", method: "PUT", body: "x")
+        guard case .follow(let next) = decide(put, 302, "/b") else { return XCTFail("302 PUT") }
+        XCTAssertEqual(next.httpMethod, "PUT", "only POST becomes GET on 301/302")
+        guard case .follow(let head) = decide(request("http://h/a", method: "HEAD"), 303, "/b") else { return XCTFail() }
+        XCTAssertEqual(head.httpMethod, "HEAD")
+    }
+
+    func testLimitsSchemesAndNonRedirects() {
+        let current = request("http://h/a")
+        XCTAssertEqual(decide(current, 302, "/b", soFar: 10), .fail(.tooManyRedirects(limit: 10)))
+        XCTAssertEqual(decide(current, 302, "/b", policy: .doNotFollow), .deliver)
+        XCTAssertEqual(decide(current, 302, "file:///etc/passwd"), .fail(.redirectRefused(location: "file:///etc/passwd")))
+        XCTAssertEqual(decide(current, 301, "gopher://h/"), .fail(.redirectRefused(location: "gopher://h/")))
+        XCTAssertEqual(decide(current, 304, "/b"), .deliver)
+        XCTAssertEqual(decide(current, 300, "/b"), .deliver)
+        XCTAssertEqual(decide(current, 302, nil), .deliver)
+        XCTAssertEqual(decide(current, 302, ""), .deliver)
+        guard case .follow(let next) = decide(request("http://h/dir/a?x=1"), 302, "b?y=2") else { return XCTFail() }
+        XCTAssertEqual(next.url?.absoluteString, "http://h/dir/b?y=2")
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+/// The third-party httpbin started by scripts/test.sh (gunicorn on 127.0.0.1).
+enum HTTPBin {
+    struct NotRunning: Error, CustomStringConvertible {
+        var description: String { "COURIER_HTTPBIN_URL is not set: run the tests with `bash scripts/test.sh`" }
+    }
+
+    static func url(_ path: String) throws -> String {
+        guard let base = ProcessInfo.processInfo.environment["COURIER_HTTPBIN_URL"], !base.isEmpty else {
+            throw NotRunning()
+        }
+        return base + path
+    }
+
+    /// The JSON shape httpbin echoes for /get, /post, /anything and friends.
+    struct Echo: Decodable {
+        var args: [String: String]?
+        var headers: [String: String]
+        var data: String?
+        var form: [String: String]?
+        var json: JSONValue?
+        var method: String?
+        var url: String?
+    }
+}
+
+/// A small JSON tree for comparing echoed bodies in tests.
+enum JSONValue: Decodable, Equatable {
+    case string(String), number(Double), bool(Bool), object([String: JSONValue]), array([JSONValue]), null
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+}

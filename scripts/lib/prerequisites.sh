@@ -1,0 +1,50 @@
+# Shared set-up steps for scripts/test.sh, scripts/demo.sh and Benchmarks/run.sh.
+# Installs only what is missing; works as root or with sudo.
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_install() {
+    echo "Installing: $*"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "$@"
+}
+
+# libcurl headers and pkg-config, needed to build Courier.
+ensure_system_packages() {
+    local missing=()
+    command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+    if ! pkg-config --exists libcurl 2>/dev/null; then missing+=(libcurl4-openssl-dev); fi
+    if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=(python3-venv); fi
+    if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+    mkdir -p .build
+}
+
+# A virtualenv holding the third-party httpbin and gunicorn, for the conformance suite.
+HTTPBIN_VENV="${HTTPBIN_VENV:-.build/httpbin-venv}"
+ensure_httpbin_venv() {
+    if [ ! -x "$HTTPBIN_VENV/bin/gunicorn" ] || ! "$HTTPBIN_VENV/bin/python" -c 'import httpbin' >/dev/null 2>&1; then
+        echo "Creating httpbin virtualenv in $HTTPBIN_VENV"
+        python3 -m venv "$HTTPBIN_VENV"
+        "$HTTPBIN_VENV/bin/pip" install --quiet --disable-pip-version-check httpbin gunicorn
+    fi
+}
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# Waits up to ~20 s for a URL to answer.
+wait_for_http() {
+    python3 - "$1" <<'PY'
+import sys, time, urllib.request
+for _ in range(100):
+    try:
+        urllib.request.urlopen(sys.argv[1], timeout=1).read()
+        sys.exit(0)
+    except Exception:
+        time.sleep(0.2)
+sys.exit(1)
+PY
+}
