@@ -1,0 +1,162 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+@testable import Courier
+
+/// The seed routers of `Fixtures.swift`, router defaults and router-level errors.
+final class RouterTests: XCTestCase {
+    func testAuthSignUpAndSignIn() throws {
+        let signUp = try AuthRouter.signUp(email: "ada@x.test", name: "Ada", pw: "s3cret!").asURLRequest()
+        XCTAssertEqual(signUp.httpMethod, "POST")
+        XCTAssertEqual(signUp.url?.absoluteString, "https://api.seed.test/v1/auth/signup")
+        XCTAssertEqual(signUp.bodyText, #"{"email":"ada@x.test","name":"Ada","pw":"s3cret!"}"#)
+        XCTAssertEqual(signUp.allHTTPHeaderFields, ["Accept": "application/json", "Content-Type": "application/json"])
+
+        let signIn = try AuthRouter.signIn(email: "ada@x.test", pw: "pw").asURLRequest()
+        XCTAssertEqual(signIn.url?.absoluteString, "https://api.seed.test/v1/auth/signin")
+        XCTAssertEqual(signIn.bodyText, #"{"email":"ada@x.test","pw":"pw"}"#)
+        XCTAssertEqual(AuthRouter.signIn(email: "", pw: "").sampleData, Data(#"{"token":"sample-token"}"#.utf8))
+    }
+
+    func testCaseWithItsOwnAuthorizationHeader() throws {
+        let request = try AuthRouter.me(token: "tok123").asURLRequest()
+        XCTAssertEqual(request.httpMethod, "GET")
+        XCTAssertEqual(request.url?.absoluteString, "https://api.seed.test/v1/auth/me")
+        XCTAssertNil(request.httpBody)
+        XCTAssertEqual(request.allHTTPHeaderFields, ["Accept": "application/json", "Authorization": "Bearer tok123"])
+    }
+
+    func testHeaderInjectionThroughRouterCaseIsRejected() {
+        XCTAssertThrowsError(try AuthRouter.me(token: "t\r\nX-Admin: 1").asURLRequest()) { error in
+            XCTAssertEqual(error as? CourierError, .invalidHeader(name: "Authorization", reason: "the value contains CR"))
+        }
+    }
+
+    func testHomeAPI() throws {
+        let expectations: [(HomeAPI, String)] = [
+            (.banner, "https://api.seed.test/v1/home/banner"),
+            (.popular(page: 3), "https://api.seed.test/v1/home/popular?page=3"),
+            (.latest(limit: 10, includeAds: false), "https://api.seed.test/v1/home/latest?includeAds=0&limit=10"),
+            (.personalized(userId: "u-42"), "https://api.seed.test/v1/home/users/u-42/personalized"),
+            (.personalized(userId: "../../admin?x=1#f"),
+             "https://api.seed.test/v1/home/users/..%2F..%2Fadmin%3Fx%3D1%23f/personalized"),
+        ]
+        for (route, url) in expectations {
+            let request = try route.asURLRequest()
+            XCTAssertEqual(request.url?.absoluteString, url)
+            XCTAssertEqual(request.httpMethod, "GET")
+            XCTAssertNil(request.httpBody)
+            XCTAssertNil(request.value(forHTTPHeaderField: "Content-Type"))
+            XCTAssertEqual(try route.url().absoluteString, url)
+        }
+        XCTAssertEqual(try HomeAPI.personalized(userId: "x").asURLRequest().timeoutInterval, 5)
+        XCTAssertEqual(HomeAPI.banner.sampleData, Data())
+    }
+
+    func testTravelSearchCompositeQueryAndEncodableBody() throws {
+        let filter = TravelFilter(destination: "Kyoto", maxPrice: 1200.5, tags: ["food", "temples"], refundable: nil)
+        let request = try TravelAPI.search(page: 2, size: 20, filter: filter).asURLRequest()
+        XCTAssertEqual(request.httpMethod, "POST")
+        XCTAssertEqual(request.url?.absoluteString, "https://api.seed.test/v1/travel/search?lang=en&page=2&size=20")
+        XCTAssertEqual(request.bodyText, #"{"destination":"Kyoto","maxPrice":1200.5,"tags":["food","temples"]}"#)
+        XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "application/json")
+    }
+
+    func testTravelMultipartUpload() throws {
+        let route = TravelAPI.uploadPhoto(tripId: "trip 7", photo: Data("JPEG".utf8), caption: "Fuji", boundary: "seed-boundary")
+        let request = try route.asURLRequest()
+        XCTAssertEqual(request.url?.absoluteString, "https://api.seed.test/v1/travel/trips/trip%207/photos")
+        XCTAssertEqual(request.timeoutInterval, 120)
+        XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "multipart/form-data; boundary=seed-boundary")
+        XCTAssertEqual(request.bodyText, """
+            --seed-boundary\r
+            Content-Disposition: form-data; name="caption"\r
+            \r
+            Fuji\r
+            --seed-boundary\r
+            Content-Disposition: form-data; name="photo"; filename="photo.jpg"\r
+            Content-Type: image/jpeg\r
+            \r
+            JPEG\r
+            --seed-boundary--\r\n
+            """)
+    }
+
+    func testBaseURLCanBeOverriddenPerTask() throws {
+        try SeedAPI.$baseURL.withValue("http://127.0.0.1:8080/") {
+            XCTAssertEqual(try HomeAPI.banner.asURLRequest().url?.absoluteString, "http://127.0.0.1:8080/home/banner")
+            XCTAssertEqual(try AuthRouter.signIn(email: "e", pw: "p").asURLRequest().url?.absoluteString,
+                           "http://127.0.0.1:8080/auth/signin")
+        }
+        XCTAssertEqual(try HomeAPI.banner.asURLRequest().url?.absoluteString, "https://api.seed.test/v1/home/banner")
+    }
+
+    func testInvalidBaseURLs() throws {
+        try SeedAPI.$baseURL.withValue("file:///etc") {
+            XCTAssertThrowsError(try HomeAPI.banner.asURLRequest()) { error in
+                XCTAssertEqual(error as? CourierError, .unsupportedScheme("file"))
+            }
+        }
+        try SeedAPI.$baseURL.withValue("api.seed.test") {
+            XCTAssertThrowsError(try HomeAPI.banner.asURLRequest()) { error in
+                XCTAssertEqual(error as? CourierError,
+                               .invalidURL("'api.seed.test' is not an absolute URL (expected for example https://api.example.com)"))
+            }
+        }
+    }
+
+    func testDefaultsAndOverrides() throws {
+        struct Custom: Router {
+            var baseURL: String { "https://c.test" }
+            var path: String { "/x" }
+            var method: HTTPMethod { .delete }
+            var defaultHeaders: HTTPHeaders { [.userAgent("Courier-Tests"), .accept("text/plain")] }
+            var headers: HTTPHeaders { [.accept("text/csv")] }
+            var timeout: TimeInterval? { 2.5 }
+        }
+        let request = try Custom().asURLRequest()
+        XCTAssertEqual(request.httpMethod, "DELETE")
+        XCTAssertEqual(request.allHTTPHeaderFields, ["User-Agent": "Courier-Tests", "Accept": "text/csv"])
+        XCTAssertEqual(request.timeoutInterval, 2.5)
+        XCTAssertNil(request.httpBody)
+    }
+
+    func testCustomAsURLRequestCanWrapTheDefault() throws {
+        struct Signed: Router {
+            var baseURL: String { "https://c.test" }
+            var path: String { "/signed" }
+            var method: HTTPMethod { .get }
+            func asURLRequest() throws -> URLRequest {
+                var request = try makeURLRequest()
+                request.setValue("sig", forHTTPHeaderField: "X-Signature")
+                return request
+            }
+        }
+        XCTAssertEqual(try Signed().asURLRequest().value(forHTTPHeaderField: "X-Signature"), "sig")
+    }
+
+    func testInvalidMethodAndTimeout() {
+        XCTAssertThrowsError(try AdHocRouter(method: "GET /evil HTTP/1.1\r\n").asURLRequest()) { error in
+            guard case .invalidRequest? = error as? CourierError else { return XCTFail("\(error)") }
+        }
+        struct BadTimeout: Router {
+            var value: TimeInterval
+            var baseURL: String { "https://c.test" }
+            var path: String { "/" }
+            var method: HTTPMethod { .get }
+            var timeout: TimeInterval? { value }
+        }
+        for value in [0, -1, .nan, .infinity] {
+            XCTAssertThrowsError(try BadTimeout(value: value).asURLRequest()) { error in
+                guard case .invalidRequest? = error as? CourierError else { return XCTFail("\(error)") }
+            }
+        }
+    }
+
+    func testRoutersAreURLRequestConvertibleAndSendable() throws {
+        let convertibles: [any URLRequestConvertible] = [HomeAPI.banner, AuthRouter.me(token: "t"), "https://x.test/a"]
+        XCTAssertEqual(try convertibles.map { try $0.asURLRequest().url?.host }, ["api.seed.test", "api.seed.test", "x.test"])
+    }
+}
