@@ -1,0 +1,18 @@
+/// Which part of a response body a service call decodes into its value.
+///
+/// ```swift
+/// await request(AuthRouter.signIn(email: e, pw: p), as: SignIn.self)                // .payload
+/// await request(AuthRouter.signOut, as: String.self, decodingMode: .message)         // "bye"
+/// await request(AuthRouter.me, as: StatusResponse<User>.self, decodingMode: .envelope)
+/// ```
+public enum DecodingMode: Sendable, Equatable {
+    /// The envelope's payload field (`data` or `result`), or the whole body for ``NoEnvelope``.
+    /// A missing or null payload is a ``NetworkResult/pathErr(_:)`` unless the value is ``Empty``.
+    case payload
+    /// The envelope's message field, as a `String`; a missing message is a
+    /// ``NetworkResult/pathErr(_:)``.
+    case message
+    /// The whole body, decoded as the requested type (typically an envelope type such as
+    /// ``StatusResponse``), ignoring the service's ``BaseService/envelope``.
+    case envelope
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// Turns a 2xx body into the requested value according to an ``EnvelopeFormat`` and a
+/// ``DecodingMode``, and reads the server's message out of error bodies. Pure: no I/O.
+struct EnvelopeReader {
+    let format: any EnvelopeFormat.Type
+    let decoder: JSONDecoder
+
+    /// Why a body did not produce a value.
+    enum Rejection: Error {
+        /// The body is fine but the server's success flag is false.
+        case flaggedFailure(message: String?, code: Int?)
+        /// The body does not hold the promised value.
+        case undecodable(CourierError, message: String?, code: Int?)
+    }
+
+    /// The value the body holds, or why not.
+    func value<T: Decodable>(of type: T.Type, from data: Data, mode: DecodingMode) -> Result<T, Rejection> {
+        if data.isEmpty {
+            if let empty = Empty() as? T { return .success(empty) }
+            return .failure(.undecodable(.decodingFailed(path: "", reason: "the response body is empty"),
+                                         message: nil, code: nil))
+        }
+        switch mode {
+        case .envelope:
+            return decodeWhole(type, from: data)
+        case .message:
+            return message(as: type, from: data)
+        case .payload:
+            if let empty = Empty() as? T {
+                // Without an envelope any body is acceptable when no value was asked for.
+                if ObjectIdentifier(format) == ObjectIdentifier(NoEnvelope.self) { return .success(empty) }
+                return open(data, as: DiscardedPayload.self).flatMap { _ in .success(empty) }
+            }
+            return open(data, as: T.self).flatMap { opened in
+                guard let payload = opened.payload else {
+                    let key = opened.payloadKey ?? ""
+                    return .failure(.undecodable(.decodingFailed(path: key, reason: "missing or null payload '\(key)'"),
+                                                 message: opened.message, code: opened.code))
+                }
+                return .success(payload)
+            }
+        }
+    }
+
+    /// The message and code of an error body: from the envelope when it decodes, else from a
+    /// top-level `message`, `error`, `msg` or `detail` text field.
+    func failureDetails(in data: Data) -> (message: String?, code: Int?) {
+        guard !data.isEmpty else { return (nil, nil) }
+        let opened = try? format.open(data, as: DiscardedPayload.self, decoder: decoder)
+        let loose = try? decoder.decode(LooseMessage.self, from: data)
+        return (opened?.message ?? loose?.text, opened?.code ?? loose?.code)
+    }
+
+    private func open<P: Decodable>(_ data: Data, as payload: P.Type) -> Result<OpenedEnvelope<P>, Rejection> {
+        let opened: OpenedEnvelope<P>
+        do {
+            opened = try format.open(data, as: payload, decoder: decoder)
+        } catch {
+            let details = failureDetails(in: data)
+            return .failure(.undecodable(.decoding(error), message: details.message, code: details.code))
+        }
+        if opened.isSuccessFlag == false {
+            return .failure(.flaggedFailure(message: opened.message, code: opened.code))
+        }
+        return .success(opened)
+    }
+
+    private func message<T>(as type: T.Type, from data: Data) -> Result<T, Rejection> {
+        open(data, as: DiscardedPayload.self).flatMap { opened in
+            guard let message = opened.message else {
+                return .failure(.undecodable(.decodingFailed(path: "message", reason: "missing or null message"),
+                                             message: nil, code: opened.code))
+            }
+            guard let value = message as? T else {
+                return .failure(.undecodable(
+                    .decodingFailed(path: "message", reason: "decoding mode .message yields String, not \(T.self)"),
+                    message: message, code: opened.code))
+            }
+            return .success(value)
+        }
+    }
+
+    private func decodeWhole<T: Decodable>(_ type: T.Type, from data: Data) -> Result<T, Rejection> {
+        let value: T
+        do {
+            value = try decoder.decode(T.self, from: data)
+        } catch {
+            let details = failureDetails(in: data)
+            return .failure(.undecodable(.decoding(error), message: details.message, code: details.code))
+        }
+        if let envelope = value as? any ResponseEnvelope, envelope.isSuccessFlag == false {
+            return .failure(.flaggedFailure(message: envelope.message, code: envelope.code))
+        }
+        return .success(value)
+    }
+}
+
+/// A best-effort reader of a top-level error text in bodies without a known envelope.
+private struct LooseMessage: Decodable {
+    let text: String?
+    let code: Int?
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        var found: String?
+        for name in ["message", "error", "msg", "detail"] {
+            if let text = try? container.decodeIfPresent(String.self, forKey: Key(stringValue: name)) {
+                found = text
+                break
+            }
+        }
+        text = found
+        code = try? container.decodeIfPresent(Int.self, forKey: Key(stringValue: "code"))
+    }
+}
