@@ -51,50 +51,48 @@ enum SHA256 {
         }
     }
 
-    /// Processes one 64-byte block.
+    /// Processes one 64-byte block. Written with inline rotations and raw pointers
+    /// because tests run unoptimised builds, where helper calls dominate the cost.
     private static func compress(_ state: inout [UInt32], _ block: UnsafeRawBufferPointer) {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] =
-                UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
-                | UInt32(block[i * 4 + 3])
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { buffer in
+            guard let w = buffer.baseAddress, let bytes = block.baseAddress else { return }
+            for i in 0..<16 {
+                w[i] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+            }
+            for i in 16..<64 {
+                let x = w[i &- 15]
+                let y = w[i &- 2]
+                let s0 = (x >> 7 | x << 25) ^ (x >> 18 | x << 14) ^ (x >> 3)
+                let s1 = (y >> 17 | y << 15) ^ (y >> 19 | y << 13) ^ (y >> 10)
+                w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
+            }
+            var a = state[0], b = state[1], c = state[2], d = state[3]
+            var e = state[4], f = state[5], g = state[6], h = state[7]
+            k.withUnsafeBufferPointer { table in
+                guard let k = table.baseAddress else { return }
+                for i in 0..<64 {
+                    let s1 = (e >> 6 | e << 26) ^ (e >> 11 | e << 21) ^ (e >> 25 | e << 7)
+                    let t1 = h &+ s1 &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                    let s0 = (a >> 2 | a << 30) ^ (a >> 13 | a << 19) ^ (a >> 22 | a << 10)
+                    let t2 = s0 &+ ((a & b) ^ (a & c) ^ (b & c))
+                    h = g
+                    g = f
+                    f = e
+                    e = d &+ t1
+                    d = c
+                    c = b
+                    b = a
+                    a = t1 &+ t2
+                }
+            }
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+            state[5] &+= f
+            state[6] &+= g
+            state[7] &+= h
         }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            h = g
-            g = f
-            f = e
-            e = d &+ t1
-            d = c
-            c = b
-            b = a
-            a = t1 &+ t2
-        }
-        state[0] &+= a
-        state[1] &+= b
-        state[2] &+= c
-        state[3] &+= d
-        state[4] &+= e
-        state[5] &+= f
-        state[6] &+= g
-        state[7] &+= h
-    }
-
-    /// Rotates `value` right by `count` bits.
-    @inline(__always)
-    private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
     }
 }

@@ -24,6 +24,9 @@ final class ServerCore: Sendable {
         var connectionsAccepted = 0
         var requestsServed = 0
         var openConnections: [Int: Int32] = [:]
+        /// The thread serving each open connection, so ``shutdown()`` called from a route
+        /// handler does not wait for its own connection.
+        var connectionThreads: [Int: pthread_t] = [:]
         var recordedRequests: [TestHTTPRequest] = []
         var routes: [CustomRoute] = []
     }
@@ -66,6 +69,8 @@ final class ServerCore: Sendable {
                 break
             }
             let thread = Thread { [self] in
+                let current = pthread_self()
+                state.withLock { $0.connectionThreads[id] = current }
                 Connection(core: self, fd: fd, id: id).run()
                 connectionFinished(id: id, fd: fd)
             }
@@ -82,7 +87,10 @@ final class ServerCore: Sendable {
     /// Unregisters a finished connection, then closes its descriptor. Closing only after
     /// unregistering (under the lock) guarantees ``shutdown()`` never touches a reused descriptor.
     private func connectionFinished(id: Int, fd: Int32) {
-        state.withLock { _ = $0.openConnections.removeValue(forKey: id) }
+        state.withLock { state in
+            state.openConnections.removeValue(forKey: id)
+            state.connectionThreads.removeValue(forKey: id)
+        }
         close(fd)
         signalDrained()
     }
@@ -126,24 +134,35 @@ final class ServerCore: Sendable {
             for fd in descriptors { POSIXSocket.shutdownBoth(fd) }
         }
         waitUntilDrained(timeout: 5)
+        // Drop the handlers: a handler capturing its server would otherwise keep it alive forever.
+        let droppedRoutes = state.withLock { state in
+            defer { state.routes.removeAll() }
+            return state.routes
+        }
+        // Released here, outside the lock, because a handler may hold the last reference to
+        // its server, whose deinit calls shutdown() again.
+        withExtendedLifetime(droppedRoutes) {}
     }
 
     /// Shuts down connections that registered after ``shutdown()`` took its snapshot, and
     /// waits until the accept loop has ended and all connection threads have closed their
-    /// sockets, or `timeout` seconds pass (a custom handler may block forever).
+    /// sockets (except the caller's own, when called from a route handler), or `timeout`
+    /// seconds pass (a custom handler may block forever).
     private func waitUntilDrained(timeout: TimeInterval) {
         let deadline = Date(timeIntervalSinceNow: timeout)
+        let caller = pthread_self()
         while true {
-            let pending: (done: Bool, fds: [Int32]) = state.withLock { state in
-                let fds = Array(state.openConnections.values)
-                for fd in fds { POSIXSocket.shutdownBoth(fd) }
-                return (state.acceptLoopFinished && fds.isEmpty, fds)
+            let done: Bool = state.withLock { state in
+                for fd in state.openConnections.values { POSIXSocket.shutdownBoth(fd) }
+                let others = state.openConnections.keys.filter { id in
+                    state.connectionThreads[id].map { pthread_equal($0, caller) == 0 } ?? true
+                }
+                return state.acceptLoopFinished && others.isEmpty
             }
-            if pending.done { return }
+            if done || Date() >= deadline { return }
             drained.lock()
-            let signalled = drained.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.05)))
+            _ = drained.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.05)))
             drained.unlock()
-            if !signalled && Date() >= deadline { return }
         }
     }
 

@@ -101,7 +101,8 @@ public final class TestHTTPServer: Sendable {
     /// Registers a custom route for the exact `path` (no query), optionally only for `method`
     /// (`nil` = any method; a `GET` route also answers `HEAD`, without the body).
     /// Custom routes win over built-in ones; a later registration wins over an earlier one.
-    /// The handler runs on the connection's thread; it may block.
+    /// The handler runs on the connection's thread; it may block. Handlers are kept until
+    /// ``shutdown()``; capture the server weakly in a handler if you rely on `deinit` to stop it.
     public func route(
         _ method: String? = nil, _ path: String, _ handler: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse
     ) {
@@ -121,8 +122,8 @@ public final class TestHTTPServer: Sendable {
 
     /// Stops the server: closes the listening socket and every open connection, ends pending
     /// delays, stalls and never-answering responses, and waits (up to a few seconds) for the
-    /// connection threads to finish. Idempotent; also called by `deinit`.
-    /// Do not call it from a route handler (it would wait for that handler's connection).
+    /// connection threads to finish. Idempotent; also called by `deinit`. May be called from
+    /// a route handler (the handler's own response is then not delivered).
     public func shutdown() {
         core.shutdown()
     }

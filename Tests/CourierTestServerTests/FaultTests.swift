@@ -153,3 +153,23 @@ final class FaultTests: XCTestCase {
         XCTAssertThrowsError(try RawHTTPClient(port: port))
     }
 }
+
+/// Shutdown initiated from inside the server.
+final class ShutdownFromHandlerTests: XCTestCase {
+    func testHandlerMayShutDownItsOwnServer() throws {
+        let server = try TestHTTPServer()
+        server.route("/stop") { [weak server] _ in
+            server?.shutdown()
+            return .text("stopping")
+        }
+        let bystander = try RawHTTPClient(port: server.port)
+        bystander.get("/hello")
+        XCTAssertEqual(try bystander.readResponse().status, 200)
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/stop")
+        _ = client.readToEnd()
+        XCTAssertTrue(waitFor { server.isShutDown && server.openConnections == 0 })
+        XCTAssertTrue(bystander.peerClosed())
+        XCTAssertThrowsError(try RawHTTPClient(port: server.port))
+    }
+}
