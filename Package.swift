@@ -20,9 +20,12 @@ let package = Package(
         .target(name: "Courier", dependencies: ["CCurl", "CCurlShim"], path: "Sources/Courier"),
         // In-process loopback HTTP/1.1 server with fault injection, for tests and the demo.
         .target(name: "CourierTestServer", path: "Sources/CourierTestServer"),
+        // Minimal command-line programs proving completions fire without a run loop.
+        .executableTarget(name: "SyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/SyncMain"),
+        .executableTarget(name: "AsyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncMain"),
         .testTarget(
             name: "CourierTests",
-            dependencies: ["Courier", "CourierTestServer"],
+            dependencies: ["Courier", "CourierTestServer", "SyncMain", "AsyncMain"],
             path: "Tests/CourierTests"
         ),
         .testTarget(
