@@ -1,5 +1,6 @@
 import CourierTestServer
 import Foundation
+import Glibc
 import XCTest
 
 /// Starts a server that is shut down when the test ends.
@@ -198,5 +199,54 @@ final class ProtocolTests: XCTestCase {
         let echo = try JSONDecoder().decode(TestHTTPEcho.self, from: try client.readResponse().body)
         XCTAssertEqual(echo.path, "/echo")
         XCTAssertEqual(echo.query, ["q": "1"])
+    }
+}
+
+/// Random and mutated input must never crash or wedge the server.
+final class FuzzTests: XCTestCase {
+    func testRandomAndMutatedInputNeverBreaksTheServer() throws {
+        let server = try makeServer(self)
+        let valid = Array(
+            "POST /echo?a=1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n4\r\nabcd\r\n0\r\n\r\n"
+                .utf8)
+        var generator = SplitMix(seed: 2024)
+        for round in 0..<300 {
+            var input: [UInt8]
+            if round % 2 == 0 {
+                input = (0..<Int(generator.next() % 300)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            } else {
+                input = valid
+                for _ in 0..<(1 + Int(generator.next() % 4)) {
+                    let position = Int(generator.next() % UInt64(input.count))
+                    switch generator.next() % 3 {
+                    case 0: input[position] = UInt8(truncatingIfNeeded: generator.next())
+                    case 1: input.remove(at: position)
+                    default: input.insert(UInt8(truncatingIfNeeded: generator.next()), at: position)
+                    }
+                }
+            }
+            let client = try RawHTTPClient(port: server.port)
+            client.send(Data(input))
+            // End our side so a request that merely looks incomplete cannot keep the server waiting.
+            shutdown(client.fd, Int32(SHUT_WR))
+            _ = client.readToEnd()
+        }
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/hello")
+        XCTAssertEqual(try client.readResponse().text, "Hello, Courier")
+        XCTAssertTrue(waitFor { server.openConnections == 1 })
+    }
+}
+
+/// A tiny deterministic generator for the fuzz test.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
