@@ -6,4 +6,8 @@
 /// `NSNumber`, `NSNull`, `nil` optionals, arrays of these and nested `[String: any Sendable]`
 /// dictionaries. Anything else (a `Date`, a custom class, `Double.nan`) makes encoding throw
 /// ``CourierError/parameterEncodingFailed(keyPath:reason:)`` naming the key path.
+///
+/// A nested literal whose values have *different* types is inferred as `[String: Any]`,
+/// which is not `Sendable`; annotate it: `["user": ["name": "Ada", "age": 36] as Parameters]`,
+/// `["mixed": [1, "a"] as [any Sendable]]`.
 public typealias Parameters = [String: any Sendable]

@@ -74,7 +74,7 @@ extension Router {
     }
 
     /// The URL this router's request goes to, query parameters included.
-    public func url() throws -> URL {
+    public func resolvedURL() throws -> URL {
         let encoded = try parameters.encoded(for: method)
         return try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
     }

@@ -49,7 +49,7 @@ final class RouterTests: XCTestCase {
             XCTAssertEqual(request.httpMethod, "GET")
             XCTAssertNil(request.httpBody)
             XCTAssertNil(request.value(forHTTPHeaderField: "Content-Type"))
-            XCTAssertEqual(try route.url().absoluteString, url)
+            XCTAssertEqual(try route.resolvedURL().absoluteString, url)
         }
         XCTAssertEqual(try HomeAPI.personalized(userId: "x").asURLRequest().timeoutInterval, 5)
         XCTAssertEqual(HomeAPI.banner.sampleData, Data())
