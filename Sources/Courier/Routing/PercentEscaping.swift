@@ -24,18 +24,48 @@ enum PercentEscaping {
     }
 
     /// Escapes bytes that may never appear raw in a URL path (spaces, non-ASCII,
-    /// `"<>\^`{|}`...) while keeping `/`, `%`, sub-delimiters, `:` and `@`.
+    /// `"<>\^`{|}`...) while keeping `/`, valid `%XX` escapes, sub-delimiters, `:` and `@`.
     static func escapeLoosePath(_ string: String) -> String {
-        escape(string) { byte in
-            isUnreserved(byte) || "/%!$&'()*+,;=:@".utf8.contains(byte) ? byte : nil
-        }
+        escapeLoose(string, keeping: "/!$&'()*+,;=:@")
     }
 
     /// Escapes bytes not allowed in a query (as for ``escapeLoosePath(_:)`` plus `?`).
     static func escapeLooseQuery(_ string: String) -> String {
-        escape(string) { byte in
-            isUnreserved(byte) || "/?%!$&'()*+,;=:@".utf8.contains(byte) ? byte : nil
+        escapeLoose(string, keeping: "/?!$&'()*+,;=:@")
+    }
+
+    /// Keeps unreserved bytes, `kept` bytes and valid `%XX` escapes; escapes everything else,
+    /// including a `%` that does not start a valid escape (`100%` → `100%25`).
+    private static func escapeLoose(_ string: String, keeping kept: String) -> String {
+        let bytes = Array(string.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            let validEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count
+                && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2])
+            if isUnreserved(byte) || kept.utf8.contains(byte) || validEscape {
+                output.append(byte)
+            } else {
+                appendEscaped(byte, to: &output)
+            }
         }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+             UInt8(ascii: "A")...UInt8(ascii: "F"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "%"))
+        output.append(hexDigits[Int(byte >> 4)])
+        output.append(hexDigits[Int(byte & 0x0F)])
     }
 
     /// `A-Z a-z 0-9 - . _ ~` (RFC 3986 unreserved).
@@ -59,9 +89,7 @@ enum PercentEscaping {
             if let kept = keep(byte) {
                 output.append(kept)
             } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
+                appendEscaped(byte, to: &output)
             }
         }
         return String(decoding: output, as: UTF8.self)

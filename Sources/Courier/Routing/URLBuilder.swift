@@ -56,7 +56,10 @@ enum URLBuilder {
 
     /// Checks that `base` is an absolute http(s) URL with a host and no fragment.
     static func validatedBase(_ base: String) throws -> String {
-        guard let components = URLComponents(string: base), let scheme = components.scheme else {
+        guard let components = URLComponents(string: base) else {
+            throw CourierError.invalidURL("'\(base)' is not a valid URL")
+        }
+        guard let scheme = components.scheme else {
             throw CourierError.invalidURL("'\(base)' is not an absolute URL (expected for example https://api.example.com)")
         }
         guard ["http", "https"].contains(scheme.lowercased()) else {

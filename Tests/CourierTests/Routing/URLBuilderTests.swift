@@ -49,6 +49,10 @@ final class URLBuilderTests: XCTestCase {
                        "https://api.test/a%20b/%C3%BC?q=x%20y")
         XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test", path: "/already%20escaped").absoluteString,
                        "https://api.test/already%20escaped")
+        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test", path: "/100%/%zz/%4").absoluteString,
+                       "https://api.test/100%25/%25zz/%254")
+        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test", path: "/p?discount=5%&x=%2F").absoluteString,
+                       "https://api.test/p?discount=5%25&x=%2F")
     }
 
     func testInvalidBases() {
