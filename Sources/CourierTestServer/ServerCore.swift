@@ -42,14 +42,14 @@ final class ServerCore: Sendable {
     /// Signalled whenever a connection closes or the accept loop ends, for ``shutdown()`` to wait on.
     private let drained = NSCondition()
 
-    /// Starts listening on `host` at an ephemeral port and starts the accept thread.
-    init(host: String) throws(TestHTTPServerError) {
-        let listener = try POSIXSocket.listen(host: host)
+    /// Starts listening on `host` at `port` (0 = ephemeral) and starts the accept thread.
+    init(host: String, port: Int) throws(TestHTTPServerError) {
+        let listener = try POSIXSocket.listen(host: host, port: port)
         listenFD = listener.fd
-        port = listener.port
+        self.port = listener.port
         isIPv6 = listener.isIPv6
         let thread = Thread { [self] in acceptLoop() }
-        thread.name = "TestHTTPServer.accept:\(port)"
+        thread.name = "TestHTTPServer.accept:\(listener.port)"
         thread.start()
     }
 

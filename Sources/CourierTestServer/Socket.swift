@@ -26,8 +26,13 @@ enum POSIXSocket {
     static let backlog: Int32 = 1024
 
     /// Creates a TCP socket listening on `host` (an IPv4 or IPv6 literal, or `localhost`)
-    /// at an ephemeral port. Returns the descriptor, the port, and whether it is IPv6.
-    static func listen(host: String) throws(TestHTTPServerError) -> (fd: Int32, port: Int, isIPv6: Bool) {
+    /// at `port` (0 = ephemeral). Returns the descriptor, the actual port, and whether it is IPv6.
+    static func listen(host: String, port requestedPort: Int) throws(TestHTTPServerError)
+        -> (fd: Int32, port: Int, isIPv6: Bool)
+    {
+        guard let wirePort = UInt16(exactly: requestedPort) else {
+            throw TestHTTPServerError(operation: "use port \(requestedPort) (expected 0...65535)", code: 0)
+        }
         let address = host == "localhost" ? "127.0.0.1" : host
         var v4 = sockaddr_in()
         var v6 = sockaddr_in6()
@@ -46,7 +51,7 @@ enum POSIXSocket {
         let bound: Int32
         if isIPv6 {
             v6.sin6_family = sa_family_t(AF_INET6)
-            v6.sin6_port = 0
+            v6.sin6_port = wirePort.bigEndian
             bound = withUnsafePointer(to: &v6) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
@@ -54,7 +59,7 @@ enum POSIXSocket {
             }
         } else {
             v4.sin_family = sa_family_t(AF_INET)
-            v4.sin_port = 0
+            v4.sin_port = wirePort.bigEndian
             bound = withUnsafePointer(to: &v4) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

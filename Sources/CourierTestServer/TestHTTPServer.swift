@@ -37,9 +37,10 @@ public final class TestHTTPServer: Sendable {
     private let host: String
 
     /// Starts listening on `host` (an IPv4/IPv6 literal; `localhost` means `127.0.0.1`)
-    /// at an ephemeral port. Throws if the socket cannot be set up.
-    public init(host: String = "127.0.0.1") throws {
-        core = try ServerCore(host: host)
+    /// at an ephemeral port, or at `port` when given (e.g. for a demo server).
+    /// Throws ``TestHTTPServerError`` if the socket cannot be set up (e.g. the port is taken).
+    public init(host: String = "127.0.0.1", port: Int = 0) throws {
+        core = try ServerCore(host: host, port: port)
         self.host = host == "localhost" ? "127.0.0.1" : host
     }
 

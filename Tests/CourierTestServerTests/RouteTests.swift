@@ -183,3 +183,30 @@ final class RouteTests: XCTestCase {
         XCTAssertGreaterThan(server.port, 0)
     }
 }
+
+/// Construction options.
+final class ConstructionTests: XCTestCase {
+    func testFixedPortAndIPv6AndBadHost() throws {
+        let first = try makeServer(self)
+        XCTAssertThrowsError(try TestHTTPServer(port: first.port)) { error in
+            XCTAssertEqual((error as? TestHTTPServerError)?.operation, "bind")
+        }
+        XCTAssertThrowsError(try TestHTTPServer(host: "not-an-address"))
+        XCTAssertThrowsError(try TestHTTPServer(port: 70_000))
+        let fixedPort = first.port
+        first.shutdown()
+        let again = try TestHTTPServer(port: fixedPort)
+        defer { again.shutdown() }
+        XCTAssertEqual(again.port, fixedPort)
+        let client = try RawHTTPClient(port: fixedPort)
+        client.get("/hello")
+        XCTAssertEqual(try client.readResponse().status, 200)
+
+        guard let v6 = try? TestHTTPServer(host: "::1") else { throw XCTSkip("IPv6 loopback unavailable") }
+        defer { v6.shutdown() }
+        XCTAssertEqual(v6.baseURL.absoluteString, "http://[::1]:\(v6.port)")
+        if let output = runTool("/usr/bin/curl", ["-s", v6.url("/hello").absoluteString]) {
+            XCTAssertEqual(String(decoding: output, as: UTF8.self), "Hello, Courier")
+        }
+    }
+}
