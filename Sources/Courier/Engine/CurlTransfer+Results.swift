@@ -46,14 +46,13 @@ extension CurlTransfer {
     private func timeoutKind(message: String) -> CourierError.TimeoutKind {
         let lower = message.lowercased()
         if lower.contains("too slow") { return .idle }
-        if lower.hasPrefix("connection timed out") || lower.hasPrefix("resolving timed out")
-            || lower.contains("failed to connect") {
-            return .connect
-        }
-        if metrics.map({ $0.connect == 0 }) == true, options.connectTimeout != nil {
-            return .connect
-        }
-        return .request
+        let duringConnect = lower.hasPrefix("connection timed out") || lower.hasPrefix("resolving timed out")
+            || lower.contains("failed to connect")
+        guard duringConnect else { return .request }
+        // While connecting, whichever limit is shorter is the one that fired.
+        let connect = options.connectTimeout ?? .infinity
+        let whole = options.requestTimeout ?? .infinity
+        return connect <= whole ? .connect : .request
     }
 
     private func errorMessage(_ code: CURLcode) -> String {

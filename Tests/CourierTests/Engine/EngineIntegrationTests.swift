@@ -120,6 +120,10 @@ final class EngineIntegrationTests: XCTestCase {
         configuration.timeouts.connect = 0.3
         let response = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/").response()
         XCTAssertEqual(response.error, .timedOut(.connect))
+        // A shorter whole-request limit fires first, even while still connecting.
+        configuration.timeouts = .init(connect: 10, request: 0.3)
+        let whole = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/").response()
+        XCTAssertEqual(whole.error, .timedOut(.request))
         withExtendedLifetime(blackhole) {}
     }
 
