@@ -1,6 +1,6 @@
 /// The intermediate tree that both dictionary parameters and `Encodable` values are
 /// turned into before being written as `key=value` pairs.
-indirect enum FormNode: Equatable {
+indirect enum FormNode {
     /// A value already rendered as text (numbers, strings, dates...).
     case text(String)
     /// A boolean, rendered according to ``URLEncodingOptions/BoolEncoding``.
@@ -11,18 +11,6 @@ indirect enum FormNode: Equatable {
     case array([FormNode])
     /// Key/value pairs, kept in the order given (callers sort them).
     case object([(String, FormNode)])
-
-    static func == (lhs: FormNode, rhs: FormNode) -> Bool {
-        switch (lhs, rhs) {
-        case let (.text(a), .text(b)): return a == b
-        case let (.bool(a), .bool(b)): return a == b
-        case (.null, .null): return true
-        case let (.array(a), .array(b)): return a == b
-        case let (.object(a), .object(b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        default: return false
-        }
-    }
 }
 
 /// Writes a top-level ``FormNode`` object as `application/x-www-form-urlencoded` text.

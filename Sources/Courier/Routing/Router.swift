@@ -90,6 +90,7 @@ extension Router {
         }
         var allHeaders = defaultHeaders.merging(headers)
         try allHeaders.validate()
+        _ = try URLBuilder.validatedBase(baseURL)  // fail fast, before any body (or file) is encoded
         let encoded = try parameters.encoded(for: method)
         let url = try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
 

@@ -159,4 +159,20 @@ final class RouterTests: XCTestCase {
         let convertibles: [any URLRequestConvertible] = [HomeAPI.banner, AuthRouter.me(token: "t"), "https://x.test/a"]
         XCTAssertEqual(try convertibles.map { try $0.asURLRequest().url?.host }, ["api.seed.test", "api.seed.test", "x.test"])
     }
+
+    func testRequestsBuildConcurrentlyWithTaskLocalBaseURLs() async throws {
+        let urls = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    try SeedAPI.$baseURL.withValue("http://127.0.0.1:\(8000 + index)") {
+                        try HomeAPI.popular(page: index).asURLRequest().url?.absoluteString ?? ""
+                    }
+                }
+            }
+            var collected: [String] = []
+            for try await url in group { collected.append(url) }
+            return collected
+        }
+        XCTAssertEqual(Set(urls), Set((0..<20).map { "http://127.0.0.1:\(8000 + $0)/home/popular?page=\($0)" }))
+    }
 }
