@@ -6,17 +6,31 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
+source scripts/lib/tls-server.sh
 ensure_system_packages
+ensure_tls_tools
 ensure_httpbin_venv
 
 port="$(free_port)"
 "$HTTPBIN_VENV/bin/gunicorn" --bind "127.0.0.1:$port" --workers 2 --worker-class gthread --threads 16 \
     --log-level warning httpbin:app >".build/httpbin.log" 2>&1 &
 httpbin_pid=$!
-trap 'kill "$httpbin_pid" 2>/dev/null || true; wait "$httpbin_pid" 2>/dev/null || true' EXIT
+trap 'kill "$httpbin_pid" 2>/dev/null || true; wait "$httpbin_pid" 2>/dev/null || true; stop_tls_server' EXIT
 wait_for_http "http://127.0.0.1:$port/get" || { cat .build/httpbin.log; echo "httpbin did not start" >&2; exit 1; }
 export COURIER_HTTPBIN_URL="http://127.0.0.1:$port"
 echo "httpbin listening on $COURIER_HTTPBIN_URL"
+
+rm -rf .build/tls-server && mkdir -p .build/tls-server
+start_tls_server .build/tls-server
+wait_for_tls() {
+    for _ in $(seq 100); do
+        openssl s_client -connect "${COURIER_TLS_URL#https://}" </dev/null >/dev/null 2>&1 && return 0
+        sleep 0.2
+    done
+    return 1
+}
+wait_for_tls || { cat .build/tls-server/logs/error.log; echo "TLS nginx did not start" >&2; exit 1; }
+echo "TLS/HTTP2 nginx listening on $COURIER_TLS_URL"
 
 swift build --build-tests
 swift test --skip-build "$@"

@@ -1,0 +1,107 @@
+import Courier
+import Foundation
+import XCTest
+
+/// TLS and HTTP/2 against the nginx that scripts/test.sh starts on 127.0.0.1 with a private CA.
+final class TLSTests: XCTestCase {
+    struct Info: Decodable, Sendable {
+        var protocol_: String
+        var connection: String
+        var client: String?
+        enum CodingKeys: String, CodingKey { case protocol_ = "protocol", connection, client }
+    }
+
+    struct Environment {
+        let url: String, ca: String, pin: String, clientCert: String, clientKey: String
+    }
+
+    private func environment() throws -> Environment {
+        let env = ProcessInfo.processInfo.environment
+        guard let url = env["COURIER_TLS_URL"], let ca = env["COURIER_TLS_CA"], let pin = env["COURIER_TLS_PIN"],
+              let cert = env["COURIER_TLS_CLIENT_CERT"], let key = env["COURIER_TLS_CLIENT_KEY"] else {
+            throw HTTPBin.NotRunning()
+        }
+        return Environment(url: url, ca: ca, pin: pin, clientCert: cert, clientKey: key)
+    }
+
+    private func session(_ configure: (inout Session.Configuration) -> Void) -> Session {
+        var configuration = Session.Configuration()
+        configure(&configuration)
+        return Session(configuration: configuration)
+    }
+
+    func testUntrustedCertificateIsRejectedByDefault() async throws {
+        let env = try environment()
+        let response = await Session().request(env.url + "/info").response()
+        guard case .tlsFailure? = response.error else {
+            return XCTFail("expected tlsFailure, got \(String(describing: response.error))")
+        }
+    }
+
+    func testCustomCAGivesHTTP2WithMetrics() async throws {
+        let env = try environment()
+        let trusted = session { $0.tls.caCertificateFile = env.ca }
+        let response = await trusted.request(env.url + "/info").decodableResponse(of: Info.self)
+        XCTAssertEqual(response.value?.protocol_, "HTTP/2.0")
+        XCTAssertEqual(response.metrics?.httpVersion, .http2)
+        let metrics = try XCTUnwrap(response.metrics)
+        XCTAssertGreaterThan(metrics.tlsHandshake, 0)
+        XCTAssertGreaterThanOrEqual(metrics.tlsHandshake, metrics.connect)
+        XCTAssertGreaterThanOrEqual(metrics.total, metrics.timeToFirstByte)
+    }
+
+    func testHTTP11CanBeRequired() async throws {
+        let env = try environment()
+        let http1 = session {
+            $0.tls.caCertificateFile = env.ca
+            $0.httpVersion = .http1_1
+        }
+        let info = try await http1.request(env.url + "/info").decodable(Info.self)
+        XCTAssertEqual(info.protocol_, "HTTP/1.1")
+    }
+
+    func testPinnedPublicKey() async throws {
+        let env = try environment()
+        let pinned = session {
+            $0.tls.caCertificateFile = env.ca
+            $0.tls.pinnedPublicKeyHashes = [env.pin]
+        }
+        let good = await pinned.request(env.url + "/info").response()
+        XCTAssertEqual(good.statusCode, 200)
+        let wrong = session {
+            $0.tls.caCertificateFile = env.ca
+            $0.tls.pinnedPublicKeyHashes = [Data(repeating: 7, count: 32).base64EncodedString()]
+        }
+        let mismatch = await wrong.request(env.url + "/info").response()
+        XCTAssertEqual(mismatch.error, .pinnedKeyMismatch)
+    }
+
+    func testClientCertificate() async throws {
+        let env = try environment()
+        let mutual = session {
+            $0.tls.caCertificateFile = env.ca
+            $0.tls.clientCertificate = .init(certificateFile: env.clientCert, privateKeyFile: env.clientKey)
+        }
+        let info = try await mutual.request(env.url + "/info").decodable(Info.self)
+        XCTAssertEqual(info.client, "SUCCESS")
+        let anonymous = session { $0.tls.caCertificateFile = env.ca }
+        let none = try await anonymous.request(env.url + "/info").decodable(Info.self)
+        XCTAssertEqual(none.client, "NONE")
+    }
+
+    func testConcurrentRequestsMultiplexOverOneHTTP2Connection() async throws {
+        let env = try environment()
+        let trusted = session { $0.tls.caCertificateFile = env.ca }
+        let url = env.url + "/info"
+        let connections = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<32 {
+                group.addTask { try? await trusted.request(url).decodable(Info.self).connection }
+            }
+            var seen: [String?] = []
+            for await connection in group { seen.append(connection) }
+            return seen
+        }
+        XCTAssertEqual(connections.compactMap { $0 }.count, 32)
+        XCTAssertEqual(Set(connections.compactMap { $0 }).count, 1, "PIPEWAIT: all streams share one connection")
+    }
+}

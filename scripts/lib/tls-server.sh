@@ -1,0 +1,71 @@
+# A TLS + HTTP/2 nginx on 127.0.0.1 for the TLS tests: a private CA, a server certificate for
+# 127.0.0.1/localhost, a client certificate, and routes that report the protocol, the connection
+# serial number and the client-certificate verdict. Sourced by scripts/test.sh.
+
+ensure_tls_tools() {
+    local missing=()
+    command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+    if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+}
+
+# start_tls_server DIR → exports COURIER_TLS_URL, COURIER_TLS_CA, COURIER_TLS_PIN,
+# COURIER_TLS_CLIENT_CERT, COURIER_TLS_CLIENT_KEY; sets TLS_NGINX_PID_FILE.
+start_tls_server() {
+    local dir; dir="$(cd "$1" && pwd)"
+    mkdir -p "$dir/logs"
+    (
+        cd "$dir"
+        openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=Courier Test CA" \
+            -keyout ca.key -out ca.pem >/dev/null 2>&1
+        openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout server.key -out server.csr >/dev/null 2>&1
+        printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' > server.ext
+        openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
+            -extfile server.ext -out server.pem >/dev/null 2>&1
+        openssl req -newkey rsa:2048 -nodes -subj "/CN=courier-client" -keyout client.key -out client.csr >/dev/null 2>&1
+        openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -out client.pem >/dev/null 2>&1
+    )
+    local port; port="$(free_port)"
+    cat > "$dir/nginx.conf" <<CONF
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $dir/tmp_body;
+    proxy_temp_path $dir/tmp_proxy;
+    fastcgi_temp_path $dir/tmp_fastcgi;
+    uwsgi_temp_path $dir/tmp_uwsgi;
+    scgi_temp_path $dir/tmp_scgi;
+    server {
+        listen 127.0.0.1:$port ssl http2;
+        ssl_certificate $dir/server.pem;
+        ssl_certificate_key $dir/server.key;
+        ssl_client_certificate $dir/ca.pem;
+        ssl_verify_client optional;
+        keepalive_requests 100000;
+        http2_max_concurrent_streams 128;
+        location = /info {
+            default_type application/json;
+            return 200 '{"protocol":"\$server_protocol","connection":"\$connection","client":"\$ssl_client_verify"}';
+        }
+    }
+}
+CONF
+    /usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" 2>>"$dir/logs/error.log"
+    TLS_NGINX_PID_FILE="$dir/nginx.pid"
+    export COURIER_TLS_URL="https://127.0.0.1:$port"
+    export COURIER_TLS_CA="$dir/ca.pem"
+    export COURIER_TLS_CLIENT_CERT="$dir/client.pem"
+    export COURIER_TLS_CLIENT_KEY="$dir/client.key"
+    COURIER_TLS_PIN="$(openssl x509 -in "$dir/server.pem" -pubkey -noout | openssl pkey -pubin -outform der \
+        | openssl dgst -sha256 -binary | openssl enc -base64)"
+    export COURIER_TLS_PIN
+}
+
+stop_tls_server() {
+    if [ -n "${TLS_NGINX_PID_FILE:-}" ] && [ -f "$TLS_NGINX_PID_FILE" ]; then
+        kill "$(cat "$TLS_NGINX_PID_FILE")" 2>/dev/null || true
+    fi
+}
