@@ -7,7 +7,7 @@ import FoundationNetworking
 /// and turns every response into a ``NetworkResult`` in one place, ``judgeStatus(by:_:type:decodingMode:)``.
 ///
 /// ```swift
-/// final class AuthService: BaseService {
+/// final class AuthService: BaseService, @unchecked Sendable {
 ///     static let shared = AuthService()
 ///     private init() { super.init() }
 ///     override class var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
@@ -19,9 +19,12 @@ import FoundationNetworking
 /// ```
 /// Requests are sent without `validate()`: every status reaches `judgeStatus`.
 ///
-/// `BaseService` is `@unchecked Sendable` because it is an `open` class (Swift checks `Sendable`
-/// only for final classes); its own state is two `let` constants of `Sendable` types. Subclasses
-/// must keep to immutable, `Sendable` stored properties (or protect mutable state with a lock).
+/// `BaseService` is `@unchecked Sendable` because it is an `open` class: Swift checks `Sendable`
+/// only for final classes. Its own state is two `let` constants of `Sendable` types. Swift asks
+/// every subclass to restate the conformance (`BaseService, @unchecked Sendable`), which is the
+/// subclass author's promise to keep to immutable, `Sendable` stored properties (or to protect
+/// mutable state with a lock). With it, `static let shared = AuthService()` compiles in Swift 6
+/// and Swift 5 language modes alike.
 open class BaseService: @unchecked Sendable {
     /// The session requests are sent with (``Session/default`` unless given to ``init(session:decoder:)``).
     public let session: Session

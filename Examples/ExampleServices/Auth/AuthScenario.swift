@@ -1,0 +1,67 @@
+import Courier
+
+/// The auth example: sign up, sign in, then handle an unknown user (404) and a wrong password (409).
+public enum AuthScenario {
+    /// What the run observed.
+    public struct Outcome: Sendable {
+        /// The sign-up result.
+        public var signUp: NetworkResult<SignUpResult>?
+        /// The successful sign-in.
+        public var signIn: NetworkResult<SignIn>?
+        /// The server's message for the unknown email (404).
+        public var unknownUserMessage: String?
+        /// The server's message for the wrong password (409).
+        public var wrongPasswordMessage: String?
+        /// The readable output.
+        public var transcript: Transcript
+        /// Whether every step behaved as the demo API promises.
+        public var succeeded: Bool {
+            signUp?.isSuccess == true && signIn?.isSuccess == true
+                && unknownUserMessage != nil && wrongPasswordMessage != nil
+        }
+    }
+
+    /// Runs the scenario against the demo API at `baseURL`.
+    public static func run(baseURL: String, echo: Bool = true) async -> Outcome {
+        await DemoAPI.$baseURL.withValue(baseURL) { await run(echo: echo) }
+    }
+
+    private static func run(echo: Bool) async -> Outcome {
+        var outcome = Outcome(transcript: Transcript(echo: echo))
+        outcome.transcript.log("== Auth: sign up, sign in, handle 404 and 409 ==")
+        let service = AuthService.shared
+
+        let signUp = await service.signUp(email: "ada@example.com", name: "Ada", pw: "lovelace")
+        outcome.signUp = signUp
+        switch signUp {
+        case .success(let created): outcome.transcript.log("signed up \(created.name) as user #\(created.userId)")
+        case .requestErr(let failure): outcome.transcript.log("sign-up refused: \(failure.message ?? "\(failure)")")
+        case .pathErr, .serverErr, .networkFail: outcome.transcript.log("sign-up failed: \(signUp)")
+        }
+
+        let signIn = await service.signIn(email: "ada@example.com", pw: "lovelace")
+        outcome.signIn = signIn
+        if case .success(let session) = signIn {
+            outcome.transcript.log("signed in as \(session.name), token \(session.accessToken)")
+        } else {
+            outcome.transcript.log("sign-in failed: \(signIn)")
+        }
+
+        for (email, pw) in [("nobody@example.com", "x"), ("ada@example.com", "wrong")] {
+            let attempt = await service.signIn(email: email, pw: pw)
+            switch attempt {
+            case .requestErr(let failure) where failure.statusCode == 404:
+                outcome.unknownUserMessage = failure.message
+                outcome.transcript.log("404 for \(email): \(failure.message ?? "no such user") → offer sign-up")
+            case .requestErr(let failure) where failure.statusCode == 409:
+                outcome.wrongPasswordMessage = failure.message
+                outcome.transcript.log("409 for \(email): \(failure.message ?? "wrong password") → ask again")
+            case .requestErr(let failure):
+                outcome.transcript.log("rejected: \(failure)")
+            case .success, .pathErr, .serverErr, .networkFail:
+                outcome.transcript.log("unexpected: \(attempt)")
+            }
+        }
+        return outcome
+    }
+}
