@@ -27,6 +27,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
     }
 
     private let inbox = Mutex(Inbox())
+    /// Easy handles created and not yet cleaned up; zero whenever nothing is in flight.
+    let liveHandles = Atomic<Int>(0)
     private let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer?
     private var active: [ObjectIdentifier: CurlTransfer] = [:]

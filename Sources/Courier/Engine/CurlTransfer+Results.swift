@@ -30,7 +30,8 @@ extension CurlTransfer {
         case CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
             return .truncatedResponse(message: message)
         case CURLE_UNSUPPORTED_PROTOCOL:
-            return .unsupportedScheme(request.url?.scheme ?? "")
+            // The scheme was checked before sending; here the server spoke something that is not HTTP.
+            return .protocolViolation(message: message)
         case CURLE_URL_MALFORMAT:
             return .invalidURL(request.url?.absoluteString ?? "")
         case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2, CURLE_HTTP2_STREAM:

@@ -80,6 +80,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
             return .transport(code: -1, message: "curl_easy_init failed")
         }
         easy = handle
+        engine.liveHandles.add(1, ordering: .relaxed)
         return configure(handle, share: share)
     }
 
@@ -88,6 +89,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         if let easy {
             curl_easy_cleanup(easy)
             self.easy = nil
+            engine.liveHandles.subtract(1, ordering: .relaxed)
         }
         if let headerList {
             curl_slist_free_all(headerList)

@@ -88,6 +88,9 @@ public final class Session: Sendable {
     }
 
     private static let foundationDefaultTimeout: TimeInterval = 60
+
+    /// libcurl easy handles currently alive in this session's engine (tests check for leaks).
+    var liveHandleCount: Int? { ownedEngine?.liveHandles.load(ordering: .relaxed) }
 }
 
 /// Used only if libcurl could not be initialised: every request fails with a clear error.

@@ -68,3 +68,40 @@ final class Counter: @unchecked Sendable {
     func increment() { lock.lock(); count += 1; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }
+
+extension Loopback {
+    /// A one-connection server that answers whatever request it gets with `reply`, then closes.
+    final class RawReplyServer: @unchecked Sendable {
+        let port: Int
+        private let listener: Int32
+
+        init(reply: [UInt8]) {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            listen(fd, 8)
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            port = Int(UInt16(bigEndian: address.sin_port))
+            listener = fd
+            Thread.detachNewThread {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                _ = recv(client, &buffer, buffer.count, 0)
+                _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                shutdown(client, Int32(SHUT_WR))
+                usleep(200_000)
+                close(client)
+            }
+        }
+
+        deinit { close(listener) }
+    }
+}
