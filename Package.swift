@@ -23,6 +23,10 @@ let package = Package(
         // Minimal command-line programs proving completions fire without a run loop.
         .executableTarget(name: "SyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/SyncMain"),
         .executableTarget(name: "AsyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncMain"),
+        // Benchmarks (run with `bash Benchmarks/run.sh`, see docs/performance.md): Courier and
+        // URLSession workloads, and the raw libcurl C baseline.
+        .executableTarget(name: "CourierBenchmarks", dependencies: ["Courier"], path: "Benchmarks/CourierBenchmarks"),
+        .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
         .testTarget(
             name: "CourierTests",
             dependencies: ["Courier", "CourierTestServer", "SyncMain", "AsyncMain"],

@@ -1,0 +1,121 @@
+import Courier
+import Dispatch
+import Foundation
+
+/// The workloads through Courier's full user path: Router enum → Session → DataRequest.
+enum CourierWorkloads {
+    static let inFlight = 64
+
+    static func run(_ workload: Workload, count: Int) throws -> Measurement {
+        switch workload {
+        case .w1: return try sequential(BenchAPI.small, count: count, warmup: 50)
+        case .w1sync: return try sequentialSync(count: count, warmup: 50)
+        case .w2: return try concurrent(count: count)
+        case .w3: return try decoded(count: count, warmup: 5)
+        case .w3fetch: return try sequential(BenchAPI.array, count: count, warmup: 5)
+        case .w4mem: return try bigIntoMemory(count: count)
+        case .w4file: throw BenchmarkFailure("Courier has no streaming-to-file API yet")
+        case .w5: return try sequential(BenchAPI.post(try Environment.postBody()), count: count, warmup: 50)
+        }
+    }
+
+    /// `count` requests one after another with `async`/`await`.
+    static func sequential(_ route: BenchAPI, count: Int, warmup: Int,
+                           configuration: Session.Configuration = Session.Configuration()) throws -> Measurement {
+        let session = Session(configuration: configuration)
+        return try runBlocking {
+            for _ in 0..<warmup { _ = try await session.request(route).validate().data() }
+            var clock = Stopwatch()
+            clock.start()
+            var bytes = 0
+            for _ in 0..<count {
+                bytes += try await session.request(route).validate().data().count
+            }
+            return clock.stop(bytes: bytes)
+        }
+    }
+
+    /// W1 with completion handlers and a semaphore: no Swift concurrency, so valgrind can run it.
+    static func sequentialSync(count: Int, warmup: Int) throws -> Measurement {
+        let session = Session()
+        let done = DispatchSemaphore(value: 0)
+        let bytes = Counter()
+        let failures = Counter()
+        func one() {
+            session.request(BenchAPI.small).validate().responseData { response in
+                switch response.result {
+                case .success(let data): _ = bytes.add(data.count)
+                case .failure: _ = failures.add()
+                }
+                done.signal()
+            }
+            done.wait()
+        }
+        for _ in 0..<warmup { one() }
+        var clock = Stopwatch()
+        let before = bytes.current
+        clock.start()
+        for _ in 0..<count { one() }
+        let measurement = clock.stop(bytes: bytes.current - before)
+        if failures.current > 0 { throw BenchmarkFailure("\(failures.current) requests failed") }
+        return measurement
+    }
+
+    /// `count` requests with `inFlight` running at any time.
+    static func concurrent(count: Int) throws -> Measurement {
+        let session = Session()
+        return try runBlocking {
+            let next = Counter()
+            var clock = Stopwatch()
+            clock.start()
+            let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<inFlight {
+                    group.addTask {
+                        var bytes = 0
+                        while next.add() < count {
+                            bytes += try await session.request(BenchAPI.small).validate().data().count
+                        }
+                        return bytes
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            return clock.stop(bytes: bytes)
+        }
+    }
+
+    /// W3: the 193 KB array decoded into `[Item]` with the default `JSONDecoder`.
+    static func decoded(count: Int, warmup: Int) throws -> Measurement {
+        let session = Session()
+        return try runBlocking {
+            for _ in 0..<warmup { _ = try await session.request(BenchAPI.array).validate().decodable([Item].self) }
+            var clock = Stopwatch()
+            clock.start()
+            var items = 0
+            for _ in 0..<count {
+                items += try await session.request(BenchAPI.array).validate().decodable([Item].self).count
+            }
+            guard items == count * Fixtures.arrayCount else { throw BenchmarkFailure("decoded \(items) items") }
+            return clock.stop(bytes: count * 193_001)
+        }
+    }
+
+    /// W4 into memory: the only way Courier can receive a body today.
+    static func bigIntoMemory(count: Int) throws -> Measurement {
+        var configuration = Session.Configuration()
+        configuration.receiveBufferSize = 256 << 10
+        configuration.timeouts.request = nil
+        let session = Session(configuration: configuration)
+        return try runBlocking {
+            var clock = Stopwatch()
+            clock.start()
+            var bytes = 0
+            for _ in 0..<count {
+                let data = try await session.request(BenchAPI.big).validate().data()
+                guard data.count == Fixtures.bigSize else { throw BenchmarkFailure("received \(data.count) bytes") }
+                bytes += data.count
+            }
+            return clock.stop(bytes: bytes)
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+/// Turns the lines written by the runs into the Markdown tables of docs/performance.md.
+struct Report {
+    struct Run {
+        var client: Client
+        var workload: Workload
+        var count: Int
+        var seconds: Double
+        var cpuSeconds: Double
+        var peakRSSKiB: Int
+        var bytes: Int
+
+        /// Requests per second, or MiB/s for the 512 MiB workloads.
+        var rate: Double {
+            Report.isBulk(workload) ? Double(bytes) / 1_048_576 / seconds : Double(count) / seconds
+        }
+        var cpuMicrosecondsPerRequest: Double { cpuSeconds / Double(count) * 1e6 }
+    }
+
+    struct Instructions {
+        var client: Client
+        var counts: (Int, Int)
+        var totals: (Double, Double)
+        var perRequest: Double { (totals.1 - totals.0) / Double(counts.1 - counts.0) }
+    }
+
+    var runs: [Run] = []
+    var instructions: [Instructions] = []
+
+    init(results: String, instructions text: String) {
+        for line in results.split(separator: "\n") {
+            let f = line.split(separator: "\t").map(String.init)
+            guard f.count == 8, f[0] == "RESULT", let client = Client(rawValue: f[1]),
+                  let workload = Workload(rawValue: f[2]), let count = Int(f[3]), let seconds = Double(f[4]),
+                  let cpu = Double(f[5]), let rss = Int(f[6]), let bytes = Int(f[7]), seconds > 0 else { continue }
+            runs.append(Run(client: client, workload: workload, count: count, seconds: seconds,
+                            cpuSeconds: cpu, peakRSSKiB: rss, bytes: bytes))
+        }
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: "\t").map(String.init)
+            guard f.count == 6, f[0] == "INSTR", let client = Client(rawValue: f[1]),
+                  let n1 = Int(f[2]), let i1 = Double(f[3]), let n2 = Int(f[4]), let i2 = Double(f[5]),
+                  n2 > n1 else { continue }
+            instructions.append(Instructions(client: client, counts: (n1, n2), totals: (i1, i2)))
+        }
+    }
+
+    static func isBulk(_ workload: Workload) -> Bool { workload == .w4mem || workload == .w4file }
+
+    static let labels: [(Workload, String)] = [
+        (.w1, "W1 sequential GET 1.2 KB (async/await)"),
+        (.w1sync, "W1 sequential GET 1.2 KB (completion handler)"),
+        (.w2, "W2 GET 1.2 KB, 64 in flight"),
+        (.w3, "W3 GET 193 KB array + decode [Item]"),
+        (.w3fetch, "W3 fetch only (no decode)"),
+        (.w4mem, "W4 512 MiB into memory"),
+        (.w4file, "W4 512 MiB streamed to a file"),
+        (.w5, "W5 sequential POST 1.2 KB"),
+    ]
+
+    func select(_ client: Client, _ workload: Workload) -> [Run] {
+        runs.filter { $0.client == client && $0.workload == workload }
+    }
+
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    func medianRate(_ client: Client, _ workload: Workload) -> Double? {
+        Self.median(select(client, workload).map(\.rate))
+    }
+
+    func peakRSS(_ client: Client, _ workload: Workload) -> Double? {
+        select(client, workload).map { Double($0.peakRSSKiB) / 1024 }.max()
+    }
+
+    static func number(_ value: Double) -> String {
+        value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
+    }
+
+    func cell(_ client: Client, _ workload: Workload) -> String {
+        let rates = select(client, workload).map(\.rate)
+        guard let median = Self.median(rates), let low = rates.min(), let high = rates.max() else {
+            if client == .courier && workload == .w4file { return "n/a (no streaming API)" }
+            return "—"
+        }
+        return "\(Self.number(median)) (\(Self.number(low))–\(Self.number(high)))"
+    }
+
+    func ratio(_ workload: Workload, over other: Client) -> String {
+        guard let courier = medianRate(.courier, workload), let base = medianRate(other, workload) else { return "—" }
+        return String(format: "%.2f×", courier / base)
+    }
+
+    func triple(_ workload: Workload, _ value: (Client) -> Double?) -> String {
+        Client.allCases.map { client in value(client).map(Self.number) ?? "—" }.joined(separator: " · ")
+    }
+
+    func render() -> String {
+        var out: [String] = []
+        let rounds = Set(runs.map(\.client)).map { client in
+            Workload.allCases.map { select(client, $0).count }.max() ?? 0
+        }.max() ?? 0
+        out.append("Medians over \(rounds) interleaved rounds, (min–max). Rate: requests/s, or MiB/s for W4.")
+        out.append("CPU: client-process CPU (user+sys, all threads) per request in µs (W4: seconds per transfer).")
+        out.append("")
+        out.append("| workload | Courier | raw libcurl | URLSession | Courier/raw | Courier/URLSession | CPU C · raw · U | peak RSS MiB C · raw · U |")
+        out.append("|---|---|---|---|---|---|---|---|")
+        for (workload, label) in Self.labels {
+            let counts = Set(runs.filter { $0.workload == workload }.map(\.count)).sorted().map(String.init)
+            let cpu = triple(workload) { client in
+                let runs = select(client, workload)
+                return Self.isBulk(workload) ? Self.median(runs.map(\.cpuSeconds))
+                    : Self.median(runs.map(\.cpuMicrosecondsPerRequest))
+            }
+            let rss = triple(workload) { peakRSS($0, workload) }
+            let rawWorkload: Workload = workload == .w1sync ? .w1 : workload
+            let rawRatio = workload == .w3 ? "—" : (medianRate(.courier, workload).flatMap { courier in
+                medianRate(.rawCurl, rawWorkload).map { String(format: "%.2f×", courier / $0) } } ?? "—")
+            out.append("| \(label) (n=\(counts.joined(separator: ","))) | \(cell(.courier, workload)) | "
+                + "\(cell(.rawCurl, workload)) | \(cell(.urlSession, workload)) | \(rawRatio) | "
+                + "\(ratio(workload, over: .urlSession)) | \(cpu) | \(rss) |")
+        }
+        out.append("")
+        out.append("W1 with completion handlers compares against raw libcurl's W1 (C is synchronous anyway).")
+
+        if !instructions.isEmpty {
+            out.append("")
+            out.append("Instructions per request (callgrind, W1 completion-handler path, all threads of the client process):")
+            out.append("")
+            out.append("| client | requests | instructions | requests | instructions | marginal instructions/request | ÷ raw |")
+            out.append("|---|---|---|---|---|---|---|")
+            let raw = instructions.first { $0.client == .rawCurl }?.perRequest
+            for entry in instructions {
+                let ratio = raw.map { String(format: "%.2f×", entry.perRequest / $0) } ?? "—"
+                out.append("| \(entry.client.rawValue) | \(entry.counts.0) | \(String(format: "%.0f", entry.totals.0)) | "
+                    + "\(entry.counts.1) | \(String(format: "%.0f", entry.totals.1)) | "
+                    + "\(String(format: "%.0f", entry.perRequest)) | \(ratio) |")
+            }
+        }
+
+        for client in [Client.courier, .urlSession] {
+            if let decoded = medianRate(client, .w3), let fetch = medianRate(client, .w3fetch) {
+                let share = 1 - decoded / fetch
+                out.append("")
+                out.append(String(format: "W3 %@: %.2f ms per request decoded, %.2f ms fetch only: decoding is %.0f%% of the time.",
+                                  client.rawValue, 1000 / decoded, 1000 / fetch, share * 100))
+            }
+        }
+
+        out.append("")
+        out.append("| target | measured | holds |")
+        out.append("|---|---|---|")
+        func ratioTarget(_ name: String, _ workload: Workload, _ other: Client, _ otherWorkload: Workload? = nil,
+                         atLeast: Double) {
+            guard let courier = medianRate(.courier, workload),
+                  let base = medianRate(other, otherWorkload ?? workload) else {
+                out.append("| \(name) | not measured | — |")
+                return
+            }
+            let value = courier / base
+            out.append("| \(name) | \(String(format: "%.2f×", value)) | \(value >= atLeast ? "yes" : "**NO**") |")
+        }
+        ratioTarget("W1 req/s ≥ 0.8× raw libcurl", .w1, .rawCurl, atLeast: 0.8)
+        if let courier = instructions.first(where: { $0.client == .courier })?.perRequest,
+           let raw = instructions.first(where: { $0.client == .rawCurl })?.perRequest {
+            let value = courier / raw
+            out.append("| W1 instructions/request ≤ 1.5× raw libcurl | \(String(format: "%.2f×", value)) (\(String(format: "%.0f", courier)) vs \(String(format: "%.0f", raw))) | \(value <= 1.5 ? "yes" : "**NO**") |")
+        } else {
+            out.append("| W1 instructions/request ≤ 1.5× raw libcurl | not measured | — |")
+        }
+        ratioTarget("W1 req/s ≥ 8× URLSession", .w1, .urlSession, atLeast: 8)
+        ratioTarget("W2 req/s ≥ 0.8× raw curl multi", .w2, .rawCurl, atLeast: 0.8)
+        ratioTarget("W5 req/s ≥ 0.8× raw libcurl", .w5, .rawCurl, atLeast: 0.8)
+        if let rss = peakRSS(.courier, .w4mem) {
+            let value = rss / 512
+            out.append("| W4 into memory: peak RSS < 1.2× body (614 MiB) | \(String(format: "%.0f MiB = %.2f×", rss, value)) | \(value < 1.2 ? "yes" : "**NO**") |")
+        } else {
+            out.append("| W4 into memory: peak RSS < 1.2× body | not measured | — |")
+        }
+        out.append("| W4 streamed to a file | Courier has no streaming API yet | not available |")
+        ratioTarget("W3 fetch-only req/s ≥ 0.8× raw libcurl", .w3fetch, .rawCurl, atLeast: 0.8)
+        ratioTarget("W3 decoded ahead of URLSession + JSONDecoder", .w3, .urlSession, atLeast: 1.0)
+        return out.joined(separator: "\n")
+    }
+}

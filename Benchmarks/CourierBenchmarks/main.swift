@@ -1,0 +1,67 @@
+import Foundation
+
+// CourierBenchmarks: the Courier and URLSession sides of Benchmarks/run.sh (raw libcurl is the
+// RawCurlBaseline C target). Main stays synchronous so that valgrind can run `w1sync`.
+//
+//   CourierBenchmarks fixtures <directory>
+//   CourierBenchmarks run <courier|urlsession> <workload> <count>
+//       prints: RESULT <client> <workload> <count> <seconds> <cpu-seconds> <peak-rss-KiB> <bytes>
+//   CourierBenchmarks report <results.tsv> [<instructions.tsv>]
+
+/// The benchmark workloads (see docs/performance.md).
+enum Workload: String, CaseIterable, Sendable {
+    case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5
+}
+
+enum Client: String, CaseIterable, Sendable {
+    case courier
+    case rawCurl = "raw-curl"
+    case urlSession = "urlsession"
+}
+
+func usage() -> Int32 {
+    let message = """
+        usage: CourierBenchmarks fixtures <directory>
+               CourierBenchmarks run <courier|urlsession> <\(Workload.allCases.map(\.rawValue).joined(separator: "|"))> <count>
+               CourierBenchmarks report <results.tsv> [<instructions.tsv>]
+
+        """
+    FileHandle.standardError.write(Data(message.utf8))
+    return 2
+}
+
+func main(_ arguments: [String]) -> Int32 {
+    do {
+        switch arguments.first {
+        case "fixtures" where arguments.count == 2:
+            try Fixtures.generate(in: URL(fileURLWithPath: arguments[1]))
+            return 0
+        case "run" where arguments.count == 4:
+            guard let client = Client(rawValue: arguments[1]), client != .rawCurl,
+                  let workload = Workload(rawValue: arguments[2]), let count = Int(arguments[3]), count > 0
+            else { return usage() }
+            let measurement = client == .courier
+                ? try CourierWorkloads.run(workload, count: count)
+                : try URLSessionWorkloads.run(workload, count: count)
+            let fields: [String] = [
+                "RESULT", client.rawValue, workload.rawValue, String(count),
+                String(format: "%.6f", measurement.seconds), String(format: "%.6f", measurement.cpuSeconds),
+                String(peakRSSKiB()), String(measurement.bytes),
+            ]
+            print(fields.joined(separator: "\t"))
+            return 0
+        case "report" where arguments.count == 2 || arguments.count == 3:
+            let results = try String(contentsOfFile: arguments[1], encoding: .utf8)
+            let instructions = arguments.count == 3 ? try? String(contentsOfFile: arguments[2], encoding: .utf8) : nil
+            print(Report(results: results, instructions: instructions ?? "").render())
+            return 0
+        default:
+            return usage()
+        }
+    } catch {
+        FileHandle.standardError.write(Data("CourierBenchmarks: \(error)\n".utf8))
+        return 1
+    }
+}
+
+exit(main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,280 @@
+/*
+ * RawCurlBaseline: the floor for any libcurl-based client, used by Benchmarks/run.sh.
+ *
+ * Plain C on libcurl, no Swift: one reused easy handle for sequential workloads, one multi
+ * handle with a fixed number of reused easy handles for concurrent ones. Bodies are collected
+ * in memory (or written to a file for w4file) so that the work matches what a client does.
+ *
+ * Usage: RawCurlBaseline <workload> <count> [base-url] [output-file]
+ *   workloads: w1 (GET /small.json), w2 (GET /small.json, 64 in flight), w3fetch (GET /array.json),
+ *              w4mem (GET /big.bin into memory), w4file (GET /big.bin to output-file),
+ *              w5 (POST /small.json with the 1.2 KB JSON body read from output-file)
+ * Prints one tab-separated line:
+ *   RESULT raw-curl <workload> <count> <seconds> <cpu_seconds> <peak_rss_kb> <body_bytes_total>
+ */
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define IN_FLIGHT 64
+
+typedef struct {
+    char *data;
+    size_t length;
+    size_t capacity;
+    CURL *easy;
+} buffer_t;
+
+static size_t write_memory(char *ptr, size_t size, size_t count, void *userdata) {
+    buffer_t *buffer = userdata;
+    size_t length = size * count;
+    if (buffer->length + length > buffer->capacity) {
+        size_t wanted = buffer->length + length;
+        /* Size once from Content-Length when it is known, else double. */
+        curl_off_t expected = -1;
+        if (buffer->length == 0 &&
+            curl_easy_getinfo(buffer->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected) == CURLE_OK &&
+            expected > 0 && (size_t)expected >= wanted) {
+            wanted = (size_t)expected;
+        } else if (wanted < buffer->capacity * 2) {
+            wanted = buffer->capacity * 2;
+        }
+        char *grown = realloc(buffer->data, wanted);
+        if (!grown) return 0;
+        buffer->data = grown;
+        buffer->capacity = wanted;
+    }
+    memcpy(buffer->data + buffer->length, ptr, length);
+    buffer->length += length;
+    return length;
+}
+
+static size_t write_file(char *ptr, size_t size, size_t count, void *userdata) {
+    return fwrite(ptr, size, count, (FILE *)userdata);
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Start of the timed region: set after the warm-up requests (see `begin_timing`). */
+static double timed_start, timed_cpu_start;
+
+static double cpu_seconds(void) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
+           (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
+}
+
+static void begin_timing(void) {
+    timed_cpu_start = cpu_seconds();
+    timed_start = now_seconds();
+}
+
+static long peak_rss_kb(void) {
+    FILE *status = fopen("/proc/self/status", "r");
+    if (!status) return -1;
+    char line[256];
+    long value = -1;
+    while (fgets(line, sizeof line, status)) {
+        if (strncmp(line, "VmHWM:", 6) == 0) {
+            value = strtol(line + 6, NULL, 10);
+            break;
+        }
+    }
+    fclose(status);
+    return value;
+}
+
+static void fail(const char *what, CURLcode code) {
+    fprintf(stderr, "RawCurlBaseline: %s: %s\n", what, curl_easy_strerror(code));
+    exit(1);
+}
+
+static void check_status(CURL *easy) {
+    long status = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    if (status != 200) {
+        fprintf(stderr, "RawCurlBaseline: unexpected status %ld\n", status);
+        exit(1);
+    }
+}
+
+static char *read_file(const char *path, long *size) {
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        fprintf(stderr, "RawCurlBaseline: cannot open %s\n", path);
+        exit(1);
+    }
+    fseek(file, 0, SEEK_END);
+    *size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    char *data = malloc((size_t)*size + 1);
+    if (fread(data, 1, (size_t)*size, file) != (size_t)*size) {
+        fprintf(stderr, "RawCurlBaseline: short read of %s\n", path);
+        exit(1);
+    }
+    fclose(file);
+    return data;
+}
+
+/* Sequential requests on one reused easy handle. Returns the total body bytes. */
+static long long run_sequential(const char *url, long count, long warmup, const char *post_body,
+                                long post_size, long receive_buffer) {
+    CURL *easy = curl_easy_init();
+    buffer_t buffer = {0};
+    buffer.easy = easy;
+    struct curl_slist *headers = NULL;
+    curl_easy_setopt(easy, CURLOPT_URL, url);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_memory);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &buffer);
+    if (receive_buffer > 0) curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, receive_buffer);
+    if (post_body) {
+        headers = curl_slist_append(headers, "Content-Type: application/json");
+        headers = curl_slist_append(headers, "Expect:");
+        curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDS, post_body);
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)post_size);
+    }
+    long long total = 0;
+    for (long i = 0; i < warmup + count; i++) {
+        if (i == warmup) {
+            total = 0;
+            begin_timing();
+        }
+        buffer.length = 0;
+        CURLcode code = curl_easy_perform(easy);
+        if (code != CURLE_OK) fail("curl_easy_perform", code);
+        check_status(easy);
+        total += (long long)buffer.length;
+    }
+    curl_easy_cleanup(easy);
+    curl_slist_free_all(headers);
+    free(buffer.data);
+    return total;
+}
+
+/* `count` requests through one multi handle, IN_FLIGHT at a time, easy handles reused. */
+static long long run_concurrent(const char *url, long count) {
+    CURLM *multi = curl_multi_init();
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)IN_FLIGHT);
+    buffer_t buffers[IN_FLIGHT];
+    memset(buffers, 0, sizeof buffers);
+    long started = 0, finished = 0;
+    long long total = 0;
+    for (int i = 0; i < IN_FLIGHT && started < count; i++, started++) {
+        CURL *easy = curl_easy_init();
+        buffers[i].easy = easy;
+        curl_easy_setopt(easy, CURLOPT_URL, url);
+        curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_memory);
+        curl_easy_setopt(easy, CURLOPT_WRITEDATA, &buffers[i]);
+        curl_easy_setopt(easy, CURLOPT_PRIVATE, &buffers[i]);
+        curl_multi_add_handle(multi, easy);
+    }
+    while (finished < count) {
+        int running = 0;
+        curl_multi_perform(multi, &running);
+        CURLMsg *message;
+        int remaining = 0;
+        while ((message = curl_multi_info_read(multi, &remaining))) {
+            if (message->msg != CURLMSG_DONE) continue;
+            CURL *easy = message->easy_handle;
+            if (message->data.result != CURLE_OK) fail("transfer", message->data.result);
+            check_status(easy);
+            buffer_t *buffer;
+            curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&buffer);
+            total += (long long)buffer->length;
+            buffer->length = 0;
+            finished++;
+            curl_multi_remove_handle(multi, easy);
+            if (started < count) {
+                started++;
+                curl_multi_add_handle(multi, easy);
+            }
+        }
+        if (finished < count) curl_multi_poll(multi, NULL, 0, 1000, NULL);
+    }
+    for (int i = 0; i < IN_FLIGHT; i++) {
+        if (!buffers[i].easy) continue;
+        curl_multi_remove_handle(multi, buffers[i].easy);
+        curl_easy_cleanup(buffers[i].easy);
+        free(buffers[i].data);
+    }
+    curl_multi_cleanup(multi);
+    return total;
+}
+
+static long long run_to_file(const char *url, const char *path) {
+    FILE *file = fopen(path, "wb");
+    if (!file) {
+        fprintf(stderr, "RawCurlBaseline: cannot create %s\n", path);
+        exit(1);
+    }
+    CURL *easy = curl_easy_init();
+    curl_easy_setopt(easy, CURLOPT_URL, url);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_file);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, file);
+    CURLcode code = curl_easy_perform(easy);
+    if (code != CURLE_OK) fail("curl_easy_perform", code);
+    check_status(easy);
+    curl_off_t size = 0;
+    curl_easy_getinfo(easy, CURLINFO_SIZE_DOWNLOAD_T, &size);
+    curl_easy_cleanup(easy);
+    fclose(file);
+    return (long long)size;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s w1|w2|w3|w4mem|w4file|w5 <count> [base-url] [file]\n", argv[0]);
+        return 2;
+    }
+    const char *workload = argv[1];
+    long count = strtol(argv[2], NULL, 10);
+    const char *base = argc > 3 ? argv[3] : "http://127.0.0.1:18080";
+    const char *file = argc > 4 ? argv[4] : NULL;
+    char url[512];
+
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    begin_timing(); /* sequential workloads restart it after their warm-up */
+    long long bytes = 0;
+    if (strcmp(workload, "w1") == 0) {
+        snprintf(url, sizeof url, "%s/small.json", base);
+        bytes = run_sequential(url, count, 50, NULL, 0, 0);
+    } else if (strcmp(workload, "w2") == 0) {
+        snprintf(url, sizeof url, "%s/small.json", base);
+        bytes = run_concurrent(url, count);
+    } else if (strcmp(workload, "w3") == 0 || strcmp(workload, "w3fetch") == 0) {
+        snprintf(url, sizeof url, "%s/array.json", base);
+        bytes = run_sequential(url, count, 5, NULL, 0, 0);
+    } else if (strcmp(workload, "w4mem") == 0) {
+        snprintf(url, sizeof url, "%s/big.bin", base);
+        bytes = run_sequential(url, count, 0, NULL, 0, 256L * 1024);
+    } else if (strcmp(workload, "w4file") == 0 && file) {
+        snprintf(url, sizeof url, "%s/big.bin", base);
+        for (long i = 0; i < count; i++) bytes += run_to_file(url, file);
+    } else if (strcmp(workload, "w5") == 0 && file) {
+        snprintf(url, sizeof url, "%s/small.json", base);
+        long size = 0;
+        char *body = read_file(file, &size);
+        bytes = run_sequential(url, count, 50, body, size, 0);
+        free(body);
+    } else {
+        fprintf(stderr, "RawCurlBaseline: unknown workload or missing file: %s\n", workload);
+        return 2;
+    }
+    double seconds = now_seconds() - timed_start;
+    double cpu = cpu_seconds() - timed_cpu_start;
+    printf("RESULT\traw-curl\t%s\t%ld\t%.6f\t%.6f\t%ld\t%lld\n", workload, count, seconds, cpu, peak_rss_kb(), bytes);
+    return 0;
+}

@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Courier benchmarks: Courier vs raw libcurl (C) vs URLSession (FoundationNetworking) against a
+# private nginx on 127.0.0.1. One command:
+#
+#   bash Benchmarks/run.sh                # full run: 5 interleaved rounds + callgrind
+#   bash Benchmarks/run.sh --quick        # counts divided by 10, 3 rounds, smaller callgrind runs
+#
+# Options:
+#   --quick               scale request counts down by 10 (and callgrind counts by 4)
+#   --rounds N            interleaved rounds (default 5, quick 3)
+#   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5
+#   --no-callgrind        skip the instruction-count mode
+#   --callgrind-only      only the instruction-count mode
+#   --port N              nginx port (default: the first free port from 28080)
+#
+# Everything it writes goes under Benchmarks/.work/ (gitignored): fixtures, nginx config and logs,
+# the release build, raw results (results-*.tsv), callgrind output and the report (report.md).
+# Benchmarks are not tests: nothing here fails on a missed target; the report says which hold.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK="$ROOT/Benchmarks/.work"
+PORT=""
+ROUNDS=""
+QUICK=0
+CALLGRIND=1
+TIMED=1
+WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5"
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) QUICK=1 ;;
+        --rounds) ROUNDS="$2"; shift ;;
+        --workloads) WORKLOADS="$2"; shift ;;
+        --no-callgrind) CALLGRIND=0 ;;
+        --callgrind-only) TIMED=0 ;;
+        --port) PORT="$2"; shift ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        *) echo "unknown option: $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+[ -n "$ROUNDS" ] || ROUNDS=$([ "$QUICK" = 1 ] && echo 3 || echo 5)
+SCALE=$([ "$QUICK" = 1 ] && echo 10 || echo 1)
+
+log() { printf '[bench] %s\n' "$*" >&2; }
+
+# --- Prerequisites -----------------------------------------------------------------------------
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+APT_UPDATED=0
+need_package() {  # need_package <dpkg-name> [apt-name]
+    dpkg -s "$1" >/dev/null 2>&1 && return 0
+    log "installing ${2:-$1}"
+    if [ "$APT_UPDATED" = 0 ]; then $SUDO apt-get update -qq; APT_UPDATED=1; fi
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${2:-$1}" >/dev/null
+}
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then need_package nginx-light; fi
+need_package libcurl4-openssl-dev
+if [ "$CALLGRIND" = 1 ]; then need_package valgrind; fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+
+# --- Build (release, own scratch path so it never contends with debug builds) -----------------
+mkdir -p "$WORK"
+BUILD="$WORK/build"
+log "building release products"
+(cd "$ROOT" && swift build -c release --scratch-path "$BUILD" --product CourierBenchmarks >&2 \
+    && swift build -c release --scratch-path "$BUILD" --product RawCurlBaseline >&2)
+BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$BUILD" --show-bin-path)
+COURIER_BENCH="$BIN/CourierBenchmarks"
+RAW_BENCH="$BIN/RawCurlBaseline"
+
+# --- Fixtures -------------------------------------------------------------------------------------
+WWW="$WORK/www"
+log "generating fixtures in $WWW"
+"$COURIER_BENCH" fixtures "$WWW"
+if [ -z "$PORT" ]; then
+    PORT=28080
+    while (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do PORT=$((PORT + 1)); done
+fi
+export BENCH_WORK="$WORK"
+export BENCH_BASE_URL="http://127.0.0.1:$PORT"
+
+# --- nginx ------------------------------------------------------------------------------------------
+NGX="$WORK/nginx"
+mkdir -p "$NGX/tmp"
+USER_LINE=""
+[ "$(id -u)" = 0 ] && USER_LINE="user root;"
+cat > "$NGX/nginx.conf" <<EOF
+$USER_LINE
+worker_processes 1;
+daemon on;
+pid $NGX/nginx.pid;
+error_log $NGX/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 300s;
+    keepalive_requests 1000000;
+    client_body_temp_path $NGX/tmp/body;
+    proxy_temp_path $NGX/tmp/proxy;
+    fastcgi_temp_path $NGX/tmp/fastcgi;
+    uwsgi_temp_path $NGX/tmp/uwsgi;
+    scgi_temp_path $NGX/tmp/scgi;
+    types { application/json json; application/octet-stream bin; }
+    default_type application/octet-stream;
+    etag off;
+    server {
+        listen 127.0.0.1:$PORT backlog=4096;
+        root $WWW;
+        # W5: POST answers with the 1.2 KB JSON (the static module refuses POST with 405).
+        location = /small.json { error_page 405 =200 \$uri; }
+    }
+}
+EOF
+stop_nginx() {
+    if [ -f "$NGX/nginx.pid" ]; then
+        kill "$(cat "$NGX/nginx.pid")" 2>/dev/null || true
+        rm -f "$NGX/nginx.pid"
+    fi
+}
+stop_nginx
+trap stop_nginx EXIT INT TERM
+"$NGINX" -p "$NGX" -c "$NGX/nginx.conf" -e "$NGX/error.log"
+for _ in $(seq 50); do
+    curl -fsS -o /dev/null "$BENCH_BASE_URL/small.json" 2>/dev/null && break
+    sleep 0.1
+done
+curl -fsS -o /dev/null "$BENCH_BASE_URL/small.json" || { log "nginx did not start"; cat "$NGX/error.log" >&2; exit 1; }
+curl -fsS -o /dev/null -X POST --data-binary @"$WWW/post-body.json" "$BENCH_BASE_URL/small.json" \
+    || { log "nginx does not answer POST"; exit 1; }
+log "nginx on $BENCH_BASE_URL (pid $(cat "$NGX/nginx.pid"))"
+
+# --- Timed runs: every workload for every client, each in its own process, interleaved -----------
+count_for() {
+    case "$1" in
+        w1|w1sync|w5) echo $((20000 / SCALE)) ;;
+        w2) echo $((50000 / SCALE)) ;;
+        w3|w3fetch) echo $((500 / SCALE)) ;;
+        w4mem|w4file) echo 1 ;;
+    esac
+}
+clients_for() {
+    case "$1" in
+        w1|w2|w3fetch|w4mem|w5) echo "courier raw-curl urlsession" ;;
+        w1sync) echo "courier" ;;
+        w3) echo "courier urlsession" ;;             # raw libcurl does not decode
+        w4file) echo "raw-curl urlsession" ;;        # Courier has no streaming API yet
+    esac
+}
+run_one() {  # run_one <client> <workload> <count>; prints the RESULT line
+    local client=$1 workload=$2 count=$3
+    if [ "$client" = raw-curl ]; then
+        local file=""
+        case "$workload" in
+            w4file) file="$WORK/download.bin" ;;
+            w5) file="$WWW/post-body.json" ;;
+        esac
+        "$RAW_BENCH" "$workload" "$count" "$BENCH_BASE_URL" $file
+    else
+        "$COURIER_BENCH" run "$client" "$workload" "$count"
+    fi
+}
+
+STAMP=$(date +%Y%m%d-%H%M%S)
+RESULTS="$WORK/results-$STAMP.tsv"
+INSTR="$WORK/instructions-$STAMP.tsv"
+: > "$RESULTS"
+: > "$INSTR"
+FAILURES=0
+
+if [ "$TIMED" = 1 ]; then
+    IFS=',' read -r -a WL <<< "$WORKLOADS"
+    for round in $(seq "$ROUNDS"); do
+        for workload in "${WL[@]}"; do
+            count=$(count_for "$workload")
+            for client in $(clients_for "$workload"); do
+                if line=$(run_one "$client" "$workload" "$count" 2>>"$WORK/errors.log" | grep '^RESULT'); then
+                    echo "$line" >> "$RESULTS"
+                    log "round $round/$ROUNDS $(echo "$line" | awk -F'\t' '{printf "%-10s %-8s n=%s %.3fs cpu=%.3fs rss=%dMiB", $2, $3, $4, $5, $6, $7/1024}')"
+                else
+                    FAILURES=$((FAILURES + 1))
+                    log "round $round/$ROUNDS $client $workload FAILED (see $WORK/errors.log)"
+                fi
+                rm -f "$WORK/download.bin"
+            done
+        done
+    done
+fi
+
+# --- Instruction counts (callgrind): marginal instructions per W1 request ----------------------------
+total_instructions() {  # the "summary:" (or "totals:") line of a callgrind output file
+    awk '/^summary:/ { print $2; found=1; exit } /^totals:/ { t=$2 } END { if (!found && t) print t }' "$1"
+}
+if [ "$CALLGRIND" = 1 ]; then
+    CG="$WORK/callgrind"
+    mkdir -p "$CG"
+    if [ "$QUICK" = 1 ]; then N1=500; N2=1000; U1=100; U2=200; else N1=2000; N2=4000; U1=500; U2=1000; fi
+    for client in raw-curl courier urlsession; do
+        if [ "$client" = urlsession ]; then a=$U1; b=$U2; else a=$N1; b=$N2; fi
+        ok=1
+        for n in $a $b; do
+            out="$CG/$client.$n.out"
+            if [ "$client" = raw-curl ]; then
+                cmd=("$RAW_BENCH" w1 "$n" "$BENCH_BASE_URL")
+            else
+                cmd=("$COURIER_BENCH" run "$client" w1sync "$n")
+            fi
+            log "callgrind $client n=$n"
+            if ! valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$out" "${cmd[@]}" \
+                    >/dev/null 2>"$CG/$client.$n.log"; then
+                log "callgrind $client n=$n failed (see $CG/$client.$n.log)"
+                ok=0
+            fi
+        done
+        if [ "$ok" = 1 ]; then
+            printf 'INSTR\t%s\t%s\t%s\t%s\t%s\n' "$client" "$a" "$(total_instructions "$CG/$client.$a.out")" \
+                "$b" "$(total_instructions "$CG/$client.$b.out")" >> "$INSTR"
+        else
+            FAILURES=$((FAILURES + 1))
+        fi
+    done
+    # Where Courier's instructions go (inclusive and exclusive), for docs/performance.md.
+    if [ -f "$CG/courier.$N2.out" ]; then
+        callgrind_annotate --inclusive=yes --threshold=99 "$CG/courier.$N2.out" 2>/dev/null \
+            | head -80 > "$CG/courier.inclusive.txt" || true
+        callgrind_annotate --threshold=99 "$CG/courier.$N2.out" 2>/dev/null \
+            | head -80 > "$CG/courier.self.txt" || true
+        log "profiles: $CG/courier.inclusive.txt, $CG/courier.self.txt"
+    fi
+fi
+
+stop_nginx
+
+# --- Report ------------------------------------------------------------------------------------------------
+"$COURIER_BENCH" report "$RESULTS" "$INSTR" | tee "$WORK/report.md"
+echo
+echo "raw results: $RESULTS"
+[ -s "$INSTR" ] && echo "instruction counts: $INSTR"
+[ "$FAILURES" = 0 ] || echo "$FAILURES run(s) failed: see $WORK/errors.log"
