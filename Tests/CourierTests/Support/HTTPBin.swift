@@ -27,7 +27,7 @@ enum HTTPBin {
 }
 
 /// A small JSON tree for comparing echoed bodies in tests.
-enum JSONValue: Decodable, Equatable {
+enum JSONValue: Decodable, Equatable, Sendable {
     case string(String), number(Double), bool(Bool), object([String: JSONValue]), array([JSONValue]), null
 
     init(from decoder: any Decoder) throws {
