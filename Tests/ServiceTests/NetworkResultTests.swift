@@ -1,0 +1,70 @@
+import Courier
+import XCTest
+
+final class NetworkResultTests: XCTestCase {
+    private let failure = ServiceFailure(statusCode: 404, message: "no such user", body: Data("{}".utf8))
+
+    /// `case .pathErr:` without bindings must compile next to cases that bind the context.
+    func testCasesMatchWithAndWithoutBindings() {
+        let results: [NetworkResult<Item>] = [
+            .success(Item(id: 1, title: "a")), .requestErr(failure), .pathErr(failure),
+            .serverErr(failure), .networkFail(ServiceFailure(error: .cancelled)),
+        ]
+        var seen: [String] = []
+        for result in results {
+            switch result {
+            case .success(let item): seen.append("success \(item.id)")
+            case .requestErr(let failure): seen.append("requestErr \(failure.message ?? "")")
+            case .pathErr: seen.append("pathErr")
+            case .serverErr: seen.append("serverErr")
+            case .networkFail(let failure) where failure.isCancelled: seen.append("cancelled")
+            case .networkFail: seen.append("networkFail")
+            }
+        }
+        XCTAssertEqual(seen, ["success 1", "requestErr no such user", "pathErr", "serverErr", "cancelled"])
+    }
+
+    func testMapTransformsSuccessAndKeepsFailures() {
+        let success: NetworkResult<Item> = .success(Item(id: 7, title: "t"))
+        XCTAssertEqual(success.map(\.id), .success(7))
+        let failed: NetworkResult<Item> = .serverErr(failure)
+        XCTAssertEqual(failed.map(\.id), .serverErr(failure))
+    }
+
+    func testResultAndGet() throws {
+        let success: NetworkResult<Int> = .success(3)
+        XCTAssertEqual(try success.get(), 3)
+        XCTAssertEqual(success.value, 3)
+        XCTAssertNil(success.failure)
+        XCTAssertTrue(success.isSuccess)
+
+        let failed: NetworkResult<Int> = .requestErr(failure)
+        XCTAssertEqual(failed.result, .failure(.requestErr(failure)))
+        XCTAssertEqual(failed.failure, failure)
+        XCTAssertFalse(failed.isSuccess)
+        do {
+            _ = try failed.get()
+            XCTFail("expected a throw")
+        } catch {
+            XCTAssertEqual(error, .requestErr(failure))
+            XCTAssertEqual(error.statusCode, 404)
+            XCTAssertEqual(error.message, "no such user")
+        }
+    }
+
+    func testDescriptionsAreReadable() {
+        XCTAssertEqual(NetworkResult<Int>.requestErr(failure).description, "requestErr(HTTP 404: no such user)")
+        let decoding = ServiceFailure(statusCode: 200, error: .decodingFailed(path: "data.title", reason: "expected String, found null"))
+        XCTAssertEqual(ServiceError.pathErr(decoding).description,
+                       "pathErr(HTTP 200: Decoding failed at data.title: expected String, found null)")
+        XCTAssertEqual(ServiceFailure(error: .cancelled).description, "The request was cancelled")
+        XCTAssertEqual(failure.bodyText, "{}")
+    }
+
+    func testServiceReplyForwardsMembersToTheValue() {
+        let reply = ServiceReply(value: Item(id: 5, title: "five"), statusCode: 201, headers: ["Location": "/items/5"])
+        XCTAssertEqual(reply.title, "five")
+        XCTAssertEqual(reply.statusCode, 201)
+        XCTAssertEqual(reply.headers["location"], "/items/5")
+    }
+}

@@ -1,0 +1,71 @@
+import DemoServer
+import ExampleServices
+import XCTest
+
+/// The five example scenarios, run against the embedded demo server.
+final class ScenarioTests: XCTestCase {
+    private var server: DemoServer?
+
+    private func baseURL() throws -> String {
+        let server = try DemoServer()
+        self.server = server
+        return server.baseURL.absoluteString
+    }
+
+    override func tearDown() {
+        server?.shutdown()
+        server = nil
+        super.tearDown()
+    }
+
+    func testAuth() async throws {
+        let outcome = await AuthScenario.run(baseURL: try baseURL(), echo: false)
+        XCTAssertTrue(outcome.succeeded, outcome.transcript.description)
+        XCTAssertEqual(outcome.signIn?.value?.name, "Ada")
+        XCTAssertEqual(outcome.unknownUserMessage, "no user with that email")
+        XCTAssertEqual(outcome.wrongPasswordMessage, "wrong password")
+    }
+
+    func testMusicHome() async throws {
+        let outcome = await MusicHomeScenario.run(baseURL: try baseURL(), echo: false)
+        XCTAssertTrue(outcome.succeeded, outcome.transcript.description)
+        XCTAssertEqual(outcome.bannerCount, 2)
+        XCTAssertEqual(outcome.popular.map(\.title), ["Blue Hour", "Hype Boy", "Love Dive"])
+        XCTAssertEqual(outcome.unknownUser?.code, 2001)
+        XCTAssertEqual(outcome.unknownUser?.message, "unknown user")
+    }
+
+    func testTravel() async throws {
+        let outcome = await TravelScenario.run(baseURL: try baseURL(), echo: false)
+        XCTAssertTrue(outcome.succeeded, outcome.transcript.description)
+        XCTAssertEqual(outcome.firstPage?.trips.map(\.id), [11, 12])
+        XCTAssertEqual(outcome.firstPage?.total, 3)
+        XCTAssertEqual(outcome.secondPage?.trips.map(\.id), [13])
+        XCTAssertEqual(outcome.invalidFilterMessage, "at least one adult must travel")
+        // The composite request really carried paging in the query and the filter in the body.
+        let sent = server?.testServer.recordedRequests(path: "/travel/trips/search").first
+        XCTAssertEqual(sent?.query["page"], "1")
+        XCTAssertEqual(sent?.query["size"], "2")
+        XCTAssertEqual(sent.map { String(decoding: $0.body, as: UTF8.self) },
+                       #"{"adults":2,"city":"Lisbon","maxPrice":900}"#)
+    }
+
+    func testLoginWithStatus() async throws {
+        let outcome = await LoginStatusScenario.run(baseURL: try baseURL(), echo: false)
+        XCTAssertEqual(outcome.destinations, [.onboarding, .home], outcome.transcript.description)
+    }
+
+    func testDogs() async throws {
+        let outcome = await DogsScenario.run(baseURL: try baseURL(), echo: false)
+        XCTAssertTrue(outcome.succeeded, outcome.transcript.description)
+        XCTAssertEqual(outcome.breeds, ["akita", "hound", "shiba"])
+        XCTAssertEqual(outcome.image?.breed, "akita")
+        XCTAssertEqual(outcome.missingBreed?.message, "Breed not found (unicorn)")
+    }
+
+    func testTranscriptsAreReadable() async throws {
+        let outcome = await AuthScenario.run(baseURL: try baseURL(), echo: false)
+        XCTAssertEqual(outcome.transcript.lines.first, "== Auth: sign up, sign in, handle 404 and 409 ==")
+        XCTAssertTrue(outcome.transcript.lines.contains("409 for ada@example.com: wrong password → ask again"))
+    }
+}
