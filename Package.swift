@@ -37,6 +37,30 @@ let package = Package(
             dependencies: ["CourierTestServer"],
             path: "Tests/CourierTestServerTests"
         ),
+        // Services (docs/services.md): the demo API server, the example services, one executable
+        // per scenario (run them all with scripts/demo.sh), and their tests. DogsExample and
+        // ServiceSwift5Tests build in Swift 5 mode to prove services compile there too.
+        .target(name: "DemoServer", dependencies: ["CourierTestServer"], path: "Examples/DemoServer"),
+        .target(name: "ExampleServices", dependencies: ["Courier"], path: "Examples/ExampleServices"),
+        .executableTarget(name: "AuthExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/AuthExample"),
+        .executableTarget(name: "MusicHomeExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/MusicHomeExample"),
+        .executableTarget(name: "TravelExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/TravelExample"),
+        .executableTarget(name: "LoginStatusExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/LoginStatusExample"),
+        .executableTarget(
+            name: "DogsExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/DogsExample",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "ServiceTests",
+            dependencies: ["Courier", "CourierTestServer", "DemoServer", "ExampleServices"],
+            path: "Tests/ServiceTests"
+        ),
+        .testTarget(
+            name: "ServiceSwift5Tests",
+            dependencies: ["Courier", "CourierTestServer"],
+            path: "Tests/ServiceSwift5Tests",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
