@@ -33,4 +33,18 @@ wait_for_tls || { cat .build/tls-server/logs/error.log; echo "TLS nginx did not 
 echo "TLS/HTTP2 nginx listening on $COURIER_TLS_URL"
 
 swift build --build-tests
-swift test --skip-build "$@"
+# All tests are XCTest; Swift Testing would only add a "0 tests" summary after them.
+set +e
+swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee .build/test-output.log
+status=${PIPESTATUS[0]}
+set -e
+# One plain closing line: totals over every XCTest suite that ran.
+python3 - .build/test-output.log <<'PY'
+import re, sys
+text = open(sys.argv[1], errors="replace").read()
+runs = re.findall(r"Test Suite '(All|Selected) tests' (?:passed|failed).*\n\s*Executed (\d+) tests?, with (\d+) failures?", text)
+total = sum(int(r[1]) for r in runs)
+failed = sum(int(r[2]) for r in runs)
+print(f"tests: {total - failed} passed, {failed} failed")
+PY
+exit "$status"
