@@ -64,29 +64,59 @@ extension CurlTransfer {
             headersEnded()
             return
         }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            // A new response (after 1xx, or a new hop): forget what came before.
+        // Byte-level parsing: only the name and value become Strings.
+        if end > 5, bytes[0] == 0x48, bytes[1] == 0x54, bytes[2] == 0x54, bytes[3] == 0x50, bytes[4] == 0x2F {
+            // "HTTP/…": a new response (after 1xx, or a new hop) — forget what came before.
             responseHeaders.removeAll(keepingCapacity: true)
-            let parts = line.split(separator: " ", maxSplits: 2)
-            if parts.count >= 2, let code = Int(parts[1]) { statusCode = code }
+            declaredLength = nil
+            statusCode = Self.statusCode(in: UnsafeRawBufferPointer(rebasing: bytes[0..<end])) ?? statusCode
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { return }
+        guard let colon = bytes[0..<end].firstIndex(of: 0x3A) else { return }
+        var nameEnd = colon
+        while nameEnd > 0, Self.isBlank(bytes[nameEnd - 1]) { nameEnd -= 1 }
+        guard nameEnd > 0 else { return }
+        var valueStart = colon + 1
+        while valueStart < end, Self.isBlank(bytes[valueStart]) { valueStart += 1 }
+        var valueEnd = end
+        while valueEnd > valueStart, Self.isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<nameEnd]), as: UTF8.self)
+        let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
         responseHeaders.append((name, value))
+        if nameEnd == 14, Self.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: bytes[0..<nameEnd]), "content-length") {
+            declaredLength = Int(value)
+        }
     }
 
     /// At the blank line after a final response's headers: size the body buffer once.
     private func headersEnded() {
-        guard statusCode >= 200, body.isEmpty else { return }
-        for (name, value) in responseHeaders where name.caseInsensitiveCompare("Content-Length") == .orderedSame {
-            if let length = Int(value), length > 0, length <= (options.maxResponseSize ?? 1 << 30) {
-                body.reserveCapacity(length)
-            }
-            return
+        guard statusCode >= 200, body.isEmpty, let length = declaredLength else { return }
+        if length > 0, length <= (options.maxResponseSize ?? 1 << 30) {
+            body.reserveCapacity(length)
         }
+    }
+
+    /// The three digits after the first space of a status line.
+    static func statusCode(in line: UnsafeRawBufferPointer) -> Int? {
+        guard let space = line.firstIndex(of: 0x20), space + 3 <= line.count else { return nil }
+        var code = 0
+        for index in space + 1..<space + 4 {
+            let digit = Int(line[index]) - 0x30
+            guard (0...9).contains(digit) else { return nil }
+            code = code * 10 + digit
+        }
+        return code
+    }
+
+    static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    /// ASCII case-insensitive comparison with a lowercase literal.
+    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        for index in 0..<bytes.count where bytes[index] | 0x20 != expected[index] {
+            return false
+        }
+        return true
     }
 }

@@ -33,6 +33,9 @@ final class CurlEngine: Transport, @unchecked Sendable {
     private let share: UnsafeMutableRawPointer?
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
     private var pendingCommands: [Command] = []
+    /// Reset easy handles kept for reuse, which saves libcurl's per-handle set-up. Loop thread only.
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+    private static let maxIdleHandles = 64
 
     /// Creates the engine and starts its loop thread. Returns nil if libcurl cannot be initialised.
     init?(maxConnectionsPerHost: Int, maxTotalConnections: Int) {
@@ -112,6 +115,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
             transfer.finish(error: .cancelled)
         }
         curl_multi_cleanup(multi)
+        for handle in idleHandles { curl_easy_cleanup(handle) }
+        idleHandles.removeAll()
         if let share { curl_share_cleanup(share) }
     }
 
@@ -148,6 +153,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
             return
         }
         if let error = transfer.prepare(share: share) {
+            transfer.releaseHandle()
             transfer.finish(error: error)
             return
         }
@@ -162,6 +168,25 @@ final class CurlEngine: Transport, @unchecked Sendable {
             return
         }
         active[ObjectIdentifier(transfer)] = transfer
+    }
+
+    /// An easy handle for a new transfer: a reset one from the pool, or a new one. Loop thread only.
+    func obtainHandle() -> UnsafeMutableRawPointer? {
+        let handle = idleHandles.popLast() ?? curl_easy_init()
+        if handle != nil { liveHandles.add(1, ordering: .relaxed) }
+        return handle
+    }
+
+    /// Takes back a handle that is no longer in the multi: reset and pooled, or freed. Loop thread only.
+    func recycle(_ handle: UnsafeMutableRawPointer) {
+        liveHandles.subtract(1, ordering: .relaxed)
+        guard idleHandles.count < Self.maxIdleHandles else {
+            curl_easy_cleanup(handle)
+            return
+        }
+        // Reset drops every option (callbacks, private pointer, buffers) but keeps caches.
+        curl_easy_reset(handle)
+        idleHandles.append(handle)
     }
 
     /// Removes the transfer's handle from the multi and frees it. Loop thread only.

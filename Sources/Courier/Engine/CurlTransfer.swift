@@ -31,6 +31,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     var body = Data()
     var statusCode = 0
     var responseHeaders: [(String, String)] = []
+    var declaredLength: Int?
     var receivedBodyBytes = 0
     var exceededSizeLimit = false
     var idleTimedOut = false
@@ -76,20 +77,20 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
-        guard let handle = curl_easy_init() else {
+        guard let handle = engine.obtainHandle() else {
             return .transport(code: -1, message: "curl_easy_init failed")
         }
         easy = handle
-        engine.liveHandles.add(1, ordering: .relaxed)
+        errorBuffer[0] = 0
         return configure(handle, share: share)
     }
 
-    /// Frees the easy handle, header list and body copy. The handle must be out of the multi.
+    /// Gives the easy handle back to the engine and frees the header list and body copy.
+    /// The handle must be out of the multi. Loop thread only.
     func releaseHandle() {
         if let easy {
-            curl_easy_cleanup(easy)
+            engine.recycle(easy)
             self.easy = nil
-            engine.liveHandles.subtract(1, ordering: .relaxed)
         }
         if let headerList {
             curl_slist_free_all(headerList)
@@ -140,6 +141,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         body = Data()
         statusCode = 0
         responseHeaders.removeAll(keepingCapacity: true)
+        declaredLength = nil
         receivedBodyBytes = 0
         exceededSizeLimit = false
         idleTimedOut = false

@@ -2,6 +2,9 @@
 import CourierTestServer
 import Foundation
 import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Handles are never leaked and every completion fires once, across faults, cancellation and
 /// sessions that come and go.
@@ -29,6 +32,13 @@ final class LifecycleTests: XCTestCase {
             }
         }
         XCTAssertEqual(calls.value, paths.count * 5)
+        // Requests refused while configuring the handle give it back too.
+        var invalid = URLRequest(url: server.url("/hello"))
+        invalid.setValue("v", forHTTPHeaderField: "Bad Name")
+        for _ in 0..<3 {
+            let response = await session.request(invalid).response()
+            XCTAssertNotNil(response.error)
+        }
         XCTAssertEqual(session.liveHandleCount, 0)
     }
 
