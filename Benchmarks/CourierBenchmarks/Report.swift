@@ -110,7 +110,7 @@ struct Report {
         out.append("")
         out.append("| workload | Courier | raw libcurl | URLSession | Courier/raw | Courier/URLSession | CPU C · raw · U | peak RSS MiB C · raw · U |")
         out.append("|---|---|---|---|---|---|---|---|")
-        for (workload, label) in Self.labels {
+        for (workload, label) in Self.labels where runs.contains(where: { $0.workload == workload }) {
             let counts = Set(runs.filter { $0.workload == workload }.map(\.count)).sorted().map(String.init)
             let cpu = triple(workload) { client in
                 let runs = select(client, workload)
@@ -125,8 +125,10 @@ struct Report {
                 + "\(cell(.rawCurl, workload)) | \(cell(.urlSession, workload)) | \(rawRatio) | "
                 + "\(ratio(workload, over: .urlSession)) | \(cpu) | \(rss) |")
         }
-        out.append("")
-        out.append("W1 with completion handlers compares against raw libcurl's W1 (C is synchronous anyway).")
+        if runs.contains(where: { $0.workload == .w1sync }) {
+            out.append("")
+            out.append("W1 with completion handlers compares against raw libcurl's W1 (C is synchronous anyway).")
+        }
 
         if !instructions.isEmpty {
             out.append("")
