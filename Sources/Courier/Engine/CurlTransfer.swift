@@ -37,7 +37,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     var idleTimedOut = false
     var lastActivity = ContinuousClock.now
     var lastProgress: (Int64, Int64) = (0, 0)
-    var response: HTTPURLResponse?
+    var head: ResponseHead?
     var metrics: TransferMetrics?
     var redirectCount = 0
     var startedAt: ContinuousClock.Instant?
@@ -109,7 +109,11 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         var status = 0
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         if status > 0 { statusCode = status }
-        if statusCode > 0 { response = makeResponse() }
+        if statusCode > 0, let url = request.url {
+            let version = metrics?.httpVersion ?? .unknown
+            head = ResponseHead(url: url, statusCode: statusCode,
+                                httpVersion: version == .unknown ? nil : version.rawValue, fields: responseHeaders)
+        }
         guard code == CURLE_OK else {
             return .complete(mapError(code))
         }
@@ -134,7 +138,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         request = next
         redirectCount += 1
         resetResponseState()
-        response = nil
+        head = nil
     }
 
     func resetResponseState() {
@@ -157,7 +161,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
             metrics.redirectTime = Self.seconds(hopStartedAt - startedAt)
             self.metrics = metrics
         }
-        let result = TransportResult(request: request, response: response, data: body, metrics: metrics, error: error)
+        let result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)
         body = Data()
         completion(result)
     }
@@ -170,20 +174,5 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     static func seconds(_ duration: Duration) -> TimeInterval {
         let parts = duration.components
         return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
-    }
-
-    private func makeResponse() -> HTTPURLResponse? {
-        guard let url = request.url else { return nil }
-        var fields: [String: String] = [:]
-        for (name, value) in responseHeaders {
-            if let existing = fields[name] {
-                fields[name] = existing + ", " + value
-            } else {
-                fields[name] = value
-            }
-        }
-        let version = metrics?.httpVersion ?? .unknown
-        return HTTPURLResponse(url: url, statusCode: statusCode,
-                               httpVersion: version == .unknown ? nil : version.rawValue, headerFields: fields)
     }
 }

@@ -23,7 +23,7 @@ package struct TransferOptions: Sendable {
 package struct TransportResult: Sendable {
     /// The request as last sent (after redirects).
     var request: URLRequest
-    var response: HTTPURLResponse?
+    var head: ResponseHead?
     var data: Data
     var metrics: TransferMetrics?
     var error: CourierError?

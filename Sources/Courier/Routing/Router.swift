@@ -95,7 +95,7 @@ extension Router {
         let url = try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
 
         var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
+        if method != .get { request.httpMethod = method.rawValue }  // GET is URLRequest's default
         if let timeout {
             request.timeoutInterval = timeout
         }

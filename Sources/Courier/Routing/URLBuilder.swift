@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Joins a base URL and a path into a validated request URL.
 ///
@@ -16,7 +17,7 @@ enum URLBuilder {
         let (pathPart, pathQuery) = split(pathWithoutFragment, at: "?")
 
         var result = baseWithoutQuery
-        let trimmedPath = String(pathPart.drop { $0 == "/" })
+        let trimmedPath = String(pathPart.utf8.drop { $0 == UInt8(ascii: "/") }) ?? pathPart
         if !pathPart.isEmpty {
             while result.hasSuffix("/") { result.removeLast() }
             result += "/" + PercentEscaping.escapeLoosePath(trimmedPath)
@@ -54,8 +55,22 @@ enum URLBuilder {
         return newURL
     }
 
+    /// Base URLs already found valid; a program has a handful, so checking each once saves a
+    /// URL parse on every request.
+    private static let knownValidBases = Mutex<Set<String>>([])
+    private static let knownValidBasesLimit = 64
+
     /// Checks that `base` is an absolute http(s) URL with a host and no fragment.
     static func validatedBase(_ base: String) throws -> String {
+        if knownValidBases.withLock({ $0.contains(base) }) { return base }
+        let valid = try checkedBase(base)
+        knownValidBases.withLock { known in
+            if known.count < knownValidBasesLimit { known.insert(valid) }
+        }
+        return valid
+    }
+
+    private static func checkedBase(_ base: String) throws -> String {
         guard let components = URLComponents(string: base) else {
             throw CourierError.invalidURL("'\(base)' is not a valid URL")
         }
@@ -75,8 +90,9 @@ enum URLBuilder {
     }
 
     /// Splits at the first `separator`: `("a", "b")` for `"a?b"`, `("a", nil)` for `"a"`.
-    private static func split(_ string: String, at separator: Character) -> (String, String?) {
-        guard let index = string.firstIndex(of: separator) else { return (string, nil) }
-        return (String(string[..<index]), String(string[string.index(after: index)...]))
+    private static func split(_ string: String, at separator: Unicode.Scalar) -> (String, String?) {
+        // UTF-8 search: separators are ASCII, and Character iteration is slow on a hot path.
+        guard let index = string.utf8.firstIndex(of: UInt8(ascii: separator)) else { return (string, nil) }
+        return (String(string[..<index]), String(string[string.utf8.index(after: index)...]))
     }
 }

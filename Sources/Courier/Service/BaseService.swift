@@ -99,11 +99,11 @@ open class BaseService: @unchecked Sendable {
         _ response: DataResponse<Data?>, as type: T.Type = T.self, decodingMode: DecodingMode = .payload
     ) -> NetworkResult<T> {
         let body = response.data ?? Data()
-        guard let http = response.response, response.error == nil else {
+        guard let statusCode = response.statusCode, response.error == nil else {
             let error = response.error ?? .protocolViolation(message: "no HTTP response")
             return .networkFail(ServiceFailure(statusCode: response.statusCode, body: body, error: error))
         }
-        return judgeStatus(by: http.statusCode, body, type: type, decodingMode: decodingMode)
+        return judgeStatus(by: statusCode, body, type: type, decodingMode: decodingMode)
     }
 
     /// Like ``judge(_:as:decodingMode:)``, keeping the status and headers with the value.
@@ -111,7 +111,7 @@ open class BaseService: @unchecked Sendable {
         _ response: DataResponse<Data?>, as type: T.Type = T.self, decodingMode: DecodingMode = .payload
     ) -> NetworkResult<ServiceReply<T>> {
         let statusCode = response.statusCode ?? 0
-        let headers = Self.headers(of: response.response)
+        let headers = response.headers
         return judge(response, as: type, decodingMode: decodingMode).map {
             ServiceReply(value: $0, statusCode: statusCode, headers: headers)
         }
@@ -119,15 +119,5 @@ open class BaseService: @unchecked Sendable {
 
     private var reader: EnvelopeReader {
         EnvelopeReader(format: type(of: self).envelope, decoder: decoder)
-    }
-
-    private static func headers(of response: HTTPURLResponse?) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        for (name, value) in response?.allHeaderFields ?? [:] {
-            if let name = name as? String, let value = value as? String {
-                headers.update(name: name, value: value)
-            }
-        }
-        return headers
     }
 }

@@ -89,7 +89,7 @@ extension DataRequest {
     }
 
     static func string(_ outcome: Outcome, encoding: String.Encoding?) -> Result<String, CourierError> {
-        let chosen = encoding ?? charset(of: outcome.response) ?? .utf8
+        let chosen = encoding ?? charset(of: outcome.head) ?? .utf8
         guard let text = String(data: outcome.data, encoding: chosen) else { return .failure(.stringDecodingFailed) }
         return .success(text)
     }
@@ -106,8 +106,8 @@ extension DataRequest {
         }
     }
 
-    private static func charset(of response: HTTPURLResponse?) -> String.Encoding? {
-        guard let contentType = response?.value(forHTTPHeaderField: "Content-Type")?.lowercased(),
+    private static func charset(of head: ResponseHead?) -> String.Encoding? {
+        guard let contentType = head?.value(forHeader: "Content-Type")?.lowercased(),
               let range = contentType.range(of: "charset=") else { return nil }
         let name = contentType[range.upperBound...].split(separator: ";").first?
             .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) ?? ""

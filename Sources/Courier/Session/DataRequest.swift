@@ -23,7 +23,7 @@ public final class DataRequest: Sendable {
     /// What the transport delivered, plus the validation verdict.
     struct Outcome: Sendable {
         var request: URLRequest?
-        var response: HTTPURLResponse?
+        var head: ResponseHead?
         var data: Data
         var metrics: TransferMetrics?
         var error: CourierError?
@@ -35,7 +35,7 @@ public final class DataRequest: Sendable {
 
     private struct State {
         var phase = Phase.idle
-        var validators: [Validation] = []
+        var validators: [Validator] = []
         var waiters: [@Sendable (Outcome) -> Void] = []
         var token: (any TransportCancellable)?
         var cancelRequested = false
@@ -73,19 +73,36 @@ public final class DataRequest: Sendable {
 
     // MARK: Validation
 
+    /// A validation step. Built-in checks read the status and headers directly; only custom
+    /// closures need the Foundation `HTTPURLResponse`.
+    enum Validator: Sendable {
+        case statusCode(@Sendable (Int) -> Bool)
+        case custom(Validation)
+
+        func check(_ outcome: Outcome, head: ResponseHead) -> CourierError? {
+            switch self {
+            case .statusCode(let accepts):
+                return accepts(head.statusCode) ? nil : .unacceptableStatusCode(head.statusCode)
+            case .custom(let validation):
+                guard let response = head.foundationResponse else { return nil }
+                if case .failure(let error) = validation(outcome.request, response, outcome.data) { return error }
+                return nil
+            }
+        }
+    }
+
     /// Adds a validation run when the response arrives, before any handler sees it.
     @discardableResult
     public func validate(_ validation: @escaping Validation) -> Self {
-        state.withLock { $0.validators.append(validation) }
+        state.withLock { $0.validators.append(.custom(validation)) }
         return self
     }
 
     /// Accepts only status codes in `acceptable`; others fail with ``CourierError/unacceptableStatusCode(_:)``.
     @discardableResult
     public func validate<S: Sequence & Sendable>(statusCode acceptable: S) -> Self where S.Element == Int {
-        validate { _, response, _ in
-            acceptable.contains(response.statusCode) ? .success(()) : .failure(.unacceptableStatusCode(response.statusCode))
-        }
+        state.withLock { $0.validators.append(.statusCode({ acceptable.contains($0) })) }
+        return self
     }
 
     /// Accepts only responses whose `Content-Type` matches one of `acceptable` (`type/subtype`,
@@ -144,18 +161,18 @@ public final class DataRequest: Sendable {
         let request: URLRequest
         switch built {
         case .failure(let error):
-            complete(Outcome(request: nil, response: nil, data: Data(), metrics: nil, error: error))
+            complete(Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error))
             return
         case .success(let built):
             request = session.prepared(built)
         }
         if isCancelled {
-            complete(Outcome(request: request, response: nil, data: Data(), metrics: nil, error: .cancelled))
+            complete(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled))
             return
         }
         let token = session.transport.execute(request, options: session.transferOptions(for: request)) { result in
             // Retains the request (and so its session) until the transfer has completed.
-            self.complete(Outcome(request: result.request, response: result.response, data: result.data,
+            self.complete(Outcome(request: result.request, head: result.head, data: result.data,
                                   metrics: result.metrics, error: result.error))
         }
         let cancelNow: Bool = state.withLock { state in
@@ -169,9 +186,9 @@ public final class DataRequest: Sendable {
     private func complete(_ raw: Outcome) {
         var outcome = raw
         let validators = state.withLock { $0.validators }
-        if outcome.error == nil, let response = outcome.response {
-            for validation in validators {
-                if case .failure(let error) = validation(outcome.request, response, outcome.data) {
+        if outcome.error == nil, let head = outcome.head {
+            for validator in validators {
+                if let error = validator.check(outcome, head: head) {
                     outcome.error = error
                     break
                 }
@@ -217,8 +234,8 @@ public final class DataRequest: Sendable {
         _ outcome: Outcome, serializer: (Outcome) -> Result<Value, CourierError>
     ) -> DataResponse<Value> {
         let result: Result<Value, CourierError> = outcome.error.map { .failure($0) } ?? serializer(outcome)
-        return DataResponse(request: outcome.request, response: outcome.response,
-                            data: outcome.data.isEmpty && outcome.response == nil ? nil : outcome.data,
+        return DataResponse(request: outcome.request, head: outcome.head,
+                            data: outcome.data.isEmpty && outcome.head == nil ? nil : outcome.data,
                             metrics: outcome.metrics, result: result)
     }
 }

@@ -8,8 +8,8 @@ import FoundationNetworking
 public struct DataResponse<Value: Sendable>: Sendable {
     /// The request as last sent (after redirects), or nil if it could not be built.
     public let request: URLRequest?
-    /// The HTTP response, if one arrived (also present with some errors, such as a truncated body).
-    public let response: HTTPURLResponse?
+    /// The status line and headers, if a response arrived (also with some errors, such as a truncated body).
+    let head: ResponseHead?
     /// The body bytes received, if any.
     public let data: Data?
     /// libcurl's timings and counters, if a transfer took place.
@@ -20,12 +20,25 @@ public struct DataResponse<Value: Sendable>: Sendable {
     /// Creates a response; used by serializers and stubs.
     public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TransferMetrics?,
                 result: Result<Value, CourierError>) {
+        self.init(request: request, head: response.map(ResponseHead.init(wrapping:)), data: data,
+                  metrics: metrics, result: result)
+    }
+
+    init(request: URLRequest?, head: ResponseHead?, data: Data?, metrics: TransferMetrics?,
+         result: Result<Value, CourierError>) {
         self.request = request
-        self.response = response
+        self.head = head
         self.data = data
         self.metrics = metrics
         self.result = result
     }
+
+    /// The HTTP response, if one arrived (also present with some errors, such as a truncated body).
+    /// Made on first access; ``statusCode`` and ``headers`` are cheaper when that is all you need.
+    public var response: HTTPURLResponse? { head?.foundationResponse }
+
+    /// The response headers in arrival order (repeated names joined with ", "); empty without a response.
+    public var headers: HTTPHeaders { head?.headers ?? HTTPHeaders() }
 
     /// The value on success, else nil.
     public var value: Value? {
@@ -40,11 +53,11 @@ public struct DataResponse<Value: Sendable>: Sendable {
     }
 
     /// The HTTP status code, if a response arrived.
-    public var statusCode: Int? { response?.statusCode }
+    public var statusCode: Int? { head?.statusCode }
 
     /// The same response with its value transformed.
     public func map<NewValue: Sendable>(_ transform: (Value) -> NewValue) -> DataResponse<NewValue> {
-        DataResponse<NewValue>(request: request, response: response, data: data, metrics: metrics,
+        DataResponse<NewValue>(request: request, head: head, data: data, metrics: metrics,
                                result: result.map(transform))
     }
 
@@ -62,7 +75,7 @@ public struct DataResponse<Value: Sendable>: Sendable {
         case .failure(let error):
             mapped = .failure(error)
         }
-        return DataResponse<NewValue>(request: request, response: response, data: data, metrics: metrics, result: mapped)
+        return DataResponse<NewValue>(request: request, head: head, data: data, metrics: metrics, result: mapped)
     }
 }
 

@@ -20,10 +20,13 @@ public final class Session: Sendable {
     public let configuration: Configuration
     let transport: any Transport
     private let ownedEngine: CurlEngine?
+    /// The engine options every request starts from, resolved once.
+    private let baseOptions: TransferOptions
 
     /// Creates a session running its own libcurl engine.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        baseOptions = Self.makeOptions(configuration)
         let engine = CurlEngine(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
             maxTotalConnections: configuration.maxTotalConnections)
@@ -34,6 +37,7 @@ public final class Session: Sendable {
     /// Creates a session over another transport (a stub in tests).
     package init(configuration: Configuration = Configuration(), transport: any Transport) {
         self.configuration = configuration
+        baseOptions = Self.makeOptions(configuration)
         self.transport = transport
         ownedEngine = nil
     }
@@ -60,21 +64,33 @@ public final class Session: Sendable {
 
     /// The request as it will be sent: default headers added where the request has none.
     func prepared(_ request: URLRequest) -> URLRequest {
-        var request = request
-        for (name, value) in configuration.defaultHeaders where request.value(forHTTPHeaderField: name) == nil {
-            request.setValue(value, forHTTPHeaderField: name)
+        guard !configuration.defaultHeaders.isEmpty else { return request }
+        // Read and assign the header dictionary once: per-header `setValue` is costly on Linux.
+        var fields = request.allHTTPHeaderFields ?? [:]
+        var changed = false
+        for (name, value) in configuration.defaultHeaders
+        where !fields.keys.contains(where: { $0.caseInsensitiveEquals(name) }) {
+            fields[name] = value
+            changed = true
         }
+        guard changed else { return request }
+        var request = request
+        request.allHTTPHeaderFields = fields
         return request
     }
 
     func transferOptions(for request: URLRequest) -> TransferOptions {
-        var requestTimeout = configuration.timeouts.request
+        var options = baseOptions
         if request.timeoutInterval != Self.foundationDefaultTimeout {
-            requestTimeout = request.timeoutInterval
+            options.requestTimeout = request.timeoutInterval
         }
-        return TransferOptions(
+        return options
+    }
+
+    private static func makeOptions(_ configuration: Configuration) -> TransferOptions {
+        TransferOptions(
             connectTimeout: configuration.timeouts.connect,
-            requestTimeout: requestTimeout,
+            requestTimeout: configuration.timeouts.request,
             idleTimeout: configuration.timeouts.idle,
             redirectPolicy: configuration.redirectPolicy,
             sensitiveHeaders: configuration.sensitiveHeaders,
@@ -99,7 +115,7 @@ struct UnavailableTransport: Transport {
 
     func execute(_ request: URLRequest, options: TransferOptions,
                  completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
-        completion(TransportResult(request: request, response: nil, data: Data(), metrics: nil,
+        completion(TransportResult(request: request, head: nil, data: Data(), metrics: nil,
                                    error: .transport(code: 2, message: "libcurl could not be initialised")))
         return Token()
     }

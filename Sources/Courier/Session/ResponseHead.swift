@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A response's status line and headers as received. The Foundation `HTTPURLResponse` is made
+/// only when someone asks for it: building one on Linux costs more than the rest of a request.
+final class ResponseHead: Sendable {
+    let url: URL
+    let statusCode: Int
+    let httpVersion: String?
+    /// Header fields in arrival order, names as sent.
+    let fields: [(String, String)]
+    private let foundation: Mutex<HTTPURLResponse?>
+
+    init(url: URL, statusCode: Int, httpVersion: String?, fields: [(String, String)]) {
+        self.url = url
+        self.statusCode = statusCode
+        self.httpVersion = httpVersion
+        self.fields = fields
+        foundation = Mutex(nil)
+    }
+
+    /// Wraps a response made elsewhere (stubs, tests).
+    init(wrapping response: HTTPURLResponse) {
+        url = response.url ?? URL(fileURLWithPath: "/")
+        statusCode = response.statusCode
+        httpVersion = nil
+        var fields: [(String, String)] = []
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields.append((name, value)) }
+        }
+        self.fields = fields
+        foundation = Mutex(response)
+    }
+
+    /// The first value of a header, matched without regard to case.
+    func value(forHeader name: String) -> String? {
+        for (field, value) in fields where field.count == name.count && field.lowercased() == name.lowercased() {
+            return value
+        }
+        return nil
+    }
+
+    /// The headers, repeated names joined with ", " as HTTP allows.
+    var headers: HTTPHeaders {
+        var headers = HTTPHeaders()
+        for (name, value) in fields {
+            if let existing = headers.value(for: name) {
+                headers.update(name: name, value: existing + ", " + value)
+            } else {
+                headers.update(name: name, value: value)
+            }
+        }
+        return headers
+    }
+
+    /// The Foundation view of this response, made once on first use.
+    var foundationResponse: HTTPURLResponse? {
+        foundation.withLock { cached in
+            if let cached { return cached }
+            var dictionary: [String: String] = [:]
+            for (name, value) in fields {
+                if let existing = dictionary[name] {
+                    dictionary[name] = existing + ", " + value
+                } else {
+                    dictionary[name] = value
+                }
+            }
+            let made = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
+            cached = made
+            return made
+        }
+    }
+}
