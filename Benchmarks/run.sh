@@ -150,7 +150,7 @@ clients_for() {
         w1|w2|w3fetch|w4mem|w5) echo "courier raw-curl urlsession" ;;
         w1sync) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode
-        w4file) echo "raw-curl urlsession" ;;        # Courier has no streaming API yet
+        w4file) echo "courier raw-curl urlsession" ;;
     esac
 }
 run_one() {  # run_one <client> <workload> <count>; prints the RESULT line

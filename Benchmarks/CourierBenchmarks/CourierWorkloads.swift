@@ -14,7 +14,7 @@ enum CourierWorkloads {
         case .w3: return try decoded(count: count, warmup: 5)
         case .w3fetch: return try sequential(BenchAPI.array, count: count, warmup: 5)
         case .w4mem: return try bigIntoMemory(count: count)
-        case .w4file: throw BenchmarkFailure("Courier has no streaming-to-file API yet")
+        case .w4file: return try bigToFile(count: count)
         case .w5: return try sequential(BenchAPI.post(try Environment.postBody()), count: count, warmup: 50)
         }
     }
@@ -100,7 +100,7 @@ enum CourierWorkloads {
         }
     }
 
-    /// W4 into memory: the only way Courier can receive a body today.
+    /// W4 into memory: `data()` buffers the whole body.
     static func bigIntoMemory(count: Int) throws -> Measurement {
         var configuration = Session.Configuration()
         configuration.receiveBufferSize = 256 << 10
@@ -114,6 +114,29 @@ enum CourierWorkloads {
                 let data = try await session.request(BenchAPI.big).validate().data()
                 guard data.count == Fixtures.bigSize else { throw BenchmarkFailure("received \(data.count) bytes") }
                 bytes += data.count
+            }
+            return clock.stop(bytes: bytes)
+        }
+    }
+
+    /// W4 streamed to a file with `Session.download(_:to:)`: memory stays flat.
+    static func bigToFile(count: Int) throws -> Measurement {
+        var configuration = Session.Configuration()
+        configuration.receiveBufferSize = 512 << 10
+        configuration.timeouts.request = nil
+        let session = Session(configuration: configuration)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bench-\(getpid()).bin")
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try runBlocking {
+            var clock = Stopwatch()
+            clock.start()
+            var bytes = 0
+            for _ in 0..<count {
+                let response = await session.download(BenchAPI.big, to: file).validate().response()
+                if let error = response.error { throw BenchmarkFailure("download failed: \(error)") }
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+                guard size == Fixtures.bigSize else { throw BenchmarkFailure("wrote \(size) bytes") }
+                bytes += size
             }
             return clock.stop(bytes: bytes)
         }

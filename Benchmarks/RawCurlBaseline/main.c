@@ -221,7 +221,7 @@ static long long run_to_file(const char *url, const char *path) {
     CURL *easy = curl_easy_init();
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 256L * 1024);
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 512L * 1024);  /* libcurl's maximum: the target's reference */
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_file);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, file);
     CURLcode code = curl_easy_perform(easy);

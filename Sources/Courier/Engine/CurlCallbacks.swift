@@ -53,6 +53,7 @@ extension CurlTransfer {
             exceededSizeLimit = true
             return false
         }
+        if fileDescriptor >= 0 { return writeToDestination(bytes) }
         body.append(bytes.assumingMemoryBound(to: UInt8.self))
         return true
     }
@@ -90,7 +91,7 @@ extension CurlTransfer {
 
     /// At the blank line after a final response's headers: size the body buffer once.
     private func headersEnded() {
-        guard statusCode >= 200, body.isEmpty, let length = declaredLength else { return }
+        guard statusCode >= 200, fileDescriptor < 0, body.isEmpty, let length = declaredLength else { return }
         if length > 0, length <= (options.maxResponseSize ?? 1 << 30) {
             body.reserveCapacity(length)
         }

@@ -27,6 +27,10 @@ extension CurlTransfer {
             return .responseTooLarge(limit: options.maxResponseSize ?? 0)
         case CURLE_WRITE_ERROR where exceededSizeLimit:
             return .responseTooLarge(limit: options.maxResponseSize ?? 0)
+        case CURLE_WRITE_ERROR where fileWriteError != 0:
+            let reason = String(cString: strerror(fileWriteError))
+            return .transport(code: Int(code.rawValue),
+                              message: "could not write to \(options.destination?.path ?? "the destination"): \(reason)")
         case CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
             return .truncatedResponse(message: message)
         case CURLE_UNSUPPORTED_PROTOCOL:

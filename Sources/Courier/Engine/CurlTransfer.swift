@@ -35,6 +35,9 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     var receivedBodyBytes = 0
     var exceededSizeLimit = false
     var idleTimedOut = false
+    /// The open destination file of a download, or -1.
+    var fileDescriptor: Int32 = -1
+    var fileWriteError: Int32 = 0
     var lastActivity = ContinuousClock.now
     var lastProgress: (Int64, Int64) = (0, 0)
     var head: ResponseHead?
@@ -74,6 +77,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     /// Creates and configures the easy handle for the current request. Returns an error instead
     /// of a handle when the request cannot be sent.
     func prepare(share: UnsafeMutableRawPointer?) -> CourierError? {
+        if let error = openDestination() { return error }
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
@@ -138,6 +142,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         request = next
         redirectCount += 1
         resetResponseState()
+        rewindDestination()
         head = nil
     }
 
@@ -156,6 +161,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     func finish(error: CourierError?) {
         guard !isFinished else { return }
         isFinished = true
+        closeDestination(keep: error == nil)
         if var metrics, let startedAt, let hopStartedAt {
             metrics.redirectCount = redirectCount
             metrics.redirectTime = Self.seconds(hopStartedAt - startedAt)

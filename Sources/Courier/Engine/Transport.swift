@@ -17,6 +17,8 @@ package struct TransferOptions: Sendable {
     var httpVersion: Session.HTTPVersion
     var tcpKeepAlive: Bool
     var receiveBufferSize: Int?
+    /// When set, the final response body is written to this file instead of memory.
+    var destination: URL?
 }
 
 /// The outcome of one transfer, before validation and serialization.

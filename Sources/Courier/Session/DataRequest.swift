@@ -27,6 +27,7 @@ public final class DataRequest: Sendable {
         var data: Data
         var metrics: TransferMetrics?
         var error: CourierError?
+        var fileURL: URL? = nil
     }
 
     private enum Phase {
@@ -44,11 +45,14 @@ public final class DataRequest: Sendable {
     /// The session that made this request.
     public let session: Session
     private let built: Result<URLRequest, CourierError>
+    /// Where a download writes the body; nil for requests that buffer it in memory.
+    let destination: URL?
     private let state = Mutex(State())
 
-    init(session: Session, request: Result<URLRequest, CourierError>) {
+    init(session: Session, request: Result<URLRequest, CourierError>, destination: URL?) {
         self.session = session
         self.built = request
+        self.destination = destination
     }
 
     /// The request as it will be sent (default headers included), or nil if building it failed.
@@ -170,10 +174,13 @@ public final class DataRequest: Sendable {
             complete(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled))
             return
         }
-        let token = session.transport.execute(request, options: session.transferOptions(for: request)) { result in
+        var options = session.transferOptions(for: request)
+        options.destination = destination
+        let token = session.transport.execute(request, options: options) { result in
             // Retains the request (and so its session) until the transfer has completed.
             self.complete(Outcome(request: result.request, head: result.head, data: result.data,
-                                  metrics: result.metrics, error: result.error))
+                                  metrics: result.metrics, error: result.error,
+                                  fileURL: result.error == nil ? self.destination : nil))
         }
         let cancelNow: Bool = state.withLock { state in
             if case .finished = state.phase { return false }
@@ -190,6 +197,11 @@ public final class DataRequest: Sendable {
             for validator in validators {
                 if let error = validator.check(outcome, head: head) {
                     outcome.error = error
+                    if let file = outcome.fileURL {
+                        // A rejected download leaves no file behind, like a failed one.
+                        try? FileManager.default.removeItem(at: file)
+                        outcome.fileURL = nil
+                    }
                     break
                 }
             }
@@ -234,8 +246,10 @@ public final class DataRequest: Sendable {
         _ outcome: Outcome, serializer: (Outcome) -> Result<Value, CourierError>
     ) -> DataResponse<Value> {
         let result: Result<Value, CourierError> = outcome.error.map { .failure($0) } ?? serializer(outcome)
-        return DataResponse(request: outcome.request, head: outcome.head,
-                            data: outcome.data.isEmpty && outcome.head == nil ? nil : outcome.data,
-                            metrics: outcome.metrics, result: result)
+        var response = DataResponse(request: outcome.request, head: outcome.head,
+                                    data: outcome.data.isEmpty && outcome.head == nil ? nil : outcome.data,
+                                    metrics: outcome.metrics, result: result)
+        response.fileURL = outcome.error == nil ? outcome.fileURL : nil
+        return response
     }
 }

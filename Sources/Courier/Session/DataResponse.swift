@@ -16,6 +16,8 @@ public struct DataResponse<Value: Sendable>: Sendable {
     public let metrics: TransferMetrics?
     /// The serialized value, or the error that prevented it.
     public let result: Result<Value, CourierError>
+    /// For a ``Session/download(_:to:)`` that succeeded, the file holding the body; else nil.
+    public internal(set) var fileURL: URL?
 
     /// Creates a response; used by serializers and stubs.
     public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TransferMetrics?,
@@ -57,8 +59,10 @@ public struct DataResponse<Value: Sendable>: Sendable {
 
     /// The same response with its value transformed.
     public func map<NewValue: Sendable>(_ transform: (Value) -> NewValue) -> DataResponse<NewValue> {
-        DataResponse<NewValue>(request: request, head: head, data: data, metrics: metrics,
-                               result: result.map(transform))
+        var mapped = DataResponse<NewValue>(request: request, head: head, data: data, metrics: metrics,
+                                            result: result.map(transform))
+        mapped.fileURL = fileURL
+        return mapped
     }
 
     /// The same response with its value transformed by a throwing function; a thrown
@@ -75,7 +79,9 @@ public struct DataResponse<Value: Sendable>: Sendable {
         case .failure(let error):
             mapped = .failure(error)
         }
-        return DataResponse<NewValue>(request: request, head: head, data: data, metrics: metrics, result: mapped)
+        var response = DataResponse<NewValue>(request: request, head: head, data: data, metrics: metrics, result: mapped)
+        response.fileURL = fileURL
+        return response
     }
 }
 

@@ -51,6 +51,10 @@ public final class Session: Sendable {
     ///
     /// Building the `URLRequest` happens here; if it throws, the request completes with that error.
     public func request(_ convertible: any URLRequestConvertible) -> DataRequest {
+        makeRequest(convertible, destination: nil)
+    }
+
+    private func makeRequest(_ convertible: any URLRequestConvertible, destination: URL?) -> DataRequest {
         let built: Result<URLRequest, CourierError>
         do {
             built = .success(try convertible.asURLRequest())
@@ -59,7 +63,22 @@ public final class Session: Sendable {
         } catch {
             built = .failure(.invalidRequest(reason: String(describing: error)))
         }
-        return DataRequest(session: self, request: built)
+        return DataRequest(session: self, request: built, destination: destination)
+    }
+
+    /// Prepares a request whose response body is written straight to `destination` as it
+    /// arrives, so memory stays flat whatever the size (`response.fileURL` names the file).
+    ///
+    /// The file is created or truncated when the transfer starts; only the final response's body
+    /// lands there (redirect bodies are discarded), and it is removed again if the request fails.
+    /// `maxResponseSize` applies to the bytes written. Validation and status handling are as for
+    /// ``request(_:)``; the in-memory `data` of the response stays empty.
+    public func download(_ convertible: any URLRequestConvertible, to destination: URL) -> DataRequest {
+        guard destination.isFileURL else {
+            return DataRequest(session: self, request: .failure(.invalidRequest(
+                reason: "download destination must be a file URL, got \(destination.absoluteString)")), destination: nil)
+        }
+        return makeRequest(convertible, destination: destination)
     }
 
     /// The request as it will be sent: default headers added where the request has none.
@@ -100,7 +119,8 @@ public final class Session: Sendable {
             proxy: configuration.proxy,
             httpVersion: configuration.httpVersion,
             tcpKeepAlive: configuration.tcpKeepAlive,
-            receiveBufferSize: configuration.receiveBufferSize)
+            receiveBufferSize: configuration.receiveBufferSize,
+            destination: nil)
     }
 
     private static let foundationDefaultTimeout: TimeInterval = 60

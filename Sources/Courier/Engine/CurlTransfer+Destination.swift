@@ -1,0 +1,53 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Downloads: the body goes to a file descriptor instead of memory. Loop thread only.
+extension CurlTransfer {
+    /// Opens (creating or truncating) the destination once, at the first hop.
+    func openDestination() -> CourierError? {
+        guard let destination = options.destination, fileDescriptor < 0 else { return nil }
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            return .invalidRequest(reason: "cannot open download destination \(destination.path): \(reason)")
+        }
+        fileDescriptor = descriptor
+        return nil
+    }
+
+    /// A redirect's body is not the download: start the file again.
+    func rewindDestination() {
+        guard fileDescriptor >= 0 else { return }
+        _ = ftruncate(fileDescriptor, 0)
+        _ = lseek(fileDescriptor, 0, SEEK_SET)
+    }
+
+    /// Writes all of `bytes`; on failure remembers errno and returns false (aborting the transfer).
+    func writeToDestination(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard var pointer = bytes.baseAddress else { return true }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = write(fileDescriptor, pointer, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                fileWriteError = errno
+                return false
+            }
+            remaining -= written
+            pointer += written
+        }
+        return true
+    }
+
+    /// Closes the file; a failed download's partial file is removed.
+    func closeDestination(keep: Bool) {
+        guard fileDescriptor >= 0 else { return }
+        close(fileDescriptor)
+        fileDescriptor = -1
+        if !keep, let destination = options.destination {
+            unlink(destination.path)
+        }
+    }
+}
