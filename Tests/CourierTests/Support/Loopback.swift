@@ -3,25 +3,38 @@ import Foundation
 import Glibc
 #endif
 
-/// Raw loopback sockets for faults the test server cannot produce: a port nobody listens on, and
-/// a listener whose accept queue is full (so new connections hang in the handshake).
+/// Raw loopback sockets for faults the test server cannot produce: a port nobody listens on, a
+/// listener whose accept queue is full (so new connections hang in the handshake), and a server
+/// that answers with arbitrary bytes.
 enum Loopback {
-    /// A port that was free a moment ago and has no listener now: connecting is refused.
-    static func closedPort() -> Int {
+    /// A TCP socket bound to 127.0.0.1 on an ephemeral port, listening when `backlog` is given.
+    static func boundSocket(listenBacklog backlog: Int32? = nil) -> (descriptor: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        var address = loopbackAddress(port: 0)
         _ = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
+        if let backlog { listen(fd, backlog) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    static func loopbackAddress(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return address
+    }
+
+    /// A port that was free a moment ago and has no listener now: connecting is refused.
+    static func closedPort() -> Int {
+        let (fd, port) = boundSocket()
+        close(fd)
+        return port
     }
 
     /// A listener with backlog 0 that never accepts, its queue filled by a few idle connections.
@@ -30,21 +43,11 @@ enum Loopback {
         private var descriptors: [Int32] = []
 
         init() {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            listen(listener, 0)
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-            }
-            port = Int(UInt16(bigEndian: address.sin_port))
+            let (listener, port) = boundSocket(listenBacklog: 0)
+            self.port = port
             descriptors.append(listener)
             // Fill the accept queue; further SYNs are dropped by the kernel.
+            var address = loopbackAddress(port: port)
             for _ in 0..<4 {
                 let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
                 _ = withUnsafePointer(to: &address) {
@@ -59,36 +62,15 @@ enum Loopback {
             for fd in descriptors { close(fd) }
         }
     }
-}
 
-/// Counts calls from any thread.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-}
-
-extension Loopback {
     /// A one-connection server that answers whatever request it gets with `reply`, then closes.
     final class RawReplyServer: @unchecked Sendable {
         let port: Int
         private let listener: Int32
 
         init(reply: [UInt8]) {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            listen(fd, 8)
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            port = Int(UInt16(bigEndian: address.sin_port))
+            let (fd, port) = boundSocket(listenBacklog: 8)
+            self.port = port
             listener = fd
             Thread.detachNewThread {
                 let client = accept(fd, nil, nil)
@@ -104,4 +86,12 @@ extension Loopback {
 
         deinit { close(listener) }
     }
+}
+
+/// Counts calls from any thread.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }
