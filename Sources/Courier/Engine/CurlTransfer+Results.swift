@@ -51,8 +51,11 @@ extension CurlTransfer {
     private func timeoutKind(message: String) -> CourierError.TimeoutKind {
         let lower = message.lowercased()
         if lower.contains("too slow") { return .idle }
+        // Still connecting: curl says so, or the request never reached the point of being sent
+        // (a reused connection has no connect time but does have a pre-transfer time).
+        let neverSent = metrics.map { $0.connect == 0 && $0.preTransfer == 0 } ?? true
         let duringConnect = lower.hasPrefix("connection timed out") || lower.hasPrefix("resolving timed out")
-            || lower.contains("failed to connect")
+            || lower.contains("failed to connect") || neverSent
         guard duringConnect else { return .request }
         // While connecting, whichever limit is shorter is the one that fired.
         let connect = options.connectTimeout ?? .infinity

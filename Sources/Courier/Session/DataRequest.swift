@@ -72,6 +72,12 @@ public final class DataRequest: Sendable {
         token?.cancel()
     }
 
+    private var hasCustomValidation: Bool {
+        state.withLock { state in
+            state.validators.contains { if case .custom = $0 { return true } else { return false } }
+        }
+    }
+
     /// True once `cancel()` was called on an unfinished request.
     public var isCancelled: Bool { state.withLock { $0.cancelRequested } }
 
@@ -95,7 +101,8 @@ public final class DataRequest: Sendable {
         }
     }
 
-    /// Adds a validation run when the response arrives, before any handler sees it.
+    /// Adds a validation run when the response arrives, before any handler sees it. It runs on
+    /// a global queue, never on the engine thread.
     @discardableResult
     public func validate(_ validation: @escaping Validation) -> Self {
         state.withLock { $0.validators.append(.custom(validation)) }
@@ -178,9 +185,16 @@ public final class DataRequest: Sendable {
         options.destination = destination
         let token = session.transport.execute(request, options: options) { result in
             // Retains the request (and so its session) until the transfer has completed.
-            self.complete(Outcome(request: result.request, head: result.head, data: result.data,
+            let outcome = Outcome(request: result.request, head: result.head, data: result.data,
                                   metrics: result.metrics, error: result.error,
-                                  fileURL: result.error == nil ? self.destination : nil))
+                                  fileURL: result.error == nil ? self.destination : nil)
+            // This runs on the engine thread: user-written validations run elsewhere, so a slow
+            // one cannot stall other transfers.
+            if self.hasCustomValidation {
+                DispatchQueue.global().async { self.complete(outcome) }
+            } else {
+                self.complete(outcome)
+            }
         }
         let cancelNow: Bool = state.withLock { state in
             if case .finished = state.phase { return false }
