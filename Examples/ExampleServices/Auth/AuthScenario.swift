@@ -8,6 +8,8 @@ public enum AuthScenario {
         public var signUp: NetworkResult<SignUpResult>?
         /// The successful sign-in.
         public var signIn: NetworkResult<SignIn>?
+        /// The same sign-in through the completion-handler API.
+        public var completionSignIn: NetworkResult<SignIn>?
         /// The server's message for the unknown email (404).
         public var unknownUserMessage: String?
         /// The server's message for the wrong password (409).
@@ -16,7 +18,7 @@ public enum AuthScenario {
         public var transcript: Transcript
         /// Whether every step behaved as the demo API promises.
         public var succeeded: Bool {
-            signUp?.isSuccess == true && signIn?.isSuccess == true
+            signUp?.isSuccess == true && signIn?.isSuccess == true && completionSignIn?.isSuccess == true
                 && unknownUserMessage != nil && wrongPasswordMessage != nil
         }
     }
@@ -45,6 +47,19 @@ public enum AuthScenario {
             outcome.transcript.log("signed in as \(session.name), token \(session.accessToken)")
         } else {
             outcome.transcript.log("sign-in failed: \(signIn)")
+        }
+
+        // The completion-handler style, as UIKit-era callers write it; the handler runs on a
+        // global queue (never .main, which has no run loop in a command-line program).
+        let viaCompletion: NetworkResult<SignIn> = await withCheckedContinuation { continuation in
+            service.signIn(email: "ada@example.com", pw: "lovelace") { result in
+                continuation.resume(returning: result)
+            }
+        }
+        outcome.completionSignIn = viaCompletion
+        switch viaCompletion {
+        case .success(let again): outcome.transcript.log("completion handler: signed in again as \(again.name)")
+        case .requestErr, .pathErr, .serverErr, .networkFail: outcome.transcript.log("completion handler failed: \(viaCompletion)")
         }
 
         for (email, pw) in [("nobody@example.com", "x"), ("ada@example.com", "wrong")] {
