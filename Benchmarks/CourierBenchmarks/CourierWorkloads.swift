@@ -51,14 +51,7 @@ enum CourierWorkloads {
             }
             done.wait()
         }
-        for _ in 0..<warmup { one() }
-        var clock = Stopwatch()
-        let before = bytes.current
-        clock.start()
-        for _ in 0..<count { one() }
-        let measurement = clock.stop(bytes: bytes.current - before)
-        if failures.current > 0 { throw BenchmarkFailure("\(failures.current) requests failed") }
-        return measurement
+        return try measureBlocking(count: count, warmup: warmup, bytes: bytes, failures: failures, one: one)
     }
 
     /// `count` requests with `inFlight` running at any time.

@@ -78,3 +78,16 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Runs `one` (a blocking request) `warmup` times, then `count` times on the clock, and measures
+/// the bytes the requests added to `bytes`; throws if any request counted a failure.
+func measureBlocking(count: Int, warmup: Int, bytes: Counter, failures: Counter, one: () -> Void) throws -> Measurement {
+    for _ in 0..<warmup { one() }
+    var clock = Stopwatch()
+    let before = bytes.current
+    clock.start()
+    for _ in 0..<count { one() }
+    let measurement = clock.stop(bytes: bytes.current - before)
+    if failures.current > 0 { throw BenchmarkFailure("\(failures.current) requests failed") }
+    return measurement
+}
