@@ -42,13 +42,23 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(session.liveHandleCount, 0)
     }
 
+    private static func threadCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    }
+
     func testSessionsCanComeAndGo() async throws {
         let server = try TestHTTPServer()
         defer { server.shutdown() }
+        let before = Self.threadCount()
         for _ in 0..<30 {
             let response = await Session().request(server.url("/hello")).response()
             XCTAssertEqual(response.statusCode, 200)
         }
+        // Each dropped session stops its engine thread: 30 leaked threads would show here.
+        for _ in 0..<200 where Self.threadCount() >= before + 10 {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        XCTAssertLessThan(Self.threadCount(), before + 10)
         // A session dropped while a handler is pending stays alive until the request completes.
         let done = expectation(description: "handler ran")
         Session().request(server.url("/delay?ms=50")).response { response in
