@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
     ],
     targets: [
         // libcurl, found through pkg-config (`libcurl`), installed by apt on Debian.
@@ -20,6 +21,8 @@ let package = Package(
         .target(name: "Courier", dependencies: ["CCurl", "CCurlShim"], path: "Sources/Courier"),
         // In-process loopback HTTP/1.1 server with fault injection, for tests and the demo.
         .target(name: "CourierTestServer", path: "Sources/CourierTestServer"),
+        // Stubbed sessions for users' tests: canned responses through the real pipeline.
+        .target(name: "CourierTesting", dependencies: ["Courier"], path: "Sources/CourierTesting"),
         // Minimal command-line programs proving completions fire without a run loop.
         .executableTarget(name: "SyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/SyncMain"),
         .executableTarget(name: "AsyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncMain"),
@@ -29,7 +32,7 @@ let package = Package(
         .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
         .testTarget(
             name: "CourierTests",
-            dependencies: ["Courier", "CourierTestServer", "SyncMain", "AsyncMain"],
+            dependencies: ["Courier", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],
             path: "Tests/CourierTests"
         ),
         .testTarget(

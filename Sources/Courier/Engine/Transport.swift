@@ -11,14 +11,14 @@ package struct TransferOptions: Sendable {
     var redirectPolicy: Session.RedirectPolicy
     var sensitiveHeaders: Set<String>
     var automaticDecompression: Bool
-    var maxResponseSize: Int?
+    package var maxResponseSize: Int?
     var tls: Session.TLSConfiguration
     var proxy: Session.Proxy
     var httpVersion: Session.HTTPVersion
     var tcpKeepAlive: Bool
     var receiveBufferSize: Int?
     /// When set, the final response body is written to this file instead of memory.
-    var destination: URL?
+    package var destination: URL?
 }
 
 /// The outcome of one transfer, before validation and serialization.
@@ -29,6 +29,15 @@ package struct TransportResult: Sendable {
     var data: Data
     var metrics: TransferMetrics?
     var error: CourierError?
+
+    package init(request: URLRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
+                 error: CourierError?) {
+        self.request = request
+        self.head = head
+        self.data = data
+        self.metrics = metrics
+        self.error = error
+    }
 }
 
 /// Cancels a transfer that a transport started; safe to call from any thread, any number of times.

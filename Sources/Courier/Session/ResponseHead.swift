@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// A response's status line and headers as received. The Foundation `HTTPURLResponse` is made
 /// only when someone asks for it: building one on Linux costs more than the rest of a request.
-final class ResponseHead: Sendable {
+package final class ResponseHead: Sendable {
     let url: URL
     let statusCode: Int
     let httpVersion: String?
@@ -14,7 +14,7 @@ final class ResponseHead: Sendable {
     let fields: [(String, String)]
     private let foundation: Mutex<HTTPURLResponse?>
 
-    init(url: URL, statusCode: Int, httpVersion: String?, fields: [(String, String)]) {
+    package init(url: URL, statusCode: Int, httpVersion: String?, fields: [(String, String)]) {
         self.url = url
         self.statusCode = statusCode
         self.httpVersion = httpVersion
