@@ -24,6 +24,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
     private struct Inbox {
         var commands: [Command] = []
         var isShutDown = false
+        /// The loop is in (or about to enter) `curl_multi_poll` and needs a wakeup to see commands.
+        var loopIsWaiting = false
     }
 
     private let inbox = Mutex(Inbox())
@@ -91,8 +93,12 @@ final class CurlEngine: Transport, @unchecked Sendable {
             guard !box.isShutDown else { return false }
             box.commands.append(command)
             if case .shutdown = command { box.isShutDown = true }
-            // Called under the lock so that the loop cannot have cleaned up `multi` yet.
-            curl_multi_wakeup(multi)
+            // A busy loop drains the inbox before it waits again, so only a waiting loop needs the
+            // wakeup (a system call each). Called under the lock: `multi` cannot be cleaned up yet.
+            if box.loopIsWaiting {
+                box.loopIsWaiting = false
+                curl_multi_wakeup(multi)
+            }
             return true
         }
     }
@@ -107,8 +113,15 @@ final class CurlEngine: Transport, @unchecked Sendable {
             if stopping { break }
             curl_multi_perform(multi, &running)
             collectFinished()
-            var ignored: Int32 = 0
-            curl_multi_poll(multi, nil, 0, 1000, &ignored)
+            let mustWait = inbox.withLock { box in
+                box.loopIsWaiting = box.commands.isEmpty
+                return box.loopIsWaiting
+            }
+            if mustWait {
+                var ignored: Int32 = 0
+                curl_multi_poll(multi, nil, 0, 1000, &ignored)
+                inbox.withLock { $0.loopIsWaiting = false }
+            }
         }
         for transfer in Array(active.values) {
             detach(transfer)
