@@ -11,6 +11,9 @@ ensure_system_packages
 ensure_tls_tools
 ensure_httpbin_venv
 
+# Every test talks to servers on 127.0.0.1: a proxy from the environment must not get in the way.
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY no_proxy NO_PROXY
+
 port="$(free_port)"
 "$HTTPBIN_VENV/bin/gunicorn" --bind "127.0.0.1:$port" --workers 2 --worker-class gthread --threads 16 \
     --log-level warning httpbin:app >".build/httpbin.log" 2>&1 &
