@@ -181,27 +181,71 @@ public final class DataRequest: Sendable {
             complete(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled))
             return
         }
+        send(request, attempt: 0)
+    }
+
+    /// Hands the request to the transport; `attempt` counts retries already made.
+    private func send(_ request: URLRequest, attempt: Int) {
         var options = session.transferOptions(for: request)
         options.destination = destination
         let token = session.transport.execute(request, options: options) { result in
             // Retains the request (and so its session) until the transfer has completed.
-            let outcome = Outcome(request: result.request, head: result.head, data: result.data,
+            if let delay = self.retryDelay(after: result, attempt: attempt) {
+                self.retry(request, attempt: attempt + 1, after: delay)
+                return
+            }
+            var outcome = Outcome(request: result.request, head: result.head, data: result.data,
                                   metrics: result.metrics, error: result.error,
                                   fileURL: result.error == nil ? self.destination : nil)
+            outcome.metrics?.retryCount = attempt
             // This runs on the engine thread: user-written validations run elsewhere, so a slow
             // one cannot stall other transfers.
             if self.hasCustomValidation {
-                DispatchQueue.global().async { self.complete(outcome) }
+                let finished = outcome
+                DispatchQueue.global().async { self.complete(finished) }
             } else {
                 self.complete(outcome)
             }
         }
+        install(token, stopIfFinished: attempt > 0)
+    }
+
+    /// Records the current cancellation token, cancelling at once if `cancel()` came first.
+    /// With `stopIfFinished`, a transfer started after the request already finished (a retry
+    /// racing `cancel()`) is stopped too.
+    private func install(_ token: any TransportCancellable, stopIfFinished: Bool = false) {
         let cancelNow: Bool = state.withLock { state in
-            if case .finished = state.phase { return false }
+            if case .finished = state.phase { return stopIfFinished }
             state.token = token
             return state.cancelRequested
         }
         if cancelNow { token.cancel() }
+    }
+
+    private func retryDelay(after result: TransportResult, attempt: Int) -> TimeInterval? {
+        let policy = session.configuration.retryPolicy
+        guard policy.maxRetries > attempt, !isCancelled else { return nil }
+        return policy.retryDelay(
+            afterAttempt: attempt, method: result.request.httpMethod ?? "GET",
+            statusCode: result.error == nil ? result.head?.statusCode : nil, error: result.error,
+            retryAfter: result.head?.value(forHeader: "Retry-After"))
+    }
+
+    /// Waits `delay`, then sends `request` again; `cancel()` during the wait completes at once.
+    private func retry(_ request: URLRequest, attempt: Int, after delay: TimeInterval) {
+        let cancelled = Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled)
+        install(BackoffToken { [weak self] in self?.complete(cancelled) })
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+            guard !self.isFinished, !self.isCancelled else { return }
+            self.send(request, attempt: attempt)
+        }
+    }
+
+    private var isFinished: Bool {
+        state.withLock { state in
+            if case .finished = state.phase { return true }
+            return false
+        }
     }
 
     private func complete(_ raw: Outcome) {
@@ -266,4 +310,11 @@ public final class DataRequest: Sendable {
         response.fileURL = outcome.error == nil ? outcome.fileURL : nil
         return response
     }
+}
+
+/// Stands for a request waiting to be retried: cancelling it completes the request.
+private struct BackoffToken: TransportCancellable {
+    let onCancel: @Sendable () -> Void
+    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
+    func cancel() { onCancel() }
 }

@@ -14,6 +14,8 @@ extension Session {
         public var timeouts = Timeouts()
         /// Whether and how far redirects are followed. Default: up to 10.
         public var redirectPolicy = RedirectPolicy.follow(max: 10)
+        /// When failed idempotent requests are sent again. Default: ``RetryPolicy/disabled``.
+        public var retryPolicy = RetryPolicy.disabled
         /// Extra header names (case-insensitive) dropped when a redirect changes scheme, host or
         /// port, in addition to `Authorization`, `Cookie` and `Proxy-Authorization`, which always are.
         public var sensitiveHeaders: Set<String> = ["X-Api-Key", "X-Auth-Token"]

@@ -44,6 +44,8 @@ public struct TransferMetrics: Sendable, Equatable {
     public var connectionReused: Bool
     /// How many redirects were followed.
     public var redirectCount: Int
+    /// How many times the request was sent again under the session's ``RetryPolicy``.
+    public var retryCount: Int = 0
     /// The IP address of the server, if a connection was made.
     public var remoteAddress: String?
     /// The server port, if a connection was made.
