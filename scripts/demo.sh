@@ -6,13 +6,8 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
-if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libcurl; then
-    echo "libcurl development files not found; installing libcurl4-openssl-dev with apt-get..."
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update
-    $SUDO apt-get install -y --no-install-recommends libcurl4-openssl-dev pkg-config
-fi
+source scripts/lib/prerequisites.sh
+ensure_system_packages
 
 EXAMPLES=(AuthExample MusicHomeExample TravelExample LoginStatusExample DogsExample)
 

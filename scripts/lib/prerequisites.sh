@@ -16,7 +16,6 @@ ensure_system_packages() {
     local missing=()
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     if ! pkg-config --exists libcurl 2>/dev/null; then missing+=(libcurl4-openssl-dev); fi
-    if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=(python3-venv); fi
     if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
     mkdir -p .build
 }
@@ -24,6 +23,7 @@ ensure_system_packages() {
 # A virtualenv holding the third-party httpbin and gunicorn, for the conformance suite.
 HTTPBIN_VENV="${HTTPBIN_VENV:-.build/httpbin-venv}"
 ensure_httpbin_venv() {
+    if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then apt_install python3-venv; fi
     if [ ! -x "$HTTPBIN_VENV/bin/gunicorn" ] || ! "$HTTPBIN_VENV/bin/python" -c 'import httpbin' >/dev/null 2>&1; then
         echo "Creating httpbin virtualenv in $HTTPBIN_VENV"
         python3 -m venv "$HTTPBIN_VENV"

@@ -103,7 +103,7 @@ extension CurlTransfer {
 
     private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer) -> CourierError? {
         let method = (request.httpMethod ?? "GET")
-        guard !method.isEmpty, method.utf8.allSatisfy({ Self.isTokenByte($0) }) else {
+        guard !method.isEmpty, method.utf8.allSatisfy(HTTPToken.isTokenByte) else {
             return .invalidRequest(reason: "invalid HTTP method '\(method)'")
         }
         if request.httpBodyStream != nil {
@@ -139,7 +139,7 @@ extension CurlTransfer {
         var hasContentType = false
         var hasExpect = false
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            guard !name.isEmpty, name.utf8.allSatisfy({ Self.isTokenByte($0) }) else {
+            guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else {
                 curl_slist_free_all(list)
                 return .invalidHeader(name: name, reason: "the name contains characters not allowed in a header name")
             }
@@ -147,9 +147,8 @@ extension CurlTransfer {
                 curl_slist_free_all(list)
                 return .invalidHeader(name: name, reason: "the value contains CR, LF or NUL")
             }
-            let lower = name.lowercased()
-            if lower == "content-type" { hasContentType = true }
-            if lower == "expect" { hasExpect = true }
+            if name.caseInsensitiveEquals("Content-Type") { hasContentType = true }
+            if name.caseInsensitiveEquals("Expect") { hasExpect = true }
             // "Name;" sends an empty value; "Name:" would remove the header instead.
             let line = value.isEmpty ? name + ";" : name + ": " + value
             list = curl_slist_append(list, line)
@@ -161,16 +160,6 @@ extension CurlTransfer {
         headerList = list
         if let list { set(easy, CURLOPT_HTTPHEADER, pointer: list) }
         return nil
-    }
-
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 
     static func milliseconds(_ seconds: TimeInterval) -> Int {

@@ -48,6 +48,8 @@ struct EnvelopeReader {
     func failureDetails(in data: Data) -> (message: String?, code: Int?) {
         guard !data.isEmpty else { return (nil, nil) }
         let opened = try? format.open(data, as: DiscardedPayload.self, decoder: decoder)
+        if let message = opened?.message, let code = opened?.code { return (message, code) }
+        // Parse the body a second time only when the envelope left something out.
         let loose = try? decoder.decode(LooseMessage.self, from: data)
         return (opened?.message ?? loose?.text, opened?.code ?? loose?.code)
     }

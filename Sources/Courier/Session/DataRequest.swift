@@ -87,17 +87,36 @@ public final class DataRequest: Sendable {
     /// closures need the Foundation `HTTPURLResponse`.
     enum Validator: Sendable {
         case statusCode(@Sendable (Int) -> Bool)
+        case contentType([String])
         case custom(Validation)
 
         func check(_ outcome: Outcome, head: ResponseHead) -> CourierError? {
             switch self {
             case .statusCode(let accepts):
                 return accepts(head.statusCode) ? nil : .unacceptableStatusCode(head.statusCode)
+            case .contentType(let acceptable):
+                return Self.check(contentType: head.value(forHeader: "Content-Type"), of: outcome.data,
+                                  against: acceptable)
             case .custom(let validation):
                 guard let response = head.foundationResponse else { return nil }
                 if case .failure(let error) = validation(outcome.request, response, outcome.data) { return error }
                 return nil
             }
+        }
+
+        /// `type/subtype`, `type/*` and `*/*` patterns; an empty body passes.
+        static func check(contentType received: String?, of data: Data, against acceptable: [String]) -> CourierError? {
+            guard !data.isEmpty else { return nil }
+            let mime = received?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            let parts = mime.split(separator: "/")
+            for pattern in acceptable.map({ $0.lowercased() }) {
+                let wanted = pattern.split(separator: "/")
+                guard wanted.count == 2, parts.count == 2 else { continue }
+                if (wanted[0] == "*" || wanted[0] == parts[0]) && (wanted[1] == "*" || wanted[1] == parts[1]) {
+                    return nil
+                }
+            }
+            return .unacceptableContentType(received)
         }
     }
 
@@ -120,20 +139,8 @@ public final class DataRequest: Sendable {
     /// `type/*` or `*/*`). An empty body passes.
     @discardableResult
     public func validate(contentType acceptable: [String]) -> Self {
-        validate { _, response, data in
-            guard let data, !data.isEmpty else { return .success(()) }
-            let received = response.value(forHTTPHeaderField: "Content-Type")
-            let mime = received?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            let parts = mime.split(separator: "/")
-            for pattern in acceptable.map({ $0.lowercased() }) {
-                let wanted = pattern.split(separator: "/")
-                guard wanted.count == 2, parts.count == 2 else { continue }
-                if (wanted[0] == "*" || wanted[0] == parts[0]) && (wanted[1] == "*" || wanted[1] == parts[1]) {
-                    return .success(())
-                }
-            }
-            return .failure(.unacceptableContentType(received))
-        }
+        state.withLock { $0.validators.append(.contentType(acceptable)) }
+        return self
     }
 
     /// Accepts only 2xx status codes.

@@ -37,37 +37,33 @@ package final class ResponseHead: Sendable {
 
     /// The first value of a header, matched without regard to case.
     func value(forHeader name: String) -> String? {
-        for (field, value) in fields where field.count == name.count && field.lowercased() == name.lowercased() {
-            return value
-        }
-        return nil
+        fields.first { $0.0.caseInsensitiveEquals(name) }?.1
     }
 
     /// The headers, repeated names joined with ", " as HTTP allows.
     var headers: HTTPHeaders {
-        var headers = HTTPHeaders()
+        HTTPHeaders(joinedFields.map { HTTPHeader(name: $0.0, value: $0.1) })
+    }
+
+    /// `fields` with each repeated name (compared without regard to case) merged into its first
+    /// occurrence, values joined with ", ".
+    private var joinedFields: [(String, String)] {
+        var joined: [(String, String)] = []
         for (name, value) in fields {
-            if let existing = headers.value(for: name) {
-                headers.update(name: name, value: existing + ", " + value)
+            if let index = joined.firstIndex(where: { $0.0.caseInsensitiveEquals(name) }) {
+                joined[index].1 += ", " + value
             } else {
-                headers.update(name: name, value: value)
+                joined.append((name, value))
             }
         }
-        return headers
+        return joined
     }
 
     /// The Foundation view of this response, made once on first use.
     var foundationResponse: HTTPURLResponse? {
         foundation.withLock { cached in
             if let cached { return cached }
-            var dictionary: [String: String] = [:]
-            for (name, value) in fields {
-                if let existing = dictionary[name] {
-                    dictionary[name] = existing + ", " + value
-                } else {
-                    dictionary[name] = value
-                }
-            }
+            let dictionary = Dictionary(joinedFields, uniquingKeysWith: { first, _ in first })
             let made = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
             cached = made
             return made
