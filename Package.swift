@@ -18,17 +18,19 @@ let package = Package(
         ),
         // Exactly typed, non-variadic forwarders for libcurl's variadic calls.
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
-        .target(name: "Courier", dependencies: ["CCurl", "CCurlShim"], path: "Sources/Courier"),
+        // A pthread-based lock ThreadSanitizer can see (Synchronization.Mutex it cannot, on Linux).
+        .target(name: "CourierSync", path: "Sources/CourierSync"),
+        .target(name: "Courier", dependencies: ["CCurl", "CCurlShim", "CourierSync"], path: "Sources/Courier"),
         // In-process loopback HTTP/1.1 server with fault injection, for tests and the demo.
-        .target(name: "CourierTestServer", path: "Sources/CourierTestServer"),
+        .target(name: "CourierTestServer", dependencies: ["CourierSync"], path: "Sources/CourierTestServer"),
         // Stubbed sessions for users' tests: canned responses through the real pipeline.
-        .target(name: "CourierTesting", dependencies: ["Courier"], path: "Sources/CourierTesting"),
+        .target(name: "CourierTesting", dependencies: ["Courier", "CourierSync"], path: "Sources/CourierTesting"),
         // Minimal command-line programs proving completions fire without a run loop.
         .executableTarget(name: "SyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/SyncMain"),
         .executableTarget(name: "AsyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncMain"),
         // Benchmarks (run with `bash Benchmarks/run.sh`, see docs/performance.md): Courier and
         // URLSession workloads, and the raw libcurl C baseline.
-        .executableTarget(name: "CourierBenchmarks", dependencies: ["Courier"], path: "Benchmarks/CourierBenchmarks"),
+        .executableTarget(name: "CourierBenchmarks", dependencies: ["Courier", "CourierSync"], path: "Benchmarks/CourierBenchmarks"),
         .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
         .testTarget(
             name: "CourierTests",
@@ -43,7 +45,7 @@ let package = Package(
         // Services (docs/services.md): the demo API server, the example services, one executable
         // per scenario (run them all with scripts/demo.sh), and their tests. DogsExample and
         // ServiceSwift5Tests build in Swift 5 mode to prove services compile there too.
-        .target(name: "DemoServer", dependencies: ["CourierTestServer"], path: "Examples/DemoServer"),
+        .target(name: "DemoServer", dependencies: ["CourierTestServer", "CourierSync"], path: "Examples/DemoServer"),
         .target(name: "ExampleServices", dependencies: ["Courier"], path: "Examples/ExampleServices"),
         .executableTarget(name: "AuthExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/AuthExample"),
         .executableTarget(name: "MusicHomeExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/MusicHomeExample"),
@@ -55,7 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["Courier", "CourierTestServer", "DemoServer", "ExampleServices"],
+            dependencies: ["Courier", "CourierSync", "CourierTestServer", "DemoServer", "ExampleServices"],
             path: "Tests/ServiceTests"
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import CourierSync
 import Synchronization
 
 /// What one workload run produced.
@@ -71,7 +72,7 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) 
 }
 
 private final class ResultBox<T: Sendable>: Sendable {
-    let value = Mutex<Result<T, any Error>?>(nil)
+    let value = Locked<Result<T, any Error>?>(nil)
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Synchronization
+import CourierSync
 
 /// The demo server's in-memory accounts, shared by the auth and login routes.
 final class UserStore: Sendable {
@@ -14,7 +14,7 @@ final class UserStore: Sendable {
         var nextID = 1
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The user with `email`, if any.
     func user(email: String) -> User? {

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import CourierSync
 
 /// A custom route registered with ``TestHTTPServer/route(_:_:_:)``.
 struct CustomRoute: Sendable {
@@ -38,7 +38,7 @@ final class ServerCore: Sendable {
     let port: Int
     let isIPv6: Bool
     let stop = StopSignal()
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Signalled whenever a connection closes or the accept loop ends, for ``shutdown()`` to wait on.
     private let drained = NSCondition()
 

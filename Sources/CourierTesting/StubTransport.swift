@@ -1,7 +1,7 @@
 import Courier
 import Dispatch
 import Foundation
-import Synchronization
+import CourierSync
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -54,7 +54,7 @@ final class StubCall: TransportCancellable {
     private let request: URLRequest
     private let options: TransferOptions
     private let completion: @Sendable (TransportResult) -> Void
-    private let finished = Mutex(false)
+    private let finished = Locked(false)
 
     init(request: URLRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void) {
         self.request = request

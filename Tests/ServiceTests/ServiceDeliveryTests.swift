@@ -5,7 +5,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import CourierSync
 import XCTest
 
 /// Completion handlers, async variants and cancellation, over a loopback server.
@@ -44,7 +44,7 @@ final class ServiceDeliveryTests: XCTestCase {
         let key = DispatchSpecificKey<String>()
         let queue = DispatchQueue(label: "caller.queue")
         queue.setSpecific(key: key, value: "caller")
-        let calls = Mutex(0)
+        let calls = Locked(0)
         let done = expectation(description: "completion")
         service().request(server.url("/item"), as: Item.self, queue: queue) { (result: NetworkResult<Item>) in
             XCTAssertEqual(DispatchQueue.getSpecific(key: key), "caller")

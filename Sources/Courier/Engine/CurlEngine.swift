@@ -1,6 +1,7 @@
 import CCurl
 import CCurlShim
 import Foundation
+import CourierSync
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -13,7 +14,7 @@ import FoundationNetworking
 /// `curl_multi_perform` and `curl_multi_poll`, collects finished transfers, applies the redirect
 /// policy, and hands results to completion closures.
 final class CurlEngine: Transport, @unchecked Sendable {
-    // @unchecked: `multi`, `share` and `active` are touched only on the loop thread; `inbox` is a Mutex.
+    // @unchecked: `multi`, `share` and `active` are touched only on the loop thread; `inbox` is a Locked (pthread mutex).
 
     enum Command {
         case start(CurlTransfer)
@@ -28,7 +29,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
         var loopIsWaiting = false
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     /// Easy handles created and not yet cleaned up; zero whenever nothing is in flight.
     let liveHandles = Atomic<Int>(0)
     private let multi: UnsafeMutableRawPointer

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import CourierSync
 
 /// Joins a base URL and a path into a validated request URL.
 ///
@@ -57,7 +57,7 @@ enum URLBuilder {
 
     /// Base URLs already found valid; a program has a handful, so checking each once saves a
     /// URL parse on every request.
-    private static let knownValidBases = Mutex<Set<String>>([])
+    private static let knownValidBases = Locked<Set<String>>([])
     private static let knownValidBasesLimit = 64
 
     /// Checks that `base` is an absolute http(s) URL with a host and no fragment.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import CourierSync
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -47,7 +47,7 @@ public final class DataRequest: Sendable {
     private let built: Result<URLRequest, CourierError>
     /// Where a download writes the body; nil for requests that buffer it in memory.
     let destination: URL?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(session: Session, request: Result<URLRequest, CourierError>, destination: URL?) {
         self.session = session

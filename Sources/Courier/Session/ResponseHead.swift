@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import CourierSync
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,14 +12,14 @@ package final class ResponseHead: Sendable {
     let httpVersion: String?
     /// Header fields in arrival order, names as sent.
     let fields: [(String, String)]
-    private let foundation: Mutex<HTTPURLResponse?>
+    private let foundation: Locked<HTTPURLResponse?>
 
     package init(url: URL, statusCode: Int, httpVersion: String?, fields: [(String, String)]) {
         self.url = url
         self.statusCode = statusCode
         self.httpVersion = httpVersion
         self.fields = fields
-        foundation = Mutex(nil)
+        foundation = Locked(nil)
     }
 
     /// Wraps a response made elsewhere (stubs, tests).
@@ -32,7 +32,7 @@ package final class ResponseHead: Sendable {
             if let name = name as? String, let value = value as? String { fields.append((name, value)) }
         }
         self.fields = fields
-        foundation = Mutex(response)
+        foundation = Locked(response)
     }
 
     /// The first value of a header, matched without regard to case.
