@@ -127,7 +127,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
             let decision = RedirectDecision.decide(
                 current: request, status: statusCode, location: location.map { String(cString: $0) },
                 redirectsSoFar: redirectCount, policy: options.redirectPolicy,
-                sensitiveHeaders: options.sensitiveHeaders)
+                security: options.security)
             switch decision {
             case .follow(let next): return .redirect(next)
             case .fail(let error): return .complete(error)

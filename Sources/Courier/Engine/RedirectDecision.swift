@@ -12,16 +12,13 @@ enum RedirectDecision: Equatable {
     /// Stop with this error.
     case fail(CourierError)
 
-    /// Headers that never cross to another origin.
-    static let alwaysSensitive: Set<String> = ["authorization", "cookie", "proxy-authorization"]
-
     static func decide(
         current: URLRequest,
         status: Int,
         location: String?,
         redirectsSoFar: Int,
         policy: Session.RedirectPolicy,
-        sensitiveHeaders: Set<String>
+        security: SecurityPolicy
     ) -> RedirectDecision {
         guard [301, 302, 303, 307, 308].contains(status), let location, !location.isEmpty else { return .deliver }
         guard case .follow(let maximum) = policy else { return .deliver }
@@ -44,8 +41,7 @@ enum RedirectDecision: Equatable {
             next.setValue(nil, forHTTPHeaderField: "Content-Length")
         }
         if !sameOrigin(base, target) {
-            let dropped = alwaysSensitive.union(sensitiveHeaders.map { $0.lowercased() })
-            for name in (next.allHTTPHeaderFields ?? [:]).keys where dropped.contains(name.lowercased()) {
+            for name in (next.allHTTPHeaderFields ?? [:]).keys where security.isSecret(header: name) {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }

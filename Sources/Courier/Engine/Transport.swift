@@ -9,7 +9,7 @@ package struct TransferOptions: Sendable {
     var requestTimeout: TimeInterval?
     var idleTimeout: TimeInterval?
     var redirectPolicy: Session.RedirectPolicy
-    var sensitiveHeaders: Set<String>
+    var security: SecurityPolicy
     var automaticDecompression: Bool
     package var maxResponseSize: Int?
     var tls: Session.TLSConfiguration

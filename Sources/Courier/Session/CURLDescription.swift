@@ -4,19 +4,18 @@ import FoundationNetworking
 #endif
 
 extension DataRequest {
-    /// The request as a `curl` command line, for logs and bug reports. Values of `Authorization`,
-    /// `Cookie`, `Proxy-Authorization` and the session's ``Session/Configuration/sensitiveHeaders``
-    /// are replaced by `<redacted>`, as is a password in the URL.
+    /// The request as a `curl` command line, for logs and bug reports. Values of the secret
+    /// headers of the session's ``SecurityPolicy`` (`Authorization`, `Cookie` and the others it
+    /// names) are replaced by `<redacted>`, as is a password in the URL.
     public func cURLDescription() -> String {
         guard let request else { return "curl # the request could not be built" }
-        return CURLCommand.render(request, sensitiveHeaders: session.configuration.sensitiveHeaders)
+        return CURLCommand.render(request, security: session.configuration.security)
     }
 }
 
 /// Renders a request as a shell-safe curl command line.
 enum CURLCommand {
-    static func render(_ request: URLRequest, sensitiveHeaders: Set<String>) -> String {
-        let secret = RedirectDecision.alwaysSensitive.union(sensitiveHeaders.map { $0.lowercased() })
+    static func render(_ request: URLRequest, security: SecurityPolicy) -> String {
         var parts = ["curl"]
         let method = request.httpMethod ?? "GET"
         if method == "HEAD" {
@@ -25,7 +24,7 @@ enum CURLCommand {
             parts.append("-X \(method)")
         }
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
-            let shown = secret.contains(name.lowercased()) ? "<redacted>" : value
+            let shown = security.printable(header: name, value: value)
             parts.append("-H " + quote("\(name): \(shown)"))
         }
         if let body = request.httpBody, !body.isEmpty {

@@ -112,7 +112,7 @@ public final class Session: Sendable {
             requestTimeout: configuration.timeouts.request,
             idleTimeout: configuration.timeouts.idle,
             redirectPolicy: configuration.redirectPolicy,
-            sensitiveHeaders: configuration.sensitiveHeaders,
+            security: configuration.security,
             automaticDecompression: configuration.automaticDecompression,
             maxResponseSize: configuration.maxResponseSize,
             tls: configuration.tls,

@@ -16,9 +16,15 @@ extension Session {
         public var redirectPolicy = RedirectPolicy.follow(max: 10)
         /// When failed idempotent requests are sent again. Default: ``RetryPolicy/disabled``.
         public var retryPolicy = RetryPolicy.disabled
-        /// Extra header names (case-insensitive) dropped when a redirect changes scheme, host or
-        /// port, in addition to `Authorization`, `Cookie` and `Proxy-Authorization`, which always are.
-        public var sensitiveHeaders: Set<String> = ["X-Api-Key", "X-Auth-Token"]
+        /// The security rules: which headers are secrets (dropped when a redirect changes scheme,
+        /// host or port, redacted in cURL descriptions and logs).
+        public var security = SecurityPolicy()
+        /// Extra secret header names; the same set as ``SecurityPolicy/secretHeaders`` of ``security``.
+        @available(*, deprecated, renamed: "security.secretHeaders")
+        public var sensitiveHeaders: Set<String> {
+            get { security.secretHeaders }
+            set { security.secretHeaders = newValue }
+        }
         /// Advertise gzip, deflate, br and zstd and decode the body transparently. Default: on.
         public var automaticDecompression = true
         /// The largest response body accepted, counted after decompression; `nil` for no limit.

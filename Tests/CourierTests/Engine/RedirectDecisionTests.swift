@@ -20,7 +20,7 @@ final class RedirectDecisionTests: XCTestCase {
                         policy: Session.RedirectPolicy = .follow(max: 10),
                         sensitive: Set<String> = ["X-Api-Key"]) -> RedirectDecision {
         RedirectDecision.decide(current: current, status: status, location: location, redirectsSoFar: soFar,
-                                policy: policy, sensitiveHeaders: sensitive)
+                                policy: policy, security: SecurityPolicy(secretHeaders: sensitive))
     }
 
     func testSecretsAreDroppedOnlyWhenTheOriginChanges() throws {

@@ -51,7 +51,7 @@ final class RedirectIntegrationTests: XCTestCase {
 
     func testUserNamedSensitiveHeadersAreDropped() async throws {
         var configuration = Session.Configuration()
-        configuration.sensitiveHeaders = ["X-Request-Id"]
+        configuration.security.secretHeaders = ["X-Request-Id"]
         let target = try XCTUnwrap(URL(string: "http://localhost:\(other.port)/echo"))
         let echo = try await Session(configuration: configuration).request(redirect(to: target))
             .decodable(TestHTTPEcho.self)

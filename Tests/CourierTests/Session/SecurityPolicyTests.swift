@@ -1,0 +1,45 @@
+@testable import Courier
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+final class SecurityPolicyTests: XCTestCase {
+    func testAlwaysSecretHeadersCannotBeConfiguredAway() {
+        let policy = SecurityPolicy(secretHeaders: [])
+        for name in ["authorization", "PROXY-AUTHORIZATION", "Cookie", "set-cookie"] {
+            XCTAssertTrue(policy.isSecret(header: name), name)
+        }
+        XCTAssertFalse(policy.isSecret(header: "X-Api-Key"))
+        XCTAssertFalse(policy.isSecret(header: "Accept"))
+    }
+
+    func testConfiguredSecretsMatchWithoutRegardToCase() {
+        var policy = SecurityPolicy()
+        XCTAssertTrue(policy.isSecret(header: "x-api-key"))
+        policy.secretHeaders.insert("X-Session")
+        XCTAssertTrue(policy.isSecret(header: "x-SESSION"))
+        XCTAssertEqual(policy.printable(header: "X-Session", value: "abc"), "<redacted>")
+        XCTAssertEqual(policy.printable(header: "Accept", value: "text/plain"), "text/plain")
+    }
+
+    func testEqualityIgnoresCase() {
+        XCTAssertEqual(SecurityPolicy(secretHeaders: ["X-A"]), SecurityPolicy(secretHeaders: ["x-a"]))
+        XCTAssertNotEqual(SecurityPolicy(secretHeaders: ["X-A"]), SecurityPolicy(secretHeaders: ["X-B"]))
+    }
+
+    func testOneSetFeedsRedirectsAndCURLDescription() {
+        var configuration = Session.Configuration()
+        configuration.security.secretHeaders = ["X-Trace-Secret"]
+        var request = URLRequest(url: URL(string: "http://a.example/x")!)
+        request.setValue("s3cr3t", forHTTPHeaderField: "X-Trace-Secret")
+        let text = CURLCommand.render(request, security: configuration.security)
+        XCTAssertFalse(text.contains("s3cr3t"), text)
+        let decision = RedirectDecision.decide(current: request, status: 302, location: "http://b.example/y",
+                                               redirectsSoFar: 0, policy: .follow(max: 5),
+                                               security: configuration.security)
+        guard case .follow(let next) = decision else { return XCTFail("expected a redirect, got \(decision)") }
+        XCTAssertNil(next.value(forHTTPHeaderField: "X-Trace-Secret"))
+    }
+}
