@@ -1,0 +1,134 @@
+import Foundation
+
+/// Finding an object's members by key under the key decoding strategy. Objects are scanned in
+/// document order and the first match wins, as in Foundation; plain ASCII keys are compared as
+/// bytes (an 8-byte word first), anything else as Swift `String`s.
+extension JSONDecodingState {
+    /// Checks what Foundation checks when it opens an object: every key must be a valid string.
+    /// With the custom key strategy, returns the converted key of each member.
+    func prepareKeys(of object: UInt32, path: () -> [any CodingKey]) throws(JSONSyntaxError) -> [String]? {
+        let container = entry(object)
+        if container.has(JSONEntry.Flags.complexKeys) {
+            var member = object + 1
+            while member < container.next {
+                if !entry(member).isPlainASCIIString { _ = try string(member) }
+                member = entry(member + 1).next
+            }
+        }
+        guard case .custom(let convert) = keyStrategy else { return nil }
+        var converted: [String] = []
+        converted.reserveCapacity(Int(container.length))
+        let base = path()
+        var member = object + 1
+        while member < container.next {
+            converted.append(convert(base + [JSONKey(stringValue: try string(member))]).stringValue)
+            member = entry(member + 1).next
+        }
+        return converted
+    }
+
+    /// The tape index of the value of the first member named `name`, or nil.
+    func member(named name: String, in object: UInt32, converted: [String]?) -> UInt32? {
+        if let converted {
+            var member = object + 1
+            var position = 0
+            let end = entry(object).next
+            while member < end {
+                if converted[position] == name { return member + 1 }
+                member = entry(member + 1).next
+                position += 1
+            }
+            return nil
+        }
+        var source = name
+        return source.withUTF8 { query in
+            let asciiQuery = JSONKeyMatching.isASCII(query)
+            if usesDefaultKeys {
+                return asciiQuery ? plainMember(query, name, in: object) : stringMember(name, in: object, snakeCase: false)
+            }
+            return asciiQuery ? snakeCaseMember(query, name, in: object) : stringMember(name, in: object, snakeCase: true)
+        }
+    }
+
+    /// Default keys, ASCII query: the hot path of every synthesized `init(from:)`.
+    @inline(__always)
+    private func plainMember(_ query: UnsafeBufferPointer<UInt8>, _ name: String, in object: UInt32) -> UInt32? {
+        let (word, mask) = JSONKeyMatching.prefixWord(query)
+        let length = UInt32(query.count)
+        let container = entry(object)
+        let complex = container.has(JSONEntry.Flags.complexKeys)
+        var member = object + 1
+        while member < container.next {
+            let key = entry(member)
+            if key.isPlainASCIIString {
+                if key.length == length {
+                    let p = input.base + Int(key.start)
+                    if UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & mask == word
+                        && (length <= 8 || memcmp(p + 8, query.baseAddress! + 8, Int(length) - 8) == 0) {
+                        return member + 1
+                    }
+                }
+            } else if complex, (try? string(member)) == name {
+                return member + 1
+            }
+            member = entry(member + 1).next
+        }
+        return nil
+    }
+
+    private func snakeCaseMember(_ query: UnsafeBufferPointer<UInt8>, _ name: String, in object: UInt32) -> UInt32? {
+        let container = entry(object)
+        var member = object + 1
+        while member < container.next {
+            let key = entry(member)
+            if key.isPlainASCIIString {
+                let raw = bytes(key)
+                if JSONKeyMatching.snakeCaseMatches(raw: raw, query: query)
+                    ?? (JSONKeyMatching.fromSnakeCase(String(decoding: raw, as: UTF8.self)) == name) {
+                    return member + 1
+                }
+            } else if let text = try? string(member), JSONKeyMatching.fromSnakeCase(text) == name {
+                return member + 1
+            }
+            member = entry(member + 1).next
+        }
+        return nil
+    }
+
+    /// Every key compared as a `String` (the query is not ASCII).
+    private func stringMember(_ name: String, in object: UInt32, snakeCase: Bool) -> UInt32? {
+        let container = entry(object)
+        var member = object + 1
+        while member < container.next {
+            if let text = try? string(member), (snakeCase ? JSONKeyMatching.fromSnakeCase(text) : text) == name {
+                return member + 1
+            }
+            member = entry(member + 1).next
+        }
+        return nil
+    }
+
+    /// The object's keys as the strategy presents them, each once (first occurrence), in
+    /// document order.
+    func keyNames(in object: UInt32, converted: [String]?) -> [String] {
+        let container = entry(object)
+        var names: [String] = []
+        names.reserveCapacity(Int(container.length))
+        var seen = Set<String>()
+        var member = object + 1
+        var position = 0
+        while member < container.next {
+            let name: String
+            if let converted {
+                name = converted[position]
+            } else {
+                let text = (try? string(member)) ?? ""
+                name = usesDefaultKeys ? text : JSONKeyMatching.fromSnakeCase(text)
+            }
+            if seen.insert(name).inserted { names.append(name) }
+            member = entry(member + 1).next
+            position += 1
+        }
+        return names
+    }
+}

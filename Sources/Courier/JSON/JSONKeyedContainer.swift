@@ -1,0 +1,146 @@
+import Foundation
+
+/// A keyed container over one object of the tape. Errors carry the paths and kinds
+/// Foundation's `JSONDecoder` reports.
+struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let state: JSONDecodingState
+    let object: UInt32
+    let node: UInt32
+    /// The converted key of each member, for the custom key strategy only.
+    private let converted: [String]?
+
+    init(state: JSONDecodingState, object: UInt32, node: UInt32) throws {
+        let entry = state.entry(object)
+        guard entry.kind == .object else {
+            let failure: JSONReadFailure = entry.kind == .null ? .null([String: Any].self) : .mismatch([String: Any].self, found: entry)
+            throw failure.error(at: state.codingPath(node: node, value: object))
+        }
+        self.state = state
+        self.object = object
+        self.node = node
+        self.converted = try state.prepareKeys(of: object) { state.codingPath(node: node, value: object) }
+    }
+
+    var codingPath: [any CodingKey] { state.codingPath(node: node, value: object) }
+
+    var allKeys: [Key] { state.keyNames(in: object, converted: converted).compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { find(key) != nil }
+
+    @inline(__always)
+    private func find(_ key: Key) -> UInt32? {
+        state.member(named: key.stringValue, in: object, converted: converted)
+    }
+
+    private func keyNotFound(_ key: Key) -> DecodingError {
+        .keyNotFound(key, DecodingError.Context(codingPath: codingPath,
+                                                debugDescription: "No value associated with key '\(key.stringValue)'."))
+    }
+
+    private func path(_ key: Key) -> [any CodingKey] {
+        state.codingPath(node: node, value: object, appending: .key(key))
+    }
+
+    @inline(__always)
+    private func read<T>(_ key: Key, _ reader: (UInt32) throws(JSONReadFailure) -> T) throws -> T {
+        guard let value = find(key) else { throw keyNotFound(key) }
+        do {
+            return try reader(value)
+        } catch {
+            throw error.error(at: path(key))
+        }
+    }
+
+    @inline(__always)
+    private func readIfPresent<T>(_ key: Key, _ reader: (UInt32) throws(JSONReadFailure) -> T) throws -> T? {
+        guard let value = find(key), state.entry(value).kind != .null else { return nil }
+        do {
+            return try reader(value)
+        } catch {
+            throw error.error(at: path(key))
+        }
+    }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ key: Key, _ type: T.Type) throws -> T {
+        try read(key) { index throws(JSONReadFailure) in try state.readInteger(index, as: T.self) }
+    }
+
+    @inline(__always)
+    private func integerIfPresent<T: FixedWidthInteger>(_ key: Key, _ type: T.Type) throws -> T? {
+        try readIfPresent(key) { index throws(JSONReadFailure) in try state.readInteger(index, as: T.self) }
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let value = find(key) else { throw keyNotFound(key) }
+        return state.entry(value).kind == .null
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key, state.readBool) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try read(key, state.readString) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try read(key, state.readDouble) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try read(key, state.readFloat) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key, Int.self) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key, Int8.self) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key, Int16.self) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key, Int32.self) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key, Int64.self) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(key, Int128.self) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key, UInt.self) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key, UInt8.self) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key, UInt16.self) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key, UInt32.self) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key, UInt64.self) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(key, UInt128.self) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        guard let value = find(key) else { throw keyNotFound(key) }
+        return try state.unwrap(T.self, value: value, parent: node, parentValue: object, key: .key(key))
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try readIfPresent(key, state.readBool) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try readIfPresent(key, state.readString) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try readIfPresent(key, state.readDouble) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try readIfPresent(key, state.readFloat) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(key, Int.self) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try integerIfPresent(key, Int8.self) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try integerIfPresent(key, Int16.self) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try integerIfPresent(key, Int32.self) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try integerIfPresent(key, Int64.self) }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try integerIfPresent(key, Int128.self) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try integerIfPresent(key, UInt.self) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try integerIfPresent(key, UInt8.self) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try integerIfPresent(key, UInt16.self) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try integerIfPresent(key, UInt32.self) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(key, UInt64.self) }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try integerIfPresent(key, UInt128.self) }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = find(key), state.entry(value).kind != .null else { return nil }
+        return try state.unwrap(T.self, value: value, parent: node, parentValue: object, key: .key(key))
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey> {
+        guard let value = find(key) else { throw keyNotFound(key) }
+        let child = state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
+        return KeyedDecodingContainer(try JSONKeyedContainer<NestedKey>(state: state, object: value, node: child))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        guard let value = find(key) else { throw keyNotFound(key) }
+        let child = state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
+        return try JSONUnkeyedContainer(state: state, array: value, node: child)
+    }
+
+    func superDecoder() throws -> any Decoder { decoder(for: JSONKey.superKey) }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { decoder(for: key) }
+
+    /// A decoder for the member `key`, or for null when there is none (as in Foundation).
+    private func decoder(for key: some CodingKey) -> JSONValueDecoder {
+        let value = state.member(named: key.stringValue, in: object, converted: converted) ?? state.syntheticNull
+        let child = state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
+        return JSONValueDecoder(state: state, value: value, node: child)
+    }
+}

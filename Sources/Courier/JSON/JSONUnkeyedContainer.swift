@@ -1,0 +1,165 @@
+import Foundation
+
+/// An unkeyed container over one array of the tape: a cursor on the next element. Three
+/// words, so returning it as `any UnkeyedDecodingContainer` allocates nothing.
+struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
+    let state: JSONDecodingState
+    let array: UInt32
+    let node: UInt32
+    /// The tape index of the next element.
+    private var cursor: UInt32
+    private var index: UInt32 = 0
+
+    init(state: JSONDecodingState, array: UInt32, node: UInt32) throws {
+        let entry = state.entry(array)
+        guard entry.kind == .array else {
+            let failure: JSONReadFailure = entry.kind == .null ? .null([Any].self) : .mismatch([Any].self, found: entry)
+            throw failure.error(at: state.codingPath(node: node, value: array))
+        }
+        self.state = state
+        self.array = array
+        self.node = node
+        self.cursor = array + 1
+    }
+
+    var codingPath: [any CodingKey] { state.codingPath(node: node, value: array) }
+    var count: Int? { Int(state.entry(array).length) }
+    var isAtEnd: Bool { index >= state.entry(array).length }
+    var currentIndex: Int { Int(index) }
+
+    /// The next element, or a `valueNotFound` error for `type` when there is none.
+    @inline(__always)
+    private func next(_ type: Any.Type, _ message: String = "Unkeyed container is at end.") throws -> UInt32 {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(type, DecodingError.Context(
+                codingPath: codingPath + [JSONKey(index: currentIndex)], debugDescription: message))
+        }
+        return cursor
+    }
+
+    @inline(__always)
+    private mutating func advance() {
+        if cursor < state.entry(array).next { cursor = state.entry(cursor).next }
+        index += 1
+    }
+
+    @inline(__always)
+    private mutating func read<T>(_ type: T.Type, _ reader: (UInt32) throws(JSONReadFailure) -> T) throws -> T {
+        let value = try next(T.self)
+        do {
+            let result = try reader(value)
+            advance()
+            return result
+        } catch {
+            throw error.error(at: codingPath + [JSONKey(index: currentIndex)])
+        }
+    }
+
+    /// As Foundation: nil at the end or for null, and the index moves on either way.
+    @inline(__always)
+    private mutating func readIfPresent<T>(_ reader: (UInt32) throws(JSONReadFailure) -> T) throws -> T? {
+        guard !isAtEnd, state.entry(cursor).kind != .null else {
+            advance()
+            return nil
+        }
+        do {
+            let result = try reader(cursor)
+            advance()
+            return result
+        } catch {
+            throw error.error(at: codingPath + [JSONKey(index: currentIndex)])
+        }
+    }
+
+    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        let state = state
+        return try read(T.self) { index throws(JSONReadFailure) in try state.readInteger(index, as: T.self) }
+    }
+
+    private mutating func integerIfPresent<T: FixedWidthInteger>(_ type: T.Type) throws -> T? {
+        let state = state
+        return try readIfPresent { index throws(JSONReadFailure) in try state.readInteger(index, as: T.self) }
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        let value = try next(Never.self)
+        guard state.entry(value).kind == .null else { return false }
+        advance()
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try read(Bool.self, state.readBool) }
+    mutating func decode(_ type: String.Type) throws -> String { try read(String.self, state.readString) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try read(Double.self, state.readDouble) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try read(Float.self, state.readFloat) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try integer(Int.self) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(Int8.self) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(Int16.self) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(Int32.self) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(Int64.self) }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(Int128.self) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(UInt.self) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(UInt8.self) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(UInt16.self) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(UInt32.self) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(UInt64.self) }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(UInt128.self) }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let value = try next(T.self)
+        let result = try state.unwrap(T.self, value: value, parent: node, parentValue: array, key: .index(currentIndex))
+        advance()
+        return result
+    }
+
+    mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? { try readIfPresent(state.readBool) }
+    mutating func decodeIfPresent(_ type: String.Type) throws -> String? { try readIfPresent(state.readString) }
+    mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? { try readIfPresent(state.readDouble) }
+    mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? { try readIfPresent(state.readFloat) }
+    mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try integerIfPresent(Int.self) }
+    mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try integerIfPresent(Int8.self) }
+    mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? { try integerIfPresent(Int16.self) }
+    mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? { try integerIfPresent(Int32.self) }
+    mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? { try integerIfPresent(Int64.self) }
+    mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? { try integerIfPresent(Int128.self) }
+    mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try integerIfPresent(UInt.self) }
+    mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? { try integerIfPresent(UInt8.self) }
+    mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try integerIfPresent(UInt16.self) }
+    mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try integerIfPresent(UInt32.self) }
+    mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try integerIfPresent(UInt64.self) }
+    mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? { try integerIfPresent(UInt128.self) }
+
+    mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
+        guard !isAtEnd, state.entry(cursor).kind != .null else {
+            advance()
+            return nil
+        }
+        let result = try state.unwrap(T.self, value: cursor, parent: node, parentValue: array, key: .index(currentIndex))
+        advance()
+        return result
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<NestedKey> {
+        let value = try next(KeyedDecodingContainer<NestedKey>.self)
+        let child = state.pushPath(parent: node, parentValue: array, value: value, key: .index(currentIndex))
+        let container = try JSONKeyedContainer<NestedKey>(state: state, object: value, node: child)
+        advance()
+        return KeyedDecodingContainer(container)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let value = try next((any UnkeyedDecodingContainer).self)
+        let child = state.pushPath(parent: node, parentValue: array, value: value, key: .index(currentIndex))
+        let container = try JSONUnkeyedContainer(state: state, array: value, node: child)
+        advance()
+        return container
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let value = try next((any Decoder).self, "Cannot get superDecoder() -- unkeyed container is at end.")
+        let child = state.pushPath(parent: node, parentValue: array, value: value, key: .index(currentIndex))
+        advance()
+        return JSONValueDecoder(state: state, value: value, node: child)
+    }
+}
