@@ -1,4 +1,5 @@
 import Dispatch
+import BenchmarkFixtures
 import Foundation
 import CourierSync
 import Synchronization
@@ -73,11 +74,6 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) 
 
 private final class ResultBox<T: Sendable>: Sendable {
     let value = Locked<Result<T, any Error>?>(nil)
-}
-
-struct BenchmarkFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Runs `one` (a blocking request) `warmup` times, then `count` times on the clock, and measures

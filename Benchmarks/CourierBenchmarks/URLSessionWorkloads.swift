@@ -1,4 +1,5 @@
 import Dispatch
+import BenchmarkFixtures
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -6,7 +6,7 @@ import Foundation
 extension JSONDecodingState {
     /// Checks what Foundation checks when it opens an object: every key must be a valid string.
     /// With the custom key strategy, returns the converted key of each member.
-    func prepareKeys(of object: UInt32, path: () -> [any CodingKey]) throws(JSONSyntaxError) -> [String]? {
+    func prepareKeys(of object: UInt32, node: UInt32) throws(JSONSyntaxError) -> [String]? {
         let container = entry(object)
         if container.has(JSONEntry.Flags.complexKeys) {
             var member = object + 1
@@ -18,7 +18,7 @@ extension JSONDecodingState {
         guard case .custom(let convert) = keyStrategy else { return nil }
         var converted: [String] = []
         converted.reserveCapacity(Int(container.length))
-        let base = path()
+        let base = codingPath(node: node, value: object)
         var member = object + 1
         while member < container.next {
             converted.append(convert(base + [JSONKey(stringValue: try string(member))]).stringValue)
@@ -28,7 +28,19 @@ extension JSONDecodingState {
     }
 
     /// The tape index of the value of the first member named `name`, or nil.
+    @inline(__always)
     func member(named name: String, in object: UInt32, converted: [String]?) -> UInt32? {
+        if converted == nil && usesDefaultKeys {
+            var source = name
+            if let found = source.withUTF8({ plainMember($0, in: object) }) {
+                return found == 0 ? nil : found
+            }
+        }
+        return memberSlowPath(named: name, in: object, converted: converted)
+    }
+
+    @inline(never)
+    private func memberSlowPath(named name: String, in object: UInt32, converted: [String]?) -> UInt32? {
         if let converted {
             var member = object + 1
             var position = 0
@@ -43,37 +55,54 @@ extension JSONDecodingState {
         var source = name
         return source.withUTF8 { query in
             let asciiQuery = JSONKeyMatching.isASCII(query)
-            if usesDefaultKeys {
-                return asciiQuery ? plainMember(query, name, in: object) : stringMember(name, in: object, snakeCase: false)
-            }
+            if usesDefaultKeys { return stringMember(name, in: object, snakeCase: false) }
             return asciiQuery ? snakeCaseMember(query, name, in: object) : stringMember(name, in: object, snakeCase: true)
         }
     }
 
-    /// Default keys, ASCII query: the hot path of every synthesized `init(from:)`.
+    /// Default keys: the hot path of every synthesized `init(from:)`. Returns the value's
+    /// index, 0 when no member matches, or nil when the query or a key needs comparing as a
+    /// `String` (non-ASCII query, escaped or non-ASCII keys).
     @inline(__always)
-    private func plainMember(_ query: UnsafeBufferPointer<UInt8>, _ name: String, in object: UInt32) -> UInt32? {
-        let (word, mask) = JSONKeyMatching.prefixWord(query)
-        let length = UInt32(query.count)
+    private func plainMember(_ query: UnsafeBufferPointer<UInt8>, in object: UInt32) -> UInt32? {
+        let count = query.count
+        let base = query.baseAddress
+        var word: UInt64 = 0
+        var high: UInt64 = 0
+        if count >= 8 {
+            word = UnsafeRawPointer(base!).loadUnaligned(as: UInt64.self)
+            var i = 8
+            high = word
+            while i + 8 <= count {
+                high |= UnsafeRawPointer(base! + i).loadUnaligned(as: UInt64.self)
+                i += 8
+            }
+            while i < count {
+                high |= UInt64(base![i])
+                i += 1
+            }
+        } else {
+            for k in 0..<count { word |= UInt64(base![k]) << UInt64(k &* 8) }
+            high = word
+        }
+        guard high & 0x8080_8080_8080_8080 == 0 else { return nil }
+        let mask: UInt64 = count >= 8 ? ~0 : (1 << UInt64(count &* 8)) &- 1
+        let length = UInt32(count)
         let container = entry(object)
-        let complex = container.has(JSONEntry.Flags.complexKeys)
+        if container.has(JSONEntry.Flags.complexKeys) { return nil }
         var member = object + 1
         while member < container.next {
-            let key = entry(member)
-            if key.isPlainASCIIString {
-                if key.length == length {
-                    let p = input.base + Int(key.start)
-                    if UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & mask == word
-                        && (length <= 8 || memcmp(p + 8, query.baseAddress! + 8, Int(length) - 8) == 0) {
-                        return member + 1
-                    }
+            let key = tape[Int(member)]
+            if key.length == length {
+                let p = input.base + Int(key.start)
+                if UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & mask == word
+                    && (length <= 8 || memcmp(p + 8, base! + 8, count &- 8) == 0) {
+                    return member + 1
                 }
-            } else if complex, (try? string(member)) == name {
-                return member + 1
             }
-            member = entry(member + 1).next
+            member = tape[Int(member) + 1].next
         }
-        return nil
+        return 0
     }
 
     private func snakeCaseMember(_ query: UnsafeBufferPointer<UInt8>, _ name: String, in object: UInt32) -> UInt32? {

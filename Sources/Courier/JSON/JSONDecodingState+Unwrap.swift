@@ -20,14 +20,53 @@ extension JSONDecodingState {
         } catch let failure as JSONReadFailure {
             throw failure.error(at: codingPath(node: parent, value: parentValue, appending: key))
         }
-        if isStringKeyedDictionary(T.self), let dictionary = T.self as? any JSONStringKeyedDictionary.Type {
+        if T.self == [String].self {
+            return unsafeBitCast(try scalarArray(String.self, value, parent: parent, parentValue: parentValue, key: key), to: T.self)
+        }
+        if T.self == [Int].self {
+            return unsafeBitCast(try scalarArray(Int.self, value, parent: parent, parentValue: parentValue, key: key), to: T.self)
+        }
+        if T.self == [Double].self {
+            return unsafeBitCast(try scalarArray(Double.self, value, parent: parent, parentValue: parentValue, key: key), to: T.self)
+        }
+        switch work.pointee.kind(of: T.self) {
+        case .plain:
+            return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
+                try T(from: JSONValueDecoder(state: self, value: value, node: node))
+            }
+        case .array(let array):
+            return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
+                try array.decodeJSONArray(self, value: value, node: node) as! T
+            }
+        case .stringDictionary(let dictionary):
             return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
                 try dictionary.decodeJSONObject(self, value: value, node: node) as! T
             }
         }
-        return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
-            try T(from: JSONValueDecoder(state: self, value: value, node: node))
+    }
+
+    /// An array of scalars, as `Array.init(from:)` would read it, without a path record.
+    private func scalarArray<E: JSONScalar>(_ type: E.Type, _ value: UInt32, parent: UInt32, parentValue: UInt32,
+                                            key: JSONPathKey?) throws -> [E] {
+        let array = entry(value)
+        guard array.kind == .array else {
+            let failure: JSONReadFailure = array.kind == .null ? .null([Any].self) : .mismatch([Any].self, found: array)
+            throw failure.error(at: codingPath(node: parent, value: parentValue, appending: key))
         }
+        var result: [E] = []
+        result.reserveCapacity(Int(array.length))
+        var element = value + 1
+        while element < array.next {
+            do {
+                result.append(try E.read(self, element))
+            } catch {
+                var path = codingPath(node: parent, value: parentValue, appending: key)
+                path.append(JSONKey(index: result.count))
+                throw error.error(at: path)
+            }
+            element = entry(element).next
+        }
+        return result
     }
 
     /// Runs `body` with a path node for the value, dropping the node and everything recorded
@@ -36,9 +75,9 @@ extension JSONDecodingState {
     func withNode<R>(value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?,
                      _ body: (UInt32) throws -> R) rethrows -> R {
         guard let key else { return try body(parent) }
-        let mark = paths.count
+        let mark = work.pointee.pathCount
         let node = pushPath(parent: parent, parentValue: parentValue, value: value, key: key)
-        defer { paths.removeSubrange(mark...) }
+        defer { work.pointee.truncatePaths(to: mark) }
         return try body(node)
     }
 
@@ -92,6 +131,30 @@ extension JSONDecodingState {
         if entry(value).kind == .null { throw .null(URL.self) }
         guard let url = URL(string: try readString(value)) else { throw .corrupted("Invalid URL string.") }
         return url
+    }
+}
+
+/// Arrays are decoded element by element as `Array.init(from:)` does, without its generic
+/// unkeyed container traffic.
+protocol JSONDecodableArray {
+    static func decodeJSONArray(_ state: JSONDecodingState, value: UInt32, node: UInt32) throws -> Self
+}
+
+extension Array: JSONDecodableArray where Element: Decodable {
+    static func decodeJSONArray(_ state: JSONDecodingState, value: UInt32, node: UInt32) throws -> Self {
+        let array = state.entry(value)
+        guard array.kind == .array else {
+            let failure: JSONReadFailure = array.kind == .null ? .null([Any].self) : .mismatch([Any].self, found: array)
+            throw failure.error(at: state.codingPath(node: node, value: value))
+        }
+        var result: [Element] = []
+        result.reserveCapacity(Int(array.length))
+        var element = value + 1
+        while element < array.next {
+            result.append(try state.unwrap(Element.self, value: element, parent: node, parentValue: value, key: .index(result.count)))
+            element = state.entry(element).next
+        }
+        return result
     }
 }
 

@@ -126,3 +126,56 @@ extension JSONDecodingState {
         return JSONSyntaxError(problem, at: Int(entry.start), in: input)
     }
 }
+
+/// The types read straight from one tape entry (the primitive types of the container
+/// protocols). Containers call `read` through generics specialized at compile time, so no
+/// closure or existential sits on the hot path.
+protocol JSONScalar {
+    static func read(_ state: JSONDecodingState, _ index: UInt32) throws(JSONReadFailure) -> Self
+}
+
+extension Bool: JSONScalar {
+    @inline(__always) static func read(_ state: JSONDecodingState, _ index: UInt32) throws(JSONReadFailure) -> Bool {
+        try state.readBool(index)
+    }
+}
+
+extension String: JSONScalar {
+    @inline(__always) static func read(_ state: JSONDecodingState, _ index: UInt32) throws(JSONReadFailure) -> String {
+        try state.readString(index)
+    }
+}
+
+extension Double: JSONScalar {
+    @inline(__always) static func read(_ state: JSONDecodingState, _ index: UInt32) throws(JSONReadFailure) -> Double {
+        try state.readDouble(index)
+    }
+}
+
+extension Float: JSONScalar {
+    @inline(__always) static func read(_ state: JSONDecodingState, _ index: UInt32) throws(JSONReadFailure) -> Float {
+        try state.readFloat(index)
+    }
+}
+
+/// Integers of every width read the same way.
+protocol JSONInteger: JSONScalar, FixedWidthInteger {}
+
+extension JSONInteger {
+    @inline(__always) static func read(_ state: JSONDecodingState, _ index: UInt32) throws(JSONReadFailure) -> Self {
+        try state.readInteger(index, as: Self.self)
+    }
+}
+
+extension Int: JSONInteger {}
+extension Int8: JSONInteger {}
+extension Int16: JSONInteger {}
+extension Int32: JSONInteger {}
+extension Int64: JSONInteger {}
+extension Int128: JSONInteger {}
+extension UInt: JSONInteger {}
+extension UInt8: JSONInteger {}
+extension UInt16: JSONInteger {}
+extension UInt32: JSONInteger {}
+extension UInt64: JSONInteger {}
+extension UInt128: JSONInteger {}

@@ -19,12 +19,8 @@ final class JSONDecodingState {
     let floatStrategy: JSONDecoder.NonConformingFloatDecodingStrategy
     private let sendableUserInfo: [CodingUserInfoKey: any Sendable]
     private(set) lazy var userInfo: [CodingUserInfoKey: Any] = sendableUserInfo.mapValues { $0 }
-    /// Coding path records; see ``JSONPathNode``.
-    var paths: ContiguousArray<JSONPathNode>
-    private var scratch: UnsafeMutablePointer<UInt8>?
-    private var scratchCapacity = 0
-    /// Types recently found not to be `[String: V]`, so the conformance check is not repeated.
-    private var plainTypes: (ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?) = (nil, nil, nil, nil)
+    /// Path records, the unescaping buffer and the type cache.
+    let work: UnsafeMutablePointer<JSONWorkspace>
 
     init(data: Data, decoder: CourierJSONDecoder) throws(JSONSyntaxError) {
         let input = try JSONInput(copying: data)
@@ -45,14 +41,13 @@ final class JSONDecodingState {
         dataStrategy = decoder.dataDecodingStrategy
         floatStrategy = decoder.nonConformingFloatDecodingStrategy
         sendableUserInfo = decoder.userInfo
-        paths = [JSONPathNode(parent: 0, parentValue: 0, value: 0, key: nil)]
-        paths.reserveCapacity(32)
+        work = JSONWorkspace.make()
     }
 
     deinit {
         input.deallocate()
         tape.deallocate()
-        scratch?.deallocate()
+        JSONWorkspace.destroy(work)
     }
 
     /// Decodes the top-level value, as Foundation does: through the same special cases as any
@@ -72,27 +67,8 @@ final class JSONDecodingState {
     func string(_ index: UInt32) throws(JSONSyntaxError) -> String {
         let entry = tape[Int(index)]
         return try JSONStrings.decode(input.base + Int(entry.start), Int(entry.length), flags: entry.bits) {
-            scratchBuffer(Int(entry.length))
+            work.pointee.scratchBuffer(Int(entry.length) + 8)
         }
-    }
-
-    private func scratchBuffer(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
-        if let scratch, scratchCapacity >= capacity { return scratch }
-        scratch?.deallocate()
-        scratchCapacity = max(capacity, 256)
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchCapacity)
-        scratch = buffer
-        return buffer
-    }
-
-    /// Whether `T` is `[String: V]`, which is decoded member by member (see `JSONStringKeyedDictionary`).
-    @inline(__always)
-    func isStringKeyedDictionary<T>(_ type: T.Type) -> Bool {
-        let id = ObjectIdentifier(type)
-        if id == plainTypes.0 || id == plainTypes.1 || id == plainTypes.2 || id == plainTypes.3 { return false }
-        if type is any JSONStringKeyedDictionary.Type { return true }
-        plainTypes = (id, plainTypes.0, plainTypes.1, plainTypes.2)
-        return false
     }
 
     // MARK: Coding paths
@@ -101,17 +77,18 @@ final class JSONDecodingState {
     /// `parentValue`) through `key`; returns the new node.
     @inline(__always)
     func pushPath(parent: UInt32, parentValue: UInt32, value: UInt32, key: JSONPathKey) -> UInt32 {
-        paths.append(JSONPathNode(parent: parent, parentValue: parentValue, value: value, key: key))
-        return UInt32(paths.count - 1)
+        work.pointee.push(JSONPathNode(parent: parent, parentValue: parentValue, value: value, key: key))
     }
 
     /// The coding path of the node `node`, whose value is `value`.
     func codingPath(node: UInt32, value: UInt32) -> [any CodingKey] {
         var reversed: [any CodingKey] = []
+        let paths = work.pointee.paths
+        let count = work.pointee.pathCount
         var node = Int(node)
         var value = value
         while node != 0 || value != 0 {
-            guard node != 0, node < paths.count, paths[node].value == value, let key = paths[node].key else {
+            guard node != 0, node < count, paths[node].value == value, let key = paths[node].key else {
                 // The record was reused: a decoder outlived the call that made it. Rebuild the
                 // path from the document's structure instead.
                 return structuralPath(to: value) + reversed.reversed()

@@ -75,14 +75,14 @@ struct JSONInput {
     /// A padded copy of `bytes`.
     private static func copy(_ bytes: UnsafeRawBufferPointer) -> (UnsafeMutablePointer<UInt8>, Int) {
         let count = bytes.count
-        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: count + padding)
+        let base = JSONMemory.allocate(UInt8.self, capacity: count + padding)
         if count > 0 { UnsafeMutableRawPointer(base).copyMemory(from: bytes.baseAddress!, byteCount: count) }
         (base + count).initialize(repeating: 0, count: padding)
         return (base, count)
     }
 
     func deallocate() {
-        base.deallocate()
+        JSONMemory.deallocate(base)
     }
 
     /// The encoding RFC 4627 section 3 implies from the first four bytes, and the length of a

@@ -18,7 +18,11 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.state = state
         self.object = object
         self.node = node
-        self.converted = try state.prepareKeys(of: object) { state.codingPath(node: node, value: object) }
+        if entry.has(JSONEntry.Flags.complexKeys) || !state.usesDefaultKeys {
+            self.converted = try state.prepareKeys(of: object, node: node)
+        } else {
+            self.converted = nil
+        }
     }
 
     var codingPath: [any CodingKey] { state.codingPath(node: node, value: object) }
@@ -42,33 +46,23 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     @inline(__always)
-    private func read<T>(_ key: Key, _ reader: (UInt32) throws(JSONReadFailure) -> T) throws -> T {
+    private func read<T: JSONScalar>(_ key: Key) throws -> T {
         guard let value = find(key) else { throw keyNotFound(key) }
         do {
-            return try reader(value)
+            return try T.read(state, value)
         } catch {
             throw error.error(at: path(key))
         }
     }
 
     @inline(__always)
-    private func readIfPresent<T>(_ key: Key, _ reader: (UInt32) throws(JSONReadFailure) -> T) throws -> T? {
+    private func readIfPresent<T: JSONScalar>(_ key: Key) throws -> T? {
         guard let value = find(key), state.entry(value).kind != .null else { return nil }
         do {
-            return try reader(value)
+            return try T.read(state, value)
         } catch {
             throw error.error(at: path(key))
         }
-    }
-
-    @inline(__always)
-    private func integer<T: FixedWidthInteger>(_ key: Key, _ type: T.Type) throws -> T {
-        try read(key) { index throws(JSONReadFailure) in try state.readInteger(index, as: T.self) }
-    }
-
-    @inline(__always)
-    private func integerIfPresent<T: FixedWidthInteger>(_ key: Key, _ type: T.Type) throws -> T? {
-        try readIfPresent(key) { index throws(JSONReadFailure) in try state.readInteger(index, as: T.self) }
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -76,44 +70,44 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return state.entry(value).kind == .null
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key, state.readBool) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try read(key, state.readString) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try read(key, state.readDouble) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try read(key, state.readFloat) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key, Int.self) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key, Int8.self) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key, Int16.self) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key, Int32.self) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key, Int64.self) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(key, Int128.self) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key, UInt.self) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key, UInt8.self) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key, UInt16.self) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key, UInt32.self) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key, UInt64.self) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(key, UInt128.self) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try read(key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try read(key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try read(key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try read(key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try read(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try read(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try read(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try read(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try read(key) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try read(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try read(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try read(key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         guard let value = find(key) else { throw keyNotFound(key) }
         return try state.unwrap(T.self, value: value, parent: node, parentValue: object, key: .key(key))
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try readIfPresent(key, state.readBool) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try readIfPresent(key, state.readString) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try readIfPresent(key, state.readDouble) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try readIfPresent(key, state.readFloat) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(key, Int.self) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try integerIfPresent(key, Int8.self) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try integerIfPresent(key, Int16.self) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try integerIfPresent(key, Int32.self) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try integerIfPresent(key, Int64.self) }
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try integerIfPresent(key, Int128.self) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try integerIfPresent(key, UInt.self) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try integerIfPresent(key, UInt8.self) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try integerIfPresent(key, UInt16.self) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try integerIfPresent(key, UInt32.self) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(key, UInt64.self) }
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try integerIfPresent(key, UInt128.self) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try readIfPresent(key) }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try readIfPresent(key) }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = find(key), state.entry(value).kind != .null else { return nil }

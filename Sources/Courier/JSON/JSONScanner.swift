@@ -14,14 +14,15 @@ struct JSONScanner {
 
     private let input: JSONInput
     private var tape: JSONTapeBuffer
-    /// Tape indices of the open containers, innermost last.
-    private let stack: UnsafeMutablePointer<UInt32>
+    /// The tape index of the innermost open container, or -1. While a container is open, its
+    /// entry's `next` holds the index of the container around it (`UInt32.max` for none), so
+    /// the open containers form a stack without memory of their own.
+    private var top = -1
     private var depth = 0
 
     /// Scans `input` into a tape. On failure nothing leaks: the tape is freed before throwing.
     static func scan(_ input: JSONInput) throws(JSONSyntaxError) -> JSONTapeBuffer {
         var scanner = JSONScanner(input: input)
-        defer { scanner.stack.deallocate() }
         do {
             try scanner.run()
         } catch {
@@ -34,7 +35,6 @@ struct JSONScanner {
     private init(input: JSONInput) {
         self.input = input
         self.tape = JSONTapeBuffer(estimatedFor: input.count)
-        self.stack = .allocate(capacity: JSONScanner.maximumDepth)
     }
 
     @inline(__always) private func byte(_ offset: Int) -> UInt8 { input.base[offset] }
@@ -67,7 +67,7 @@ struct JSONScanner {
             while true {
                 if depth == 0 { break parsing }
                 position = skipWhitespace(position)
-                let top = Int(stack[depth - 1])
+                let top = self.top
                 let c = byte(position)
                 let isObject = tape.base[top].kind == .object
                 let closer: UInt8 = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
@@ -97,7 +97,9 @@ struct JSONScanner {
 
     @inline(__always)
     private mutating func close(_ container: Int, after position: Int) {
+        let outer = tape.base[container].next
         tape.base[container].next = UInt32(tape.count)
+        top = outer == .max ? -1 : Int(outer)
         depth -= 1
     }
 
@@ -150,7 +152,8 @@ struct JSONScanner {
         if byte(inner) == closer {
             return inner + 1
         }
-        stack[depth] = UInt32(index)
+        tape.base[index].next = top < 0 ? .max : UInt32(top)
+        top = index
         depth += 1
         if object { inner = try scanKey(at: inner, object: index) }
         tape.base[index].length = 1
@@ -182,13 +185,13 @@ struct JSONScanner {
             let stops = JSONScanner.stopBytes(in: word)
             if stops == 0 {
                 highBits |= word
-                p += 8
+                p &+= 8
                 continue
             }
             let offset = stops.trailingZeroBitCount >> 3
             // Only the bytes before the stop count toward "non-ASCII".
             highBits |= word & ((1 << UInt64(offset << 3)) &- 1)
-            p += offset
+            p &+= offset
             let c = byte(p)
             if c == UInt8(ascii: "\"") {
                 break
@@ -197,21 +200,22 @@ struct JSONScanner {
             flags |= JSONEntry.Flags.escaped
             if c == UInt8(ascii: "\\") {
                 guard p + 1 < input.count else { throw JSONSyntaxError("Unterminated string", at: position, in: input) }
+                // (Escaped bytes need not count toward "non-ASCII": a non-ASCII byte there makes
+                // the escape invalid, which decoding reports whatever the flags say.)
                 if byte(p + 1) == UInt8(ascii: "u") {
                     // Like Foundation: four more bytes must exist and none may be a quote.
                     guard p + 6 <= input.count else { throw JSONSyntaxError("Unterminated string", at: position, in: input) }
-                    for k in 2..<6 where byte(p + k) == UInt8(ascii: "\"") {
+                    let hex = UnsafeRawPointer(input.base + p + 2).loadUnaligned(as: UInt32.self) ^ 0x2222_2222
+                    guard (hex &- 0x0101_0101) & ~hex & 0x8080_8080 == 0 else {
                         throw JSONSyntaxError("Invalid \\u escape", at: p, in: input)
                     }
-                    highBits |= UInt64(byte(p + 2)) | UInt64(byte(p + 3)) | UInt64(byte(p + 4)) | UInt64(byte(p + 5))
-                    p += 6
+                    p &+= 6
                 } else {
-                    highBits |= UInt64(byte(p + 1))
-                    p += 2
+                    p &+= 2
                 }
             } else {
                 // A control character: an error only if this string is ever decoded.
-                p += 1
+                p &+= 1
             }
         }
         if highBits & 0x8080_8080_8080_8080 != 0 { flags |= JSONEntry.Flags.nonASCII }

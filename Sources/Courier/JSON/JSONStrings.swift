@@ -1,8 +1,8 @@
 /// Turns string entries into Swift `String`s with Foundation's checks: escapes must be valid,
 /// `\u` surrogates must pair, raw control characters are refused, and the text must be UTF-8.
 enum JSONStrings {
-    /// The text of a string of `count` bytes at `p` (without quotes); `scratch` holds at least
-    /// `count` bytes for unescaping.
+    /// The text of a string of `count` bytes at `p` (without quotes); `scratch` returns a
+    /// buffer of at least `count + 8` bytes for unescaping.
     @inline(__always)
     static func decode(_ p: UnsafePointer<UInt8>, _ count: Int, flags: UInt32,
                        scratch: () -> UnsafeMutablePointer<UInt8>) throws(JSONSyntaxError) -> String {
@@ -17,27 +17,27 @@ enum JSONStrings {
         return try unescape(p, count, into: scratch())
     }
 
+    /// Unescapes into `out`, which holds at least `count + 8` bytes: text is copied a word at a
+    /// time (bytes past the end of a run are overwritten by what follows), and a word may be
+    /// read past the string's end (the input is padded; bytes from there on are ignored).
     @inline(never)
     static func unescape(_ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) throws(JSONSyntaxError) -> String {
         var i = 0
         var written = 0
         while i < count {
-            // Copy the run up to the next backslash or control character a word at a time.
-            var run = i
-            while run + 8 <= count {
-                let stops = JSONScanner.stopBytes(in: UnsafeRawPointer(p + run).loadUnaligned(as: UInt64.self))
-                if stops != 0 {
-                    run += stops.trailingZeroBitCount >> 3
-                    break
-                }
-                run += 8
+            let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+            var stops = JSONScanner.stopBytes(in: word)
+            let remaining = count - i
+            if remaining < 8 { stops |= 0x80 << UInt64(remaining &* 8) }
+            UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
+            if stops == 0 {
+                i += 8
+                written += 8
+                continue
             }
-            while run < count && p[run] != UInt8(ascii: "\\") && p[run] >= 0x20 { run += 1 }
-            if run > i {
-                (out + written).update(from: p + i, count: run - i)
-                written += run - i
-                i = run
-            }
+            let run = stops.trailingZeroBitCount >> 3
+            i += run
+            written += run
             guard i < count else { break }
             let c = p[i]
             guard c == UInt8(ascii: "\\") else {
@@ -72,6 +72,7 @@ enum JSONStrings {
 
     /// Reads `\uXXXX`, or a surrogate pair `\uD8xx\uDCxx`, at `p`; returns the scalar and the
     /// number of bytes read.
+    @inline(__always)
     private static func unicodeEscape(_ p: UnsafePointer<UInt8>, _ available: Int) throws(JSONSyntaxError) -> (UInt32, Int) {
         guard available >= 6, let unit = hex4(p + 2) else { throw JSONSyntaxError("Invalid \\u escape in a string") }
         if unit >= 0xD800 && unit <= 0xDBFF {
@@ -90,22 +91,24 @@ enum JSONStrings {
         return (unit, 6)
     }
 
+    @inline(__always)
     private static func hex4(_ p: UnsafePointer<UInt8>) -> UInt32? {
         var value: UInt32 = 0
         for k in 0..<4 {
             let c = p[k]
-            let digit: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
-            default: return nil
+            let digit = c &- UInt8(ascii: "0")
+            if digit < 10 {
+                value = value << 4 | UInt32(digit)
+                continue
             }
-            value = value << 4 | UInt32(digit)
+            let letter = (c | 0x20) &- UInt8(ascii: "a")
+            guard letter < 6 else { return nil }
+            value = value << 4 | UInt32(letter &+ 10)
         }
         return value
     }
 
+    @inline(__always)
     private static func encodeUTF8(_ scalar: UInt32, into out: UnsafeMutablePointer<UInt8>) -> Int {
         switch scalar {
         case 0..<0x80:

@@ -61,7 +61,7 @@ struct JSONTapeBuffer {
     init(estimatedFor byteCount: Int) {
         // Minified API JSON averages one entry per 8-12 bytes; grow when that guess is short.
         capacity = max(16, byteCount / 8)
-        base = .allocate(capacity: capacity)
+        base = JSONMemory.allocate(JSONEntry.self, capacity: capacity)
     }
 
     @inline(__always)
@@ -73,14 +73,14 @@ struct JSONTapeBuffer {
 
     @inline(never)
     private mutating func grow() {
-        let bigger = UnsafeMutablePointer<JSONEntry>.allocate(capacity: capacity * 2)
+        let bigger = JSONMemory.allocate(JSONEntry.self, capacity: capacity * 2)
         bigger.moveInitialize(from: base, count: count)
-        base.deallocate()
+        JSONMemory.deallocate(base)
         base = bigger
         capacity *= 2
     }
 
     func deallocate() {
-        base.deallocate()
+        JSONMemory.deallocate(base)
     }
 }

@@ -44,10 +44,10 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     @inline(__always)
-    private mutating func read<T>(_ type: T.Type, _ reader: (UInt32) throws(JSONReadFailure) -> T) throws -> T {
+    private mutating func read<T: JSONScalar>() throws -> T {
         let value = try next(T.self)
         do {
-            let result = try reader(value)
+            let result = try T.read(state, value)
             advance()
             return result
         } catch {
@@ -57,28 +57,18 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// As Foundation: nil at the end or for null, and the index moves on either way.
     @inline(__always)
-    private mutating func readIfPresent<T>(_ reader: (UInt32) throws(JSONReadFailure) -> T) throws -> T? {
+    private mutating func readIfPresent<T: JSONScalar>() throws -> T? {
         guard !isAtEnd, state.entry(cursor).kind != .null else {
             advance()
             return nil
         }
         do {
-            let result = try reader(cursor)
+            let result = try T.read(state, cursor)
             advance()
             return result
         } catch {
             throw error.error(at: codingPath + [JSONKey(index: currentIndex)])
         }
-    }
-
-    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
-        let state = state
-        return try read(T.self) { index throws(JSONReadFailure) in try state.readInteger(index, as: T.self) }
-    }
-
-    private mutating func integerIfPresent<T: FixedWidthInteger>(_ type: T.Type) throws -> T? {
-        let state = state
-        return try readIfPresent { index throws(JSONReadFailure) in try state.readInteger(index, as: T.self) }
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -88,22 +78,22 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try read(Bool.self, state.readBool) }
-    mutating func decode(_ type: String.Type) throws -> String { try read(String.self, state.readString) }
-    mutating func decode(_ type: Double.Type) throws -> Double { try read(Double.self, state.readDouble) }
-    mutating func decode(_ type: Float.Type) throws -> Float { try read(Float.self, state.readFloat) }
-    mutating func decode(_ type: Int.Type) throws -> Int { try integer(Int.self) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(Int8.self) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer(Int16.self) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer(Int32.self) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer(Int64.self) }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(Int128.self) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer(UInt.self) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(UInt8.self) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(UInt16.self) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(UInt32.self) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(UInt64.self) }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(UInt128.self) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try read() }
+    mutating func decode(_ type: String.Type) throws -> String { try read() }
+    mutating func decode(_ type: Double.Type) throws -> Double { try read() }
+    mutating func decode(_ type: Float.Type) throws -> Float { try read() }
+    mutating func decode(_ type: Int.Type) throws -> Int { try read() }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try read() }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try read() }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try read() }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try read() }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try read() }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try read() }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try read() }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try read() }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try read() }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try read() }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try read() }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let value = try next(T.self)
@@ -112,22 +102,22 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
         return result
     }
 
-    mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? { try readIfPresent(state.readBool) }
-    mutating func decodeIfPresent(_ type: String.Type) throws -> String? { try readIfPresent(state.readString) }
-    mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? { try readIfPresent(state.readDouble) }
-    mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? { try readIfPresent(state.readFloat) }
-    mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try integerIfPresent(Int.self) }
-    mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try integerIfPresent(Int8.self) }
-    mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? { try integerIfPresent(Int16.self) }
-    mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? { try integerIfPresent(Int32.self) }
-    mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? { try integerIfPresent(Int64.self) }
-    mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? { try integerIfPresent(Int128.self) }
-    mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try integerIfPresent(UInt.self) }
-    mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? { try integerIfPresent(UInt8.self) }
-    mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try integerIfPresent(UInt16.self) }
-    mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try integerIfPresent(UInt32.self) }
-    mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try integerIfPresent(UInt64.self) }
-    mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? { try integerIfPresent(UInt128.self) }
+    mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: String.Type) throws -> String? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: Int128.Type) throws -> Int128? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try readIfPresent() }
+    mutating func decodeIfPresent(_ type: UInt128.Type) throws -> UInt128? { try readIfPresent() }
 
     mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
         guard !isAtEnd, state.entry(cursor).kind != .null else {
