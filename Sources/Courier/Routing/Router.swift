@@ -50,8 +50,14 @@ public protocol Router: URLRequestConvertible {
     /// The request timeout in seconds (`URLRequest.timeoutInterval`); `nil` keeps the
     /// session's default. Default: `nil`.
     var timeout: TimeInterval? { get }
-    /// A canned response body for stubbing and previews. Default: empty.
+    /// A canned response body for stubbing and previews; `CourierTesting`'s `StubTransport`
+    /// answers with it when a test sets no stub of its own. Default: empty (no sample).
     var sampleData: Data { get }
+    /// The status code sent with ``sampleData``. Default: 200.
+    var sampleStatusCode: Int { get }
+    /// The headers sent with ``sampleData``. Default: `Content-Type: application/json` when
+    /// ``sampleData`` is not empty, none otherwise.
+    var sampleHeaders: HTTPHeaders { get }
     /// Builds the request; the default implementation is ``makeURLRequest()``.
     func asURLRequest() throws -> URLRequest
 }
@@ -67,6 +73,10 @@ extension Router {
     public var timeout: TimeInterval? { nil }
     /// An empty body.
     public var sampleData: Data { Data() }
+    /// 200.
+    public var sampleStatusCode: Int { 200 }
+    /// `Content-Type: application/json` when ``sampleData`` is not empty.
+    public var sampleHeaders: HTTPHeaders { sampleData.isEmpty ? HTTPHeaders() : [.contentType("application/json")] }
 
     /// Builds the request with ``makeURLRequest()``.
     public func asURLRequest() throws -> URLRequest {

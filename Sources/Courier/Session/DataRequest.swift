@@ -39,6 +39,9 @@ public final class DataRequest: Sendable {
         var validators: [Validator] = []
         var waiters: [@Sendable (Outcome) -> Void] = []
         var token: (any TransportCancellable)?
+        /// The attempt `token` belongs to; a transport may complete (and so start the next
+        /// attempt) before `execute` returns, and an older token must not replace a newer one.
+        var attempt = 0
         var cancelRequested = false
     }
 
@@ -47,12 +50,16 @@ public final class DataRequest: Sendable {
     private let built: Result<URLRequest, CourierError>
     /// Where a download writes the body; nil for requests that buffer it in memory.
     let destination: URL?
+    /// What the request was built from (a router case...), handed to the transport.
+    let target: (any URLRequestConvertible)?
     private let state = Locked(State())
 
-    init(session: Session, request: Result<URLRequest, CourierError>, destination: URL?) {
+    init(session: Session, request: Result<URLRequest, CourierError>, destination: URL?,
+         target: (any URLRequestConvertible)? = nil) {
         self.session = session
         self.built = request
         self.destination = destination
+        self.target = target
     }
 
     /// The request as it will be sent (default headers included), or nil if building it failed.
@@ -195,6 +202,7 @@ public final class DataRequest: Sendable {
     private func send(_ request: URLRequest, attempt: Int) {
         var options = session.transferOptions(for: request)
         options.destination = destination
+        options.target = target
         let token = session.transport.execute(request, options: options) { result in
             // Retains the request (and so its session) until the transfer has completed.
             if let delay = self.retryDelay(after: result, attempt: attempt) {
@@ -214,15 +222,17 @@ public final class DataRequest: Sendable {
                 self.complete(outcome)
             }
         }
-        install(token, stopIfFinished: attempt > 0)
+        install(token, attempt: attempt, stopIfFinished: attempt > 0)
     }
 
-    /// Records the current cancellation token, cancelling at once if `cancel()` came first.
+    /// Records the cancellation token of `attempt`, cancelling at once if `cancel()` came first.
     /// With `stopIfFinished`, a transfer started after the request already finished (a retry
-    /// racing `cancel()`) is stopped too.
-    private func install(_ token: any TransportCancellable, stopIfFinished: Bool = false) {
+    /// racing `cancel()`) is stopped too. A token of an attempt already superseded is ignored.
+    private func install(_ token: any TransportCancellable, attempt: Int, stopIfFinished: Bool = false) {
         let cancelNow: Bool = state.withLock { state in
             if case .finished = state.phase { return stopIfFinished }
+            guard attempt >= state.attempt else { return false }
+            state.attempt = attempt
             state.token = token
             return state.cancelRequested
         }
@@ -241,7 +251,7 @@ public final class DataRequest: Sendable {
     /// Waits `delay`, then sends `request` again; `cancel()` during the wait completes at once.
     private func retry(_ request: URLRequest, attempt: Int, after delay: TimeInterval) {
         let cancelled = Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled)
-        install(BackoffToken { [weak self] in self?.complete(cancelled) })
+        install(BackoffToken { [weak self] in self?.complete(cancelled) }, attempt: attempt)
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
             guard !self.isFinished, !self.isCancelled else { return }
             self.send(request, attempt: attempt)

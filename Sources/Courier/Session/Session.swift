@@ -18,7 +18,8 @@ public final class Session: Sendable {
 
     /// The configuration this session was created with.
     public let configuration: Configuration
-    let transport: any Transport
+    /// What moves this session's bytes: its libcurl engine, or the transport it was given.
+    package let transport: any Transport
     private let ownedEngine: CurlEngine?
     /// The engine options every request starts from, resolved once.
     private let baseOptions: TransferOptions
@@ -34,12 +35,33 @@ public final class Session: Sendable {
         transport = engine ?? UnavailableTransport()
     }
 
-    /// Creates a session over another transport (a stub in tests).
-    package init(configuration: Configuration = Configuration(), transport: any Transport) {
+    /// Creates a session whose requests go through `transport` instead of a libcurl engine:
+    /// a stub or a replay store in tests, or a transport of your own (see ``Transport``).
+    /// Everything above the transport (headers, retries, validation, services) is unchanged.
+    public init(configuration: Configuration = Configuration(), transport: any Transport) {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
         self.transport = transport
         ownedEngine = nil
+    }
+
+    /// Creates a session running its own libcurl engine, with `wrap` placed between the session
+    /// and the engine: a fault injector, a recorder, a cache of your own.
+    ///
+    /// `wrap` is called once, with the engine; the session keeps the engine running as long as
+    /// the session lives, so the wrapper must not outlive it.
+    /// ```swift
+    /// let session = Session { engine in FaultInjector(wrapping: engine, failEvery: 10) }
+    /// ```
+    public init(configuration: Configuration = Configuration(),
+                wrappingEngine wrap: (_ engine: any Transport) -> any Transport) {
+        self.configuration = configuration
+        baseOptions = Self.makeOptions(configuration)
+        let engine = CurlEngine(
+            maxConnectionsPerHost: configuration.maxConnectionsPerHost,
+            maxTotalConnections: configuration.maxTotalConnections)
+        ownedEngine = engine
+        transport = wrap(engine ?? UnavailableTransport())
     }
 
     deinit {
@@ -63,7 +85,7 @@ public final class Session: Sendable {
         } catch {
             built = .failure(.invalidRequest(reason: String(describing: error)))
         }
-        return DataRequest(session: self, request: built, destination: destination)
+        return DataRequest(session: self, request: built, destination: destination, target: convertible)
     }
 
     /// Prepares a request whose response body is written straight to `destination` as it
@@ -106,7 +128,7 @@ public final class Session: Sendable {
         return options
     }
 
-    private static func makeOptions(_ configuration: Configuration) -> TransferOptions {
+    static func makeOptions(_ configuration: Configuration) -> TransferOptions {
         TransferOptions(
             connectTimeout: configuration.timeouts.connect,
             requestTimeout: configuration.timeouts.request,
