@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 
 /// Where Courier reads the time and schedules waits: retry backoff, `Retry-After` dates and the
-/// refresh window of ``AuthenticationInterceptor``.
+/// waits a ``RequestInterceptor`` asks for.
 ///
 /// The default, ``SystemClock``, uses the wall clock and a global dispatch queue. Tests inject
 /// their own (`TestClock` in CourierTesting) to check delays without sleeping:

@@ -45,7 +45,7 @@ public struct TransferMetrics: Sendable, Equatable {
     /// How many redirects were followed.
     public var redirectCount: Int
     /// How many times the request was sent again, by the session's ``RetryPolicy`` or by an
-    /// interceptor (such as ``AuthenticationInterceptor`` after refreshing a credential).
+    /// interceptor (see ``RequestInterceptor``).
     public var retryCount: Int = 0
     /// How many times the request was sent in all: ``retryCount`` + 1.
     public var attempts: Int { retryCount + 1 }
