@@ -25,7 +25,7 @@ import FoundationNetworking
 /// ```
 /// A body is stored as `bodyJSON` when it is JSON (replayed compact, keys sorted), as `bodyText`
 /// when it is other UTF-8 text, and as `bodyBase64` otherwise. Secret headers (per the
-/// session's ``Courier/SecurityPolicy``) are stored as `<redacted>`, in requests and responses.
+/// session's `SecurityPolicy`) are stored as `<redacted>`, in requests and responses.
 struct Fixture: Codable, Sendable {
     struct Request: Codable, Sendable {
         var method: String

@@ -6,6 +6,6 @@ public enum StubBehavior: Sendable, Equatable {
     case immediate
     /// After `seconds`: of wall-clock time, or of a ``TestClock``'s time when the transport has one.
     case delayed(seconds: TimeInterval)
-    /// Never: the request completes only when it is cancelled (with ``Courier/CourierError/cancelled``).
+    /// Never: the request completes only when it is cancelled (with `CourierError.cancelled`).
     case never
 }

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// A transport that answers from canned responses and records every request: give it to a
-/// ``Courier/Session`` and everything above the transport runs for real (default headers,
+/// `Session` and everything above the transport runs for real (default headers,
 /// plugins, interceptors, retries, validation, services and `judgeStatus`).
 ///
 /// ```swift
@@ -23,17 +23,17 @@ import FoundationNetworking
 /// 1. the stubs registered with `on(...)`, the most recent first (so a test can override a
 ///    stub from `setUp`); a sequence answers its responses in order, then repeats the last;
 /// 2. the `fallback` closure, if it returns a response;
-/// 3. the router's ``Courier/Router/sampleData`` with its ``Courier/Router/sampleStatusCode`` and
-///    ``Courier/Router/sampleHeaders``, when the request came from a router that declares a sample
+/// 3. the router's `Router.sampleData` with its `Router.sampleStatusCode` and
+///    `Router.sampleHeaders`, when the request came from a router that declares a sample
 ///    (non-empty data, or a status other than 200) and `sampleData` is on;
-/// 4. otherwise the request fails with ``Courier/CourierError/unhandledRequest(reason:)``, whose
+/// 4. otherwise the request fails with `CourierError.unhandledRequest(reason:)`, whose
 ///    reason describes the request (method, URL, headers with secrets redacted, body excerpt)
 ///    and lists the stubs tried; it is also listed in ``unmatchedRequests``. Never a silent success.
 public final class StubTransport: Transport {
     /// When stubs answer unless a response says otherwise.
     public let behavior: StubBehavior
-    /// The virtual time that `.delayed` answers wait for; wall-clock time when nil.
-    public let clock: TestClock?
+    /// The clock `.delayed` answers wait on: the wall clock, or a `TestClock` for virtual time.
+    public let clock: any CourierClock
     /// Whether routers' sample responses answer requests no stub matched.
     public let answersWithSampleData: Bool
     private let fallback: (@Sendable (RecordedRequest) -> StubResponse?)?
@@ -72,10 +72,11 @@ public final class StubTransport: Transport {
     /// Creates a stub transport.
     /// - Parameters:
     ///   - behavior: when answers come; a response's own ``StubResponse/behavior`` wins.
-    ///   - clock: virtual time for `.delayed` answers; nil waits in wall-clock time.
+    ///   - clock: what `.delayed` answers wait on; a ``TestClock`` makes the wait virtual (pass
+    ///     the same clock to `Session.Configuration.clock` to drive retry backoff too).
     ///   - sampleData: whether routers' sample responses answer requests no stub matched.
     ///   - fallback: asked before sample data for requests no stub matched; return nil to pass.
-    public init(behavior: StubBehavior = .immediate, clock: TestClock? = nil, sampleData: Bool = true,
+    public init(behavior: StubBehavior = .immediate, clock: any CourierClock = SystemClock(), sampleData: Bool = true,
                 fallback: (@Sendable (RecordedRequest) -> StubResponse?)? = nil) {
         self.behavior = behavior
         self.clock = clock
@@ -111,7 +112,7 @@ public final class StubTransport: Transport {
     /// Every request received, in call order (retries and replays included).
     public var requests: [RecordedRequest] { state.withLock { $0.requests } }
 
-    /// The requests that matched nothing and failed with ``Courier/CourierError/unhandledRequest(reason:)``.
+    /// The requests that matched nothing and failed with `CourierError.unhandledRequest(reason:)`.
     public var unmatchedRequests: [RecordedRequest] { state.withLock { $0.unmatched } }
 
     /// The recorded requests that `matcher` accepts, in call order.
@@ -145,11 +146,7 @@ public final class StubTransport: Transport {
         case .immediate:
             DispatchQueue.global().async { call.answer(with: response) }
         case .delayed(let seconds):
-            if let clock {
-                clock.schedule(after: seconds) { call.answer(with: response) }
-            } else {
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { call.answer(with: response) }
-            }
+            clock.schedule(after: seconds) { call.answer(with: response) }
         case .never:
             break
         }

@@ -1,93 +1,114 @@
+import Courier
 import CourierSync
+import Dispatch
 import Foundation
 
-/// Virtual time for tests: nothing scheduled on it happens until the test advances it, so
-/// delays are tested without sleeping and without timing assertions.
+/// A clock for tests: time moves only when waits are scheduled (``Mode/immediate``) or when the
+/// test calls ``advance(by:)``, and every wait asked for is recorded.
 ///
 /// ```swift
 /// let clock = TestClock()
-/// let stubs = StubTransport(behavior: .delayed(seconds: 5), clock: clock)
-/// let response = Task { await Session(transport: stubs).request(Ping.ping).response() }
-/// try await clock.waitUntilScheduled()      // the stub is waiting for virtual time
-/// clock.advance(by: 5)                      // ...and answers now
+/// var configuration = Session.Configuration()
+/// configuration.retryPolicy = .default
+/// configuration.clock = clock
+/// _ = await Session(configuration: configuration).request(url).response()
+/// XCTAssertEqual(clock.scheduledDelays, [3])          // the server's Retry-After: 3
 /// ```
-public final class TestClock: Sendable {
-    private struct Entry {
-        let due: TimeInterval
-        let order: Int
-        let action: @Sendable () -> Void
+public final class TestClock: CourierClock {
+    /// When scheduled work runs.
+    public enum Mode: Sendable {
+        /// At once: the clock jumps forward by the delay and runs the work (on a global queue).
+        case immediate
+        /// When ``TestClock/advance(by:)`` moves the clock past the work's deadline.
+        case manual
+    }
+
+    private struct Pending {
+        let deadline: Date
+        let work: @Sendable () -> Void
     }
 
     private struct State {
-        var now: TimeInterval = 0
-        var nextOrder = 0
-        var entries: [Entry] = []
+        var now: Date
+        var delays: [TimeInterval] = []
+        var pending: [Pending] = []
     }
 
-    private let state = Locked(State())
+    private let mode: Mode
+    private let state: Locked<State>
 
-    /// Creates a clock at time zero.
-    public init() {}
-
-    /// Seconds this clock has been advanced by.
-    public var now: TimeInterval { state.withLock { $0.now } }
-
-    /// How many scheduled actions have not run yet.
-    public var scheduledCount: Int { state.withLock { $0.entries.count } }
-
-    /// Runs `action` once the clock has been advanced `seconds` past the current time (at the
-    /// next ``advance(by:)`` call when `seconds` is zero or less).
-    public func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) {
-        state.withLock { state in
-            state.entries.append(Entry(due: state.now + max(0, seconds), order: state.nextOrder, action: action))
-            state.nextOrder += 1
-        }
+    /// A clock reading `now` (default: 2023-11-14 22:13:20 UTC), in `mode`.
+    public init(now: Date = Date(timeIntervalSince1970: 1_700_000_000), mode: Mode = .immediate) {
+        self.mode = mode
+        state = Locked(State(now: now))
     }
 
-    /// Moves time forward by `seconds`, running every action that falls due, earliest first
-    /// (ties in scheduling order), on the calling thread. Actions scheduled while advancing run
-    /// too if they fall due within the same advance.
-    public func advance(by seconds: TimeInterval) {
-        let target = state.withLock { $0.now + max(0, seconds) }
-        while let entry = nextDue(before: target) {
-            entry.action()
-        }
-        state.withLock { $0.now = max($0.now, target) }
-    }
+    /// The clock's current time.
+    public var now: Date { state.withLock { $0.now } }
 
-    /// Removes and returns the earliest action due at or before `target`, moving `now` to it.
-    private func nextDue(before target: TimeInterval) -> Entry? {
-        state.withLock { state in
-            guard let index = state.entries.indices.filter({ state.entries[$0].due <= target })
-                .min(by: { (state.entries[$0].due, state.entries[$0].order) < (state.entries[$1].due, state.entries[$1].order) })
-            else { return nil }
-            let entry = state.entries.remove(at: index)
-            state.now = max(state.now, entry.due)
-            return entry
-        }
-    }
+    /// Every delay passed to ``schedule(after:_:)``, in order.
+    public var scheduledDelays: [TimeInterval] { state.withLock { $0.delays } }
 
-    /// Waits (in real time, up to `timeout` seconds) until at least `count` actions are
-    /// scheduled: call it before ``advance(by:)`` so the request under test has reached the
-    /// point where it waits. Throws ``TestClockTimeout`` if that never happens.
-    public func waitUntilScheduled(count: Int = 1, timeout: TimeInterval = 10) async throws {
+    /// How much work waits for ``advance(by:)`` (always 0 in ``Mode/immediate``).
+    public var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// Waits, in real time and for at most `timeout` seconds, until at least `count` pieces of
+    /// work wait for ``advance(by:)``: call it before advancing, so that the request under test
+    /// has reached its wait (a delayed stub, a backoff). Throws ``TestClockTimeout`` otherwise.
+    /// ```swift
+    /// let clock = TestClock(mode: .manual)
+    /// let stubs = StubTransport(behavior: .delayed(seconds: 5), clock: clock)
+    /// let response = Task { await Session(transport: stubs).request(url).response() }
+    /// try await clock.waitUntilPending()
+    /// clock.advance(by: 5)                  // the stub answers now
+    /// ```
+    public func waitUntilPending(count: Int = 1, timeout: TimeInterval = 10) async throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while scheduledCount < count {
-            guard Date() < deadline else { throw TestClockTimeout(expected: count, scheduled: scheduledCount) }
+        while pendingCount < count {
+            guard Date() < deadline else { throw TestClockTimeout(expected: count, pending: pendingCount) }
             try await Task.sleep(nanoseconds: 1_000_000)
         }
     }
+
+    /// Records the wait; runs `work` at once (``Mode/immediate``) or when the clock reaches it.
+    public func schedule(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+        let runNow: Bool = state.withLock { state in
+            state.delays.append(delay)
+            switch mode {
+            case .immediate:
+                state.now += max(0, delay)
+                return true
+            case .manual:
+                if delay <= 0 { return true }
+                state.pending.append(Pending(deadline: state.now + delay, work: work))
+                return false
+            }
+        }
+        if runNow { DispatchQueue.global().async(execute: work) }
+    }
+
+    /// Moves the clock forward and runs (on a global queue) the work that came due.
+    public func advance(by seconds: TimeInterval) {
+        let due: [Pending] = state.withLock { state in
+            state.now += seconds
+            let now = state.now
+            let due = state.pending.filter { $0.deadline <= now }
+            state.pending.removeAll { $0.deadline <= now }
+            return due
+        }
+        for item in due { DispatchQueue.global().async(execute: item.work) }
+    }
 }
 
-/// ``TestClock/waitUntilScheduled(count:timeout:)`` gave up: fewer actions were scheduled than expected.
+/// ``TestClock/waitUntilPending(count:timeout:)`` gave up: less work was waiting than expected.
 public struct TestClockTimeout: Error, Sendable, CustomStringConvertible {
-    /// How many scheduled actions the test waited for.
+    /// How many pieces of work the test waited for.
     public let expected: Int
-    /// How many there were when it gave up.
-    public let scheduled: Int
+    /// How many were waiting when it gave up.
+    public let pending: Int
 
     /// Says what was expected and found.
     public var description: String {
-        "TestClock: waited for \(expected) scheduled action(s), found \(scheduled)"
+        "TestClock: waited for \(expected) pending piece(s) of work, found \(pending)"
     }
 }

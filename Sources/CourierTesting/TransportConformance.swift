@@ -6,7 +6,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Checks a ``Courier/Transport`` against the contract a ``Courier/Session`` relies on, so you can
+/// Checks a `Transport` against the contract a `Session` relies on, so you can
 /// run it on a transport of your own in your test suite:
 /// ```swift
 /// func testMyTransportKeepsTheContract() async {
@@ -23,7 +23,7 @@ import FoundationNetworking
 ///   code and no error) for the request that was sent;
 /// - **cancel after completion** does nothing: no second completion, from any thread;
 /// - **cancel before completion** (needs `pending`): the request completes exactly once, with
-///   ``Courier/CourierError/cancelled``;
+///   `CourierError.cancelled`;
 /// - **concurrent cancels** (needs `pending`): many threads cancelling at once still give one completion;
 /// - **cancel racing the answer**: cancelling while the answer arrives gives one completion,
 ///   either the response or `.cancelled`;

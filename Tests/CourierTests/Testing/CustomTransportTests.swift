@@ -68,32 +68,39 @@ final class CustomTransportTests: XCTestCase {
     }
 
     /// A transport may complete before `execute` returns; a retry started from inside that
-    /// completion must still be cancellable during its backoff.
+    /// completion must still be cancellable during its backoff, with and without plugins.
     func testSynchronousCompletionsWithRetriesStayCancellable() async throws {
-        struct AlwaysUnavailable: Transport {
-            struct Token: TransportCancellable { func cancel() {} }
-            let calls: Locked<Int>
-            func execute(_ request: URLRequest, options: TransferOptions,
-                         completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
-                calls.withLock { $0 += 1 }
-                completion(TransportResult(request: request, statusCode: 503))
-                return Token()
+        struct Silent: Plugin {}
+        for plugins in [[], [Silent()]] as [[any Plugin]] {
+            var configuration = Session.Configuration()
+            configuration.retryPolicy = RetryPolicy(maxRetries: 3, baseDelay: 600, maxDelay: 600)
+            configuration.plugins = plugins
+            let calls = Locked(0)
+            let session = Session(configuration: configuration, transport: AlwaysUnavailable(calls: calls))
+            let request = session.request("https://api.example.test/status")
+            let done = expectation(description: "completed")
+            request.response { response in
+                XCTAssertEqual(response.error, .cancelled)
+                done.fulfill()
             }
+            while calls.withLock({ $0 }) == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+            try await Task.sleep(nanoseconds: 10_000_000)  // let the backoff start
+            request.cancel()
+            await fulfillment(of: [done], timeout: 10)
+            XCTAssertEqual(calls.withLock { $0 }, 1, "plugins: \(plugins.count)")
         }
-        var configuration = Session.Configuration()
-        configuration.retryPolicy = RetryPolicy(maxRetries: 3, baseDelay: 600, maxDelay: 600)
-        let calls = Locked(0)
-        let session = Session(configuration: configuration, transport: AlwaysUnavailable(calls: calls))
-        let request = session.request("https://api.example.test/status")
-        let done = expectation(description: "completed")
-        request.response { response in
-            XCTAssertEqual(response.error, .cancelled)
-            done.fulfill()
+    }
+
+    /// Answers 503 before `execute` returns.
+    struct AlwaysUnavailable: Transport {
+        struct Token: TransportCancellable { func cancel() {} }
+        let calls: Locked<Int>
+        func execute(_ request: URLRequest, options: TransferOptions,
+                     completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+            calls.withLock { $0 += 1 }
+            completion(TransportResult(request: request, statusCode: 503))
+            return Token()
         }
-        while calls.withLock({ $0 }) == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
-        request.cancel()
-        await fulfillment(of: [done], timeout: 10)
-        XCTAssertEqual(calls.withLock { $0 }, 1)
     }
 
     func testOptionsCarryTheTargetAndTheSessionsPolicies() async throws {

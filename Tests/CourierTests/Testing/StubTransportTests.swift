@@ -196,7 +196,7 @@ final class StubTransportTests: XCTestCase {
     // MARK: Behaviours
 
     func testDelayedStubsWaitForVirtualTime() async throws {
-        let clock = TestClock()
+        let clock = TestClock(mode: .manual)
         let stubs = StubTransport(behavior: .delayed(seconds: 5), clock: clock)
         let session = Session(transport: stubs)
         let finished = Counter()
@@ -205,28 +205,28 @@ final class StubTransportTests: XCTestCase {
             finished.increment()
             return response
         }
-        try await clock.waitUntilScheduled()
+        try await clock.waitUntilPending()
         clock.advance(by: 4.9)
-        XCTAssertEqual(clock.scheduledCount, 1, "not due yet")
+        XCTAssertEqual(clock.pendingCount, 1, "not due yet")
         XCTAssertEqual(finished.value, 0)
         clock.advance(by: 0.1)
-        XCTAssertEqual(clock.scheduledCount, 0)
+        XCTAssertEqual(clock.pendingCount, 0)
         let response = await task.value
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(finished.value, 1)
     }
 
     func testDelayedStubsAnswerInDueOrder() async throws {
-        let clock = TestClock()
+        let clock = TestClock(mode: .manual)
         let stubs = StubTransport(clock: clock)
         stubs.on(.get("/v1/profiles/1"), reply: StubResponse.json(Profile(name: "slow")).delayed(by: 3))
         stubs.on(.get("/v1/profiles/2"), reply: StubResponse.json(Profile(name: "fast")).delayed(by: 1))
         let session = Session(transport: stubs)
         let order = Locked<[String]>([])
         let slow = Task { let value = await ProfileService(session: session).profile(1).value; order.withLock { $0.append(value?.name ?? "?") } }
-        try await clock.waitUntilScheduled(count: 1)
+        try await clock.waitUntilPending(count: 1)
         let fast = Task { let value = await ProfileService(session: session).profile(2).value; order.withLock { $0.append(value?.name ?? "?") } }
-        try await clock.waitUntilScheduled(count: 2)
+        try await clock.waitUntilPending(count: 2)
         clock.advance(by: 1)
         await fast.value
         XCTAssertEqual(order.withLock { $0 }, ["fast"])
