@@ -47,6 +47,7 @@ public final class ReplayTransport: Transport {
 
     /// Creates a transport over the fixtures in `directory` (created when recording).
     /// - Parameters:
+    ///   - directory: where the fixture files are (one per ``FixtureKey``).
     ///   - mode: replay only, record everything, or record what has no fixture yet.
     ///   - live: where recorded requests go; by default a libcurl engine of its own, started
     ///     the first time a request is recorded (never in `.replay` mode).

@@ -82,7 +82,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// Requests built from a value of `type` (a router enum) for which `accepts` is true, for
     /// example one case whatever its associated values. Needs the session to know the target,
-    /// which it does for every ``Session/request(_:)``.
+    /// which it does for every `Session.request(_:)`.
     public static func target<Target: URLRequestConvertible>(
         _ type: Target.Type, where accepts: @escaping @Sendable (Target) -> Bool = { _ in true }
     ) -> RequestMatcher {
