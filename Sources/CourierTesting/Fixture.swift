@@ -11,21 +11,23 @@ import FoundationNetworking
 ///   "request" : {
 ///     "bodyHash" : "9c2f0e1d4b7a6e55",
 ///     "bodyJSON" : { "email" : "ada@example.com", "pw" : "lovelace" },
-///     "headers" : [ [ "Accept", "application/json" ], [ "Authorization", "<redacted>" ] ],
+///     "headers" : [ "Accept: application/json", "Authorization: <redacted>" ],
 ///     "method" : "POST",
 ///     "path" : "/auth/signin",
 ///     "query" : "",
 ///     "url" : "http://127.0.0.1:53817/auth/signin"
 ///   },
 ///   "responses" : [
-///     { "bodyJSON" : { "status" : 200, ... }, "headers" : [ [ "Content-Type", "application/json" ] ],
+///     { "bodyJSON" : { "status" : 200, ... }, "headers" : [ "Content-Type: application/json" ],
 ///       "httpVersion" : "HTTP/1.1", "status" : 200 }
 ///   ]
 /// }
 /// ```
 /// A body is stored as `bodyJSON` when it is JSON (replayed compact, keys sorted), as `bodyText`
 /// when it is other UTF-8 text, and as `bodyBase64` otherwise. Secret headers (per the
-/// session's `SecurityPolicy`) are stored as `<redacted>`, in requests and responses.
+/// session's `SecurityPolicy`) are stored as `<redacted>`, in requests and responses; response
+/// headers about framing (`Content-Length`, `Transfer-Encoding`, `Content-Encoding`, `Connection`)
+/// are left out, since the stored body is the decoded one.
 struct Fixture: Codable, Sendable {
     struct Request: Codable, Sendable {
         var method: String
@@ -33,14 +35,14 @@ struct Fixture: Codable, Sendable {
         var path: String
         var query: String
         var bodyHash: String
-        var headers: [[String]]
+        var headers: [String]
         var body: StoredBody
     }
 
     struct Response: Codable, Sendable {
         var status: Int
         var httpVersion: String?
-        var headers: [[String]]
+        var headers: [String]
         var body: StoredBody
     }
 
@@ -51,16 +53,27 @@ struct Fixture: Codable, Sendable {
         let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
         self.request = Request(
             method: key.method, url: request.url?.absoluteString ?? "", path: key.path, query: key.query,
-            bodyHash: key.bodyHash, headers: headers.map { [$0.key, security.printable(header: $0.key, value: $0.value)] },
+            bodyHash: key.bodyHash, headers: headers.map { Self.line($0.key, $0.value, security) },
             body: StoredBody(request.httpBody ?? Data(), contentType: request.value(forHTTPHeaderField: "Content-Type")))
         responses = []
     }
 
-    /// The response to store for `result`: status, headers (secrets redacted) and body.
+    /// Headers describing the connection or the wire form of the body, which the stored (decoded)
+    /// body no longer matches: not stored.
+    static let framingHeaders: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-length",
+                                              "content-encoding"]
+
+    /// The response to store for `result`: status, headers (secrets redacted, framing dropped) and body.
     static func response(from result: TransportResult, body: Data, security: SecurityPolicy) -> Response {
-        let headers = result.headers.map { [$0.name, security.printable(header: $0.name, value: $0.value)] }
+        let headers = result.headers.filter { !framingHeaders.contains($0.name.lowercased()) }
+            .map { line($0.name, $0.value, security) }
         return Response(status: result.statusCode ?? 0, httpVersion: result.metrics?.httpVersion.rawValue,
                         headers: headers, body: StoredBody(body, contentType: result.headers["Content-Type"]))
+    }
+
+    /// A header as stored: `Name: value`, the value redacted when the header is a secret.
+    static func line(_ name: String, _ value: String, _ security: SecurityPolicy) -> String {
+        "\(name): \(security.printable(header: name, value: value))"
     }
 
     static func decode(_ data: Data) throws -> Fixture {
@@ -86,7 +99,7 @@ extension Fixture.Request {
         path = try container.decode(String.self, forKey: .path)
         query = try container.decodeIfPresent(String.self, forKey: .query) ?? ""
         bodyHash = try container.decodeIfPresent(String.self, forKey: .bodyHash) ?? ""
-        headers = try container.decodeIfPresent([[String]].self, forKey: .headers) ?? []
+        headers = try container.decodeIfPresent([String].self, forKey: .headers) ?? []
         body = try StoredBody(from: container, json: .bodyJSON, text: .bodyText, base64: .bodyBase64)
     }
 
@@ -111,7 +124,7 @@ extension Fixture.Response {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         status = try container.decode(Int.self, forKey: .status)
         httpVersion = try container.decodeIfPresent(String.self, forKey: .httpVersion)
-        headers = try container.decodeIfPresent([[String]].self, forKey: .headers) ?? []
+        headers = try container.decodeIfPresent([String].self, forKey: .headers) ?? []
         body = try StoredBody(from: container, json: .bodyJSON, text: .bodyText, base64: .bodyBase64)
     }
 
@@ -123,9 +136,13 @@ extension Fixture.Response {
         try body.encode(to: &container, json: .bodyJSON, text: .bodyText, base64: .bodyBase64)
     }
 
-    /// The stored headers as ordered fields (malformed entries skipped).
+    /// The stored `Name: value` lines as ordered fields (lines without a colon skipped).
     var httpHeaders: HTTPHeaders {
-        HTTPHeaders(headers.compactMap { $0.count == 2 ? HTTPHeader(name: $0[0], value: $0[1]) : nil })
+        HTTPHeaders(headers.compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let value = line[line.index(after: colon)...].drop { $0 == " " }
+            return HTTPHeader(name: String(line[..<colon]), value: String(value))
+        })
     }
 }
 

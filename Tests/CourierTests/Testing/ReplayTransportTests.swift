@@ -94,12 +94,14 @@ final class ReplayTransportTests: XCTestCase {
         XCTAssertEqual(response?["status"], 200)
         XCTAssertEqual(response?["bodyJSON"], ["count": 1, "text": "hello Ada"])
         XCTAssertTrue(headersContain(response?["headers"], "Set-Cookie", "<redacted>"), text)
+        XCTAssertTrue(headersContain(response?["headers"], "X-Request-Id", "r-1"), text)
+        XCTAssertFalse(text.contains("Content-Length"), "framing headers are not stored: \(text)")
         XCTAssertTrue(text.contains("\n"), "pretty-printed")
     }
 
     private func headersContain(_ headers: JSONValue?, _ name: String, _ value: String) -> Bool {
-        guard case .array(let pairs)? = headers else { return false }
-        return pairs.contains { $0[0]?.stringValue?.lowercased() == name.lowercased() && $0[1]?.stringValue == value }
+        guard case .array(let lines)? = headers else { return false }
+        return lines.contains { $0.stringValue?.lowercased() == "\(name): \(value)".lowercased() }
     }
 
     func testAMissingFixtureInReplayModeFailsNamingTheRequest() async throws {
