@@ -63,6 +63,7 @@ extension CurlTransfer {
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         if end == 0 {
             headersEnded()
+            flowHeadersEnded()
             return
         }
         // Byte-level parsing: only the name and value become Strings.

@@ -17,8 +17,15 @@ package struct TransferOptions: Sendable {
     var httpVersion: Session.HTTPVersion
     var tcpKeepAlive: Bool
     var receiveBufferSize: Int?
+    /// libcurl's upload buffer for bodies read through the read callback; nil keeps its 64 KiB.
+    var uploadBufferSize: Int?
     /// When set, the final response body is written to this file instead of memory.
     package var destination: URL?
+    /// When set, progress is reported here (only read when someone observes it).
+    package var progress: ProgressRelay?
+    /// When set, the final response's head and body are handed here as they arrive, with
+    /// backpressure, instead of being collected in memory.
+    package var responseStream: ResponseStreamBuffer?
 }
 
 /// The outcome of one transfer, before validation and serialization.

@@ -40,6 +40,8 @@ public final class DataRequest: Sendable {
         var waiters: [@Sendable (Outcome) -> Void] = []
         var token: (any TransportCancellable)?
         var cancelRequested = false
+        /// Created by the first progress observer (DataRequest+Progress.swift).
+        var progress: ProgressRelay?
     }
 
     /// The session that made this request.
@@ -75,6 +77,14 @@ public final class DataRequest: Sendable {
     private var hasCustomValidation: Bool {
         state.withLock { state in
             state.validators.contains { if case .custom = $0 { return true } else { return false } }
+        }
+    }
+
+    /// The progress relay, made on first use when `create` is true.
+    func progressRelay(create: Bool) -> ProgressRelay? {
+        state.withLock { state in
+            if state.progress == nil, create { state.progress = ProgressRelay() }
+            return state.progress
         }
     }
 
@@ -195,6 +205,7 @@ public final class DataRequest: Sendable {
     private func send(_ request: URLRequest, attempt: Int) {
         var options = session.transferOptions(for: request)
         options.destination = destination
+        options.progress = progressRelay(create: false)
         let token = session.transport.execute(request, options: options) { result in
             // Retains the request (and so its session) until the transfer has completed.
             if let delay = self.retryDelay(after: result, attempt: attempt) {
@@ -279,6 +290,7 @@ public final class DataRequest: Sendable {
             state.waiters = []
             return waiters
         }
+        progressRelay(create: false)?.finish(after: outcome)
         for waiter in waiters { waiter(outcome) }
     }
 
