@@ -15,7 +15,16 @@ extension Session {
         /// Whether and how far redirects are followed. Default: up to 10.
         public var redirectPolicy = RedirectPolicy.follow(max: 10)
         /// When failed idempotent requests are sent again. Default: ``RetryPolicy/disabled``.
+        /// It is the last retrier asked, after every interceptor.
         public var retryPolicy = RetryPolicy.disabled
+        /// Plugins every request runs through, in this order, before a service's or a request's
+        /// own (see ``Plugin``). Default: none.
+        public var plugins: [any Plugin] = []
+        /// Interceptors every request runs through, in this order, before a request's own (see
+        /// ``RequestInterceptor``). Default: none.
+        public var interceptors: [any RequestInterceptor] = []
+        /// The time source for retry backoff and `Retry-After` dates. Default: ``SystemClock``.
+        public var clock: any CourierClock = SystemClock()
         /// The security rules: which headers are secrets (dropped when a redirect changes scheme,
         /// host or port, redacted in cURL descriptions and logs), whether `https` → `http`
         /// redirects are refused (by default they are), and the response size limits.
