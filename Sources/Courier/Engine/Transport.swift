@@ -11,7 +11,6 @@ package struct TransferOptions: Sendable {
     var redirectPolicy: Session.RedirectPolicy
     var security: SecurityPolicy
     var automaticDecompression: Bool
-    package var maxResponseSize: Int?
     var tls: Session.TLSConfiguration
     var proxy: Session.Proxy
     var httpVersion: Session.HTTPVersion
@@ -26,6 +25,12 @@ package struct TransferOptions: Sendable {
     /// When set, the final response's head and body are handed here as they arrive, with
     /// backpressure, instead of being collected in memory.
     package var responseStream: ResponseStreamBuffer?
+
+    /// The body size limit that applies: ``SecurityPolicy/maxDownloadSize`` for a download to a
+    /// file or a streamed response, ``SecurityPolicy/maxResponseSize`` for a body held in memory.
+    package var bodyLimit: Int? {
+        destination == nil && responseStream == nil ? security.maxResponseSize : security.maxDownloadSize
+    }
 }
 
 /// The outcome of one transfer, before validation and serialization.

@@ -119,7 +119,7 @@ extension Session {
             }
             return .success(request)
         }
-        return DataRequest(session: self, request: built, destination: nil)
+        return DataRequest(session: self, target: convertible, request: built, destination: nil)
     }
 
     /// Builds the `URLRequest` of `convertible`, any thrown error as a ``CourierError``.
