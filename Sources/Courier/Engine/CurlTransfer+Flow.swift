@@ -104,6 +104,10 @@ extension CurlTransfer {
     func streamBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard let flow, let stream = options.responseStream else { return 0 }
         if flow.discardingHop { return bytes.count }
+        if let limit = options.bodyLimit, receivedBodyBytes + bytes.count > limit {
+            exceededSizeLimit = true
+            return 0
+        }
         guard stream.offer(bytes) else {
             flow.receivePaused = true
             return Int(CURL_WRITEFUNC_PAUSE)
@@ -114,24 +118,26 @@ extension CurlTransfer {
 
     /// At the end of a response's headers (after `headersEnded`).
     func flowHeadersEnded() {
-        guard let flow, statusCode >= 200 else { return }
+        guard let flow else { return }
         flow.discardingHop = isRedirectToFollow
         flow.receivingBody = !flow.discardingHop
         guard !flow.discardingHop else { return }
-        let encoded = responseHeaders.contains { name, value in
+        let encoded = headParser.fields.contains { name, value in
             name.caseInsensitiveEquals("Content-Encoding") && !value.caseInsensitiveEquals("identity")
         }
-        flow.downloadTotal = encoded ? nil : declaredLength.map(Int64.init)
+        flow.downloadTotal = encoded ? nil : headParser.declaredLength.map(Int64.init)
         if let stream = options.responseStream, let url = request.url {
-            stream.deliverHead(ResponseHead(url: url, statusCode: statusCode, httpVersion: currentHTTPVersion,
-                                            fields: responseHeaders))
+            stream.deliverHead(ResponseHead(url: url, statusCode: headParser.statusCode,
+                                            httpVersion: currentHTTPVersion, fields: headParser.fields))
         }
     }
 
     /// Whether the response whose headers just ended is a redirect the engine will follow.
     private var isRedirectToFollow: Bool {
-        guard [301, 302, 303, 307, 308].contains(statusCode), case .follow = options.redirectPolicy else { return false }
-        return responseHeaders.contains { name, value in name.caseInsensitiveEquals("Location") && !value.isEmpty }
+        guard [301, 302, 303, 307, 308].contains(headParser.statusCode), case .follow = options.redirectPolicy else {
+            return false
+        }
+        return headParser.fields.contains { name, value in name.caseInsensitiveEquals("Location") && !value.isEmpty }
     }
 
     private var currentHTTPVersion: String? {

@@ -25,6 +25,8 @@ extension CurlTransfer {
             return .tooManyRedirects(limit: 0)
         case CURLE_FILESIZE_EXCEEDED:
             return .responseTooLarge(limit: options.bodyLimit ?? 0)
+        case CURLE_WRITE_ERROR where headParser.violation != nil:
+            return .protocolViolation(message: headParser.violation ?? "")
         case CURLE_WRITE_ERROR where exceededSizeLimit:
             return .responseTooLarge(limit: options.bodyLimit ?? 0)
         case CURLE_WRITE_ERROR where fileWriteError != 0:
