@@ -9,8 +9,11 @@ import FoundationNetworking
 enum CannedResult {
     static func make(for request: URLRequest, options: TransferOptions, statusCode: Int, headers: HTTPHeaders,
                      body: Data, httpVersion: String = "HTTP/1.1") -> TransportResult {
-        if let limit = options.maxResponseSize, body.count > limit {
-            return TransportResult(request: request, error: .responseTooLarge(limit: limit))
+        if let limit = options.bodyLimit, body.count > limit {
+            var tooLarge = TransportResult(request: request, statusCode: statusCode, headers: headers,
+                                           httpVersion: httpVersion)
+            tooLarge.error = .responseTooLarge(limit: limit)
+            return tooLarge
         }
         var delivered = body
         if let destination = options.destination {

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// What a ``Session`` asks of its transport for one request, resolved from its configuration.
 ///
 /// The libcurl engine reads every field; a transport of your own reads what applies to it
-/// (a stub honours ``maxResponseSize`` and ``destination``, a recorder redacts with ``security``).
+/// (a stub honours ``bodyLimit`` and ``destination``, a recorder redacts with ``security``).
 public struct TransferOptions: Sendable {
     /// Seconds allowed to establish a connection; nil for no limit.
     public var connectTimeout: TimeInterval?
@@ -14,46 +14,42 @@ public struct TransferOptions: Sendable {
     public var requestTimeout: TimeInterval?
     var idleTimeout: TimeInterval?
     var redirectPolicy: Session.RedirectPolicy
-    /// Which headers are secrets: never print, log or store their values.
+    /// The session's security rules: which headers are secrets (never print, log or store their
+    /// values) and the body size limits.
     public var security: SecurityPolicy
     var automaticDecompression: Bool
-    /// The largest response body accepted, in bytes (decoded); nil for no limit. A transport
-    /// delivering more must fail with ``CourierError/responseTooLarge(limit:)``.
-    public var maxResponseSize: Int?
     var tls: Session.TLSConfiguration
     var proxy: Session.Proxy
     var httpVersion: Session.HTTPVersion
     var tcpKeepAlive: Bool
     var receiveBufferSize: Int?
+    /// libcurl's upload buffer for bodies read through the read callback; nil keeps its 64 KiB.
+    var uploadBufferSize: Int?
     /// When set, the final response body is written to this file instead of memory (the
     /// result's `data` stays empty).
     public var destination: URL?
+    /// When set, progress is reported here (only read when someone observes it).
+    package var progress: ProgressRelay?
+    /// When set, the final response's head and body are handed here as they arrive, with
+    /// backpressure, instead of being collected in memory.
+    package var responseStream: ResponseStreamBuffer?
     /// The value the request was built from (a ``Router`` case, a URL...), when the request
     /// came from ``Session/request(_:)``; stubs read a router's `sampleData` from it.
     public var target: (any URLRequestConvertible)?
 
+    /// The body size limit that applies: ``SecurityPolicy/maxDownloadSize`` for a download to a
+    /// file or a streamed response, ``SecurityPolicy/maxResponseSize`` for a body held in memory;
+    /// nil for no limit. A transport delivering more must fail with
+    /// ``CourierError/responseTooLarge(limit:)``.
+    public var bodyLimit: Int? {
+        destination == nil && responseStream == nil ? security.maxResponseSize : security.maxDownloadSize
+    }
+}
+
+extension TransferOptions {
     /// The options a session with `configuration` gives a request that sets no timeout of its own.
     public init(configuration: Session.Configuration = Session.Configuration()) {
         self = Session.makeOptions(configuration)
-    }
-
-    package init(connectTimeout: TimeInterval?, requestTimeout: TimeInterval?, idleTimeout: TimeInterval?,
-                 redirectPolicy: Session.RedirectPolicy, security: SecurityPolicy, automaticDecompression: Bool,
-                 maxResponseSize: Int?, tls: Session.TLSConfiguration, proxy: Session.Proxy,
-                 httpVersion: Session.HTTPVersion, tcpKeepAlive: Bool, receiveBufferSize: Int?, destination: URL?) {
-        self.connectTimeout = connectTimeout
-        self.requestTimeout = requestTimeout
-        self.idleTimeout = idleTimeout
-        self.redirectPolicy = redirectPolicy
-        self.security = security
-        self.automaticDecompression = automaticDecompression
-        self.maxResponseSize = maxResponseSize
-        self.tls = tls
-        self.proxy = proxy
-        self.httpVersion = httpVersion
-        self.tcpKeepAlive = tcpKeepAlive
-        self.receiveBufferSize = receiveBufferSize
-        self.destination = destination
     }
 }
 
@@ -136,8 +132,8 @@ public protocol TransportCancellable: Sendable {
 /// - `execute` and the returned token's `cancel()` may be called from any thread, concurrently.
 /// - Cancelling before completion completes with ``CourierError/cancelled``; transport failures
 ///   are ``CourierError`` values, never thrown errors or crashes.
-/// - Honour ``TransferOptions/maxResponseSize`` and ``TransferOptions/destination`` when they
-///   are set, so that limits and downloads behave as with the engine.
+/// - Honour ``TransferOptions/bodyLimit`` and ``TransferOptions/destination`` when they are
+///   set, so that limits and downloads behave as with the engine.
 public protocol Transport: Sendable {
     /// Starts `request` and returns a token that cancels it; calls `completion` exactly once.
     func execute(

@@ -77,15 +77,7 @@ public final class Session: Sendable {
     }
 
     private func makeRequest(_ convertible: any URLRequestConvertible, destination: URL?) -> DataRequest {
-        let built: Result<URLRequest, CourierError>
-        do {
-            built = .success(try convertible.asURLRequest())
-        } catch let error as CourierError {
-            built = .failure(error)
-        } catch {
-            built = .failure(.invalidRequest(reason: String(describing: error)))
-        }
-        return DataRequest(session: self, target: convertible, request: built, destination: destination)
+        DataRequest(session: self, target: convertible, request: Self.build(convertible), destination: destination)
     }
 
     /// Prepares a request whose response body is written straight to `destination` as it
@@ -93,7 +85,7 @@ public final class Session: Sendable {
     ///
     /// The file is created or truncated when the transfer starts; only the final response's body
     /// lands there (redirect bodies are discarded), and it is removed again if the request fails.
-    /// `maxResponseSize` applies to the bytes written. Validation and status handling are as for
+    /// `security.maxDownloadSize` (no limit by default) applies to the bytes written. Validation and status handling are as for
     /// ``request(_:)``; the in-memory `data` of the response stays empty.
     public func download(_ convertible: any URLRequestConvertible, to destination: URL) -> DataRequest {
         guard destination.isFileURL else {
@@ -136,12 +128,12 @@ public final class Session: Sendable {
             redirectPolicy: configuration.redirectPolicy,
             security: configuration.security,
             automaticDecompression: configuration.automaticDecompression,
-            maxResponseSize: configuration.maxResponseSize,
             tls: configuration.tls,
             proxy: configuration.proxy,
             httpVersion: configuration.httpVersion,
             tcpKeepAlive: configuration.tcpKeepAlive,
             receiveBufferSize: configuration.receiveBufferSize,
+            uploadBufferSize: configuration.uploadBufferSize,
             destination: nil)
     }
 

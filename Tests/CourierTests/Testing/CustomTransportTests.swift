@@ -121,12 +121,12 @@ final class CustomTransportTests: XCTestCase {
             }
         }
         var configuration = Session.Configuration()
-        configuration.maxResponseSize = 1234
+        configuration.security.maxResponseSize = 1234
         configuration.security.secretHeaders.insert("X-Private")
         _ = await Session(configuration: configuration, transport: Spy(inner: stubs, seen: seen)).request(Ping()).response()
         let options = try XCTUnwrap(seen.withLock { $0 })
         XCTAssertTrue(options.target is Ping)
-        XCTAssertEqual(options.maxResponseSize, 1234)
+        XCTAssertEqual(options.bodyLimit, 1234)
         XCTAssertTrue(options.security.isSecret(header: "x-private"))
         XCTAssertEqual(options.requestTimeout, 60)
         XCTAssertNil(options.destination)

@@ -318,7 +318,7 @@ final class StubTransportTests: XCTestCase {
 
     func testDownloadsAndSizeLimitsBehaveAsWithTheEngine() async throws {
         var configuration = Session.Configuration()
-        configuration.maxResponseSize = 8
+        configuration.security.maxResponseSize = 8
         let stubs = StubTransport()
         stubs.on(.get("/big"), reply: .text("far too large"))
         stubs.on(.get("/file"), reply: .text("file"))
