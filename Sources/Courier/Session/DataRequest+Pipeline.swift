@@ -54,6 +54,8 @@ extension DataRequest {
                 guard !isFinished else { return }
                 await wait(delay)
                 guard !isFinished else { return }
+                // A cancel() that ended the wait completes the request, never starts another attempt.
+                if isCancelled { return complete(cancelled, extensions: extensions, context: context) }
                 context.attempt += 1
             }
         }

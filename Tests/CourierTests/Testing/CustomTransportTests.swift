@@ -72,9 +72,11 @@ final class CustomTransportTests: XCTestCase {
     func testSynchronousCompletionsWithRetriesStayCancellable() async throws {
         struct Silent: Plugin {}
         for plugins in [[], [Silent()]] as [[any Plugin]] {
+            let clock = TestClock(mode: .manual)
             var configuration = Session.Configuration()
             configuration.retryPolicy = RetryPolicy(maxRetries: 3, baseDelay: 600, maxDelay: 600)
             configuration.plugins = plugins
+            configuration.clock = clock
             let calls = Locked(0)
             let session = Session(configuration: configuration, transport: AlwaysUnavailable(calls: calls))
             let request = session.request("https://api.example.test/status")
@@ -83,8 +85,7 @@ final class CustomTransportTests: XCTestCase {
                 XCTAssertEqual(response.error, .cancelled)
                 done.fulfill()
             }
-            while calls.withLock({ $0 }) == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
-            try await Task.sleep(nanoseconds: 10_000_000)  // let the backoff start
+            try await clock.waitUntilPending()     // the backoff before the first retry
             request.cancel()
             await fulfillment(of: [done], timeout: 10)
             XCTAssertEqual(calls.withLock { $0 }, 1, "plugins: \(plugins.count)")
