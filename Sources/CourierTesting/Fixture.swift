@@ -29,21 +29,34 @@ import FoundationNetworking
 /// headers about framing (`Content-Length`, `Transfer-Encoding`, `Content-Encoding`, `Connection`)
 /// are left out, since the stored body is the decoded one.
 struct Fixture: Codable, Sendable {
-    struct Request: Codable, Sendable {
+    struct Request: Codable, Sendable, StoresBody {
         var method: String
         var url: String
         var path: String
         var query: String
         var bodyHash: String
         var headers: [String]
-        var body: StoredBody
+        var bodyJSON: JSONValue?
+        var bodyText: String?
+        var bodyBase64: String?
     }
 
-    struct Response: Codable, Sendable {
+    struct Response: Codable, Sendable, StoresBody {
         var status: Int
         var httpVersion: String?
         var headers: [String]
-        var body: StoredBody
+        var bodyJSON: JSONValue?
+        var bodyText: String?
+        var bodyBase64: String?
+
+        /// The stored `Name: value` lines as ordered fields (lines without a colon skipped).
+        var httpHeaders: HTTPHeaders {
+            HTTPHeaders(headers.compactMap { line in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                let value = line[line.index(after: colon)...].drop { $0 == " " }
+                return HTTPHeader(name: String(line[..<colon]), value: String(value))
+            })
+        }
     }
 
     var request: Request
@@ -51,10 +64,11 @@ struct Fixture: Codable, Sendable {
 
     init(request: URLRequest, key: FixtureKey, security: SecurityPolicy) {
         let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
-        self.request = Request(
-            method: key.method, url: request.url?.absoluteString ?? "", path: key.path, query: key.query,
-            bodyHash: key.bodyHash, headers: headers.map { Self.line($0.key, $0.value, security) },
-            body: StoredBody(request.httpBody ?? Data(), contentType: request.value(forHTTPHeaderField: "Content-Type")))
+        var summary = Request(method: key.method, url: request.url?.absoluteString ?? "", path: key.path,
+                              query: key.query, bodyHash: key.bodyHash,
+                              headers: headers.map { Self.line($0.key, $0.value, security) })
+        summary.store(request.httpBody ?? Data(), contentType: request.value(forHTTPHeaderField: "Content-Type"))
+        self.request = summary
         responses = []
     }
 
@@ -67,8 +81,10 @@ struct Fixture: Codable, Sendable {
     static func response(from result: TransportResult, body: Data, security: SecurityPolicy) -> Response {
         let headers = result.headers.filter { !framingHeaders.contains($0.name.lowercased()) }
             .map { line($0.name, $0.value, security) }
-        return Response(status: result.statusCode ?? 0, httpVersion: result.metrics?.httpVersion.rawValue,
-                        headers: headers, body: StoredBody(body, contentType: result.headers["Content-Type"]))
+        var response = Response(status: result.statusCode ?? 0, httpVersion: result.metrics?.httpVersion.rawValue,
+                                headers: headers)
+        response.store(body, contentType: result.headers["Content-Type"])
+        return response
     }
 
     /// A header as stored: `Name: value`, the value redacted when the header is a secret.
@@ -76,8 +92,14 @@ struct Fixture: Codable, Sendable {
         "\(name): \(security.printable(header: name, value: value))"
     }
 
+    /// Reads a fixture file's contents; a `bodyBase64` that is not base64 is an error.
     static func decode(_ data: Data) throws -> Fixture {
-        try JSONDecoder().decode(Fixture.self, from: data)
+        let fixture = try JSONDecoder().decode(Fixture.self, from: data)
+        let encoded = [fixture.request.bodyBase64] + fixture.responses.map(\.bodyBase64)
+        if encoded.contains(where: { $0.map { Data(base64Encoded: $0) == nil } ?? false }) {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a bodyBase64 is not base64"))
+        }
+        return fixture
     }
 
     func encoded() throws -> Data {
@@ -87,119 +109,33 @@ struct Fixture: Codable, Sendable {
     }
 }
 
-extension Fixture.Request {
-    private enum CodingKeys: String, CodingKey {
-        case method, url, path, query, bodyHash, headers, bodyJSON, bodyText, bodyBase64
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        method = try container.decode(String.self, forKey: .method)
-        url = try container.decodeIfPresent(String.self, forKey: .url) ?? ""
-        path = try container.decode(String.self, forKey: .path)
-        query = try container.decodeIfPresent(String.self, forKey: .query) ?? ""
-        bodyHash = try container.decodeIfPresent(String.self, forKey: .bodyHash) ?? ""
-        headers = try container.decodeIfPresent([String].self, forKey: .headers) ?? []
-        body = try StoredBody(from: container, json: .bodyJSON, text: .bodyText, base64: .bodyBase64)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(method, forKey: .method)
-        try container.encode(url, forKey: .url)
-        try container.encode(path, forKey: .path)
-        try container.encode(query, forKey: .query)
-        try container.encode(bodyHash, forKey: .bodyHash)
-        try container.encode(headers, forKey: .headers)
-        try body.encode(to: &container, json: .bodyJSON, text: .bodyText, base64: .bodyBase64)
-    }
+/// A fixture part with a body, stored in the most readable form that replays faithfully: JSON
+/// as `bodyJSON` when the content type says JSON or the compact form is byte-identical, other
+/// UTF-8 text as `bodyText`, anything else as `bodyBase64`; no key for an empty body.
+protocol StoresBody {
+    var bodyJSON: JSONValue? { get set }
+    var bodyText: String? { get set }
+    var bodyBase64: String? { get set }
 }
 
-extension Fixture.Response {
-    private enum CodingKeys: String, CodingKey {
-        case status, httpVersion, headers, bodyJSON, bodyText, bodyBase64
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        status = try container.decode(Int.self, forKey: .status)
-        httpVersion = try container.decodeIfPresent(String.self, forKey: .httpVersion)
-        headers = try container.decodeIfPresent([String].self, forKey: .headers) ?? []
-        body = try StoredBody(from: container, json: .bodyJSON, text: .bodyText, base64: .bodyBase64)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(status, forKey: .status)
-        try container.encodeIfPresent(httpVersion, forKey: .httpVersion)
-        try container.encode(headers, forKey: .headers)
-        try body.encode(to: &container, json: .bodyJSON, text: .bodyText, base64: .bodyBase64)
-    }
-
-    /// The stored `Name: value` lines as ordered fields (lines without a colon skipped).
-    var httpHeaders: HTTPHeaders {
-        HTTPHeaders(headers.compactMap { line in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            let value = line[line.index(after: colon)...].drop { $0 == " " }
-            return HTTPHeader(name: String(line[..<colon]), value: String(value))
-        })
-    }
-}
-
-/// A body in a fixture: JSON as JSON, text as text, anything else as base64.
-enum StoredBody: Sendable, Equatable {
-    case empty
-    case json(JSONValue)
-    case text(String)
-    case binary(Data)
-
-    /// Chooses the most readable form that replays faithfully: JSON when the content type says
-    /// JSON or the compact form is byte-identical, then UTF-8 text, then base64.
-    init(_ data: Data, contentType: String?) {
-        if data.isEmpty {
-            self = .empty
-        } else if let json = JSONValue(data: data),
-                  contentType?.lowercased().contains("json") == true || json.data == data {
-            self = .json(json)
+extension StoresBody {
+    mutating func store(_ data: Data, contentType: String?) {
+        (bodyJSON, bodyText, bodyBase64) = (nil, nil, nil)
+        guard !data.isEmpty else { return }
+        if let json = JSONValue(data: data), json != .null,
+           contentType?.lowercased().contains("json") == true || json.data == data {
+            bodyJSON = json
         } else if let text = String(data: data, encoding: .utf8) {
-            self = .text(text)
+            bodyText = text
         } else {
-            self = .binary(data)
+            bodyBase64 = data.base64EncodedString()
         }
     }
 
-    /// The bytes to replay.
-    var data: Data {
-        switch self {
-        case .empty: return Data()
-        case .json(let json): return json.data
-        case .text(let text): return Data(text.utf8)
-        case .binary(let data): return data
-        }
-    }
-
-    init<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, json: Key, text: Key, base64: Key) throws {
-        if container.contains(json) {
-            self = .json(try container.decode(JSONValue.self, forKey: json))
-        } else if let value = try container.decodeIfPresent(String.self, forKey: text) {
-            self = .text(value)
-        } else if let value = try container.decodeIfPresent(String.self, forKey: base64) {
-            guard let data = Data(base64Encoded: value) else {
-                throw DecodingError.dataCorruptedError(forKey: base64, in: container, debugDescription: "not base64")
-            }
-            self = .binary(data)
-        } else {
-            self = .empty
-        }
-    }
-
-    func encode<Key: CodingKey>(to container: inout KeyedEncodingContainer<Key>, json: Key, text: Key,
-                                base64: Key) throws {
-        switch self {
-        case .empty: break
-        case .json(let value): try container.encode(value, forKey: json)
-        case .text(let value): try container.encode(value, forKey: text)
-        case .binary(let value): try container.encode(value.base64EncodedString(), forKey: base64)
-        }
+    /// The bytes to replay (``Fixture/decode(_:)`` rejects a `bodyBase64` that is not base64).
+    var storedBody: Data {
+        if let bodyJSON { return bodyJSON.data }
+        if let bodyText { return Data(bodyText.utf8) }
+        return bodyBase64.flatMap { Data(base64Encoded: $0) } ?? Data()
     }
 }

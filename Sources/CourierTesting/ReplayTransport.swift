@@ -71,50 +71,69 @@ public final class ReplayTransport: Transport {
     public func execute(_ request: URLRequest, options: TransferOptions,
                         completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
         let key = FixtureKey(request)
-        let (recorded, replayed) = state.withLock { state -> (RecordedRequest, StubResponse?) in
+        let (recorded, step) = state.withLock { state -> (RecordedRequest, Step) in
             let recorded = RecordedRequest(request, target: options.target, index: state.requests.count,
                                            security: options.security)
             state.requests.append(recorded)
-            return (recorded, nextReplay(for: key, in: &state))
+            return (recorded, nextStep(for: key, in: &state))
         }
-        if let replayed {
-            return answer(request, options: options, with: replayed, completion: completion)
-        }
-        if mode == .replay {
+        switch step {
+        case .replay(let response):
+            return answer(request, options: options, with: response, completion: completion)
+        case .unreadable(let problem):
+            let reason = "the fixture for this request cannot be read (ReplayTransport):\n\(recorded)\n"
+                + "file: \(fixtureURL(for: request).path)\n\(problem)"
+            return answer(request, options: options, with: .failure(.unhandledRequest(reason: reason)),
+                          completion: completion)
+        case .live where mode == .replay:
             let reason = "no fixture for this request (ReplayTransport, replay mode):\n\(recorded)\n"
                 + "key: \(key)\nexpected file: \(fixtureURL(for: request).path)\n"
                 + "record it with mode .recordMissing or COURIER_FIXTURES=record-missing"
             return answer(request, options: options, with: .failure(.unhandledRequest(reason: reason)),
                           completion: completion)
-        }
-        return liveTransport().execute(request, options: options) { result in
-            // Off the engine thread: writing a file must not stall other transfers.
-            DispatchQueue.global().async {
-                if let failure = self.store(result, for: request, key: key, options: options) {
-                    completion(TransportResult(request: request, error: .unhandledRequest(reason: failure)))
-                } else {
-                    completion(result)
+        case .live:
+            return liveTransport().execute(request, options: options) { result in
+                // Off the engine thread: writing a file must not stall other transfers.
+                DispatchQueue.global().async {
+                    if let failure = self.store(result, for: request, key: key, options: options) {
+                        completion(TransportResult(request: request, error: .unhandledRequest(reason: failure)))
+                    } else {
+                        completion(result)
+                    }
                 }
             }
         }
     }
 
-    /// The next recorded response for `key`, or nil when this request must go to the server.
-    private func nextReplay(for key: FixtureKey, in state: inout State) -> StubResponse? {
-        if mode == .record || state.recorded.contains(key) { return nil }
-        if state.fixtures[key] == nil, let loaded = load(key) {
-            state.fixtures[key] = loaded
+    /// What to do with a request.
+    private enum Step {
+        /// Answer with this recorded response.
+        case replay(StubResponse)
+        /// Send it to the server (or, in replay mode, fail: there is no fixture).
+        case live
+        /// The fixture file exists but is not a valid fixture.
+        case unreadable(String)
+    }
+
+    private func nextStep(for key: FixtureKey, in state: inout State) -> Step {
+        if mode == .record || state.recorded.contains(key) { return .live }
+        if state.fixtures[key] == nil {
+            let file = directory.appendingPathComponent(key.fileName)
+            guard FileManager.default.fileExists(atPath: file.path) else { return .live }
+            do {
+                state.fixtures[key] = try Fixture.decode(Data(contentsOf: file))
+            } catch {
+                return .unreadable("\(error)")
+            }
         }
-        guard let fixture = state.fixtures[key], let last = fixture.responses.last else { return nil }
+        guard let fixture = state.fixtures[key], let last = fixture.responses.last else {
+            return .unreadable("it holds no responses")
+        }
         let index = state.served[key, default: 0]
         state.served[key] = index + 1
         let response = index < fixture.responses.count ? fixture.responses[index] : last
-        return StubResponse(statusCode: response.status, headers: response.httpHeaders, body: response.body.data)
-    }
-
-    private func load(_ key: FixtureKey) -> Fixture? {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent(key.fileName)) else { return nil }
-        return try? Fixture.decode(data)
+        return .replay(StubResponse(statusCode: response.status, headers: response.httpHeaders,
+                                    body: response.storedBody))
     }
 
     private func answer(_ request: URLRequest, options: TransferOptions, with response: StubResponse,

@@ -117,6 +117,36 @@ final class ReplayTransportTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path), "replay mode writes nothing")
     }
 
+    func testAnUnreadableFixtureFailsNamingTheFile() async throws {
+        let transport = ReplayTransport(fixtures: directory, mode: .replay)
+        let request = URLRequest(url: URL(string: "http://example.test/broken")!)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: transport.fixtureURL(for: request))
+        let response = await Session(transport: transport).request(request).response()
+        guard case .unhandledRequest(let reason) = response.error else {
+            return XCTFail("expected unhandledRequest, got \(response.result)")
+        }
+        XCTAssertTrue(reason.contains("cannot be read"), reason)
+        XCTAssertTrue(reason.contains(transport.fixtureURL(for: request).lastPathComponent), reason)
+    }
+
+    func testBodiesOfEveryKindReplayExactly() async throws {
+        let server = try makeServer()
+        server.route("GET", "/null") { _ in .jsonString("null") }
+        server.route("GET", "/spaced") { _ in .data(Data(#"{ "a" : 1 }"#.utf8), contentType: "text/plain") }
+        let recording = Session(transport: ReplayTransport(fixtures: directory, mode: .record))
+        var live: [Data] = []
+        for path in ["/null", "/spaced", "/binary", "/plain"] {
+            live.append(try await recording.request(server.url(path)).validate().data())
+        }
+        server.shutdown()
+        let offline = Session(transport: ReplayTransport(fixtures: directory, mode: .replay))
+        for (path, bytes) in zip(["/null", "/spaced", "/binary", "/plain"], live) {
+            let replayed = try await offline.request("http://example.test\(path)").validate().data()
+            XCTAssertEqual(replayed, bytes, path)
+        }
+    }
+
     func testSequencesReplayInRecordedOrder() async throws {
         let server = try makeServer()
         let recording = Session(transport: ReplayTransport(fixtures: directory, mode: .record))
