@@ -35,6 +35,7 @@ final class DocsTests: XCTestCase {
             ("Service.swift", "static var envelope: any EnvelopeFormat.Type { get }"),
             ("Service.swift", "var session: Session { get }"),
             ("Service.swift", "var decoder: JSONDecoder { get }"),
+            ("Service.swift", "var plugins: [any Plugin] { get }"),
             ("Service.swift", "func makeRequest(_ target: any URLRequestConvertible) -> DataRequest"),
             ("Service.swift", "func judgeStatus<T: Decodable & Sendable>(by statusCode: Int, _ data: Data, "
                 + "type: T.Type, decodingMode: DecodingMode) -> NetworkResult<T>"),

@@ -44,8 +44,16 @@ open class BaseService: Service, @unchecked Sendable {
     /// Override once per service, or once in a base service shared by an API's services.
     open class var envelope: any EnvelopeFormat.Type { NoEnvelope.self }
 
-    /// Creates the request for `target`; every helper sends its requests through here. Override
-    /// to add validation or per-service tweaks, building on `super`:
+    /// Plugins for every request of this service, run after the session's plugins (see ``Plugin``).
+    /// Default: none. Override to log or adjust one service's traffic:
+    /// ```swift
+    /// override var plugins: [any Plugin] { [NetworkLogger(level: .basic)] }
+    /// ```
+    open var plugins: [any Plugin] { [] }
+
+    /// Creates the request for `target`; every helper sends its requests through here, then adds
+    /// the service's ``plugins`` to it. Override to add validation or per-service tweaks, building
+    /// on `super`:
     /// ```swift
     /// override func makeRequest(_ target: any URLRequestConvertible) -> DataRequest {
     ///     super.makeRequest(target).validate()

@@ -17,7 +17,7 @@ import Foundation
 /// ```
 /// ``envelope`` has no default, so a service that does not declare it, or declares it with
 /// another type, does not compile. Every other requirement has a default: ``session`` is
-/// ``Session/default`` and ``decoder`` a plain `JSONDecoder`; ``makeRequest(_:)`` and
+/// ``Session/default``, ``decoder`` a plain `JSONDecoder`, ``plugins`` empty; ``makeRequest(_:)`` and
 /// ``judgeStatus(by:_:type:decodingMode:)`` are the two override points, each with a `standard…`
 /// implementation to fall back to. ``ServiceSession`` points services at another session (a stub
 /// in tests, a staging server) without editing them.
@@ -32,9 +32,12 @@ public protocol Service: Sendable {
     var session: Session { get }
     /// The decoder for bodies and envelopes. Default: a plain `JSONDecoder`.
     var decoder: JSONDecoder { get }
-    /// Creates the request for `target`; every helper sends its requests through here.
-    /// Default: ``standardRequest(_:)``. Implement it to add something to every request, building
-    /// on ``standardRequest(_:)``: `standardRequest(target).validate()`.
+    /// Plugins for every request of this service, run after the session's plugins (see
+    /// ``Plugin``). Default: none.
+    var plugins: [any Plugin] { get }
+    /// Creates the request for `target`; every helper sends its requests through here, then adds
+    /// ``plugins`` to it. Default: ``standardRequest(_:)``. Implement it to add something to every
+    /// request, building on ``standardRequest(_:)``: `standardRequest(target).validate()`.
     func makeRequest(_ target: any URLRequestConvertible) -> DataRequest
     /// Maps a response's status and body to a ``NetworkResult``. Default:
     /// ``standardJudgeStatus(by:_:type:decodingMode:)``. Implement it to treat some statuses
@@ -50,6 +53,9 @@ extension Service {
 
     /// A plain `JSONDecoder`.
     public var decoder: JSONDecoder { JSONDecoder() }
+
+    /// No plugins.
+    public var plugins: [any Plugin] { [] }
 
     /// ``standardRequest(_:)``.
     public func makeRequest(_ target: any URLRequestConvertible) -> DataRequest {
@@ -67,6 +73,13 @@ extension Service {
     /// one is active, else ``session``. Custom ``makeRequest(_:)`` implementations build on it.
     public func standardRequest(_ target: any URLRequestConvertible) -> DataRequest {
         (ServiceSession.current ?? session).request(target)
+    }
+
+    /// ``makeRequest(_:)`` with the service's ``plugins`` added: what every helper sends.
+    func serviceRequest(_ target: any URLRequestConvertible) -> DataRequest {
+        let request = makeRequest(target)
+        for plugin in plugins { request.plugin(plugin) }
+        return request
     }
 
     /// The standard mapping of a status and body to a ``NetworkResult``:
