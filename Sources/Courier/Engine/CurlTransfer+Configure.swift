@@ -41,7 +41,9 @@ extension CurlTransfer {
         configureProxy(easy)
         configureVersion(easy)
         if let error = configureMethodAndBody(easy) { return error }
-        return configureHeaders(easy)
+        if let error = configureHeaders(easy) { return error }
+        configureFlow(easy)
+        return nil
     }
 
     private func configureTimeouts(_ easy: UnsafeMutableRawPointer) {
@@ -106,9 +108,10 @@ extension CurlTransfer {
         guard !method.isEmpty, method.utf8.allSatisfy(HTTPToken.isTokenByte) else {
             return .invalidRequest(reason: "invalid HTTP method '\(method)'")
         }
-        if request.httpBodyStream != nil {
-            return .invalidRequest(reason: "httpBodyStream is not supported; set httpBody")
+        if let stream = request.httpBodyStream {
+            return configureUpload(easy, stream: stream, method: method)
         }
+        dropUpload()
         let body = request.httpBody
         switch method {
         case "GET" where body == nil:
@@ -162,7 +165,7 @@ extension CurlTransfer {
             let line = value.isEmpty ? name + ";" : name + ": " + value
             list = curl_slist_append(list, line)
         }
-        if bodyBuffer != nil {
+        if bodyBuffer != nil || flow?.upload != nil {
             if !hasExpect { list = curl_slist_append(list, "Expect:") }
             if !hasContentType { list = curl_slist_append(list, "Content-Type:") }
         }
