@@ -9,12 +9,14 @@ import Foundation
 /// form.append(fileURL: reportURL, name: "report")          // MIME type from the extension
 /// case .upload: return .multipart(form)
 /// ```
-/// The whole body is assembled **in memory** when the request is built (files are read
-/// then, not when appended). If a file is missing or unreadable, or the body would exceed
-/// ``memoryThreshold`` (64 MiB by default), building throws
-/// ``CourierError/multipartEncodingFailed(reason:)``.
+/// A form with file parts is **streamed**: when the request is built each file's size is taken
+/// (so the body goes out with an exact `Content-Length`) and the files are read from disk in
+/// pieces while the request is sent, whatever their size. A form of in-memory parts only is
+/// assembled in memory when the request is built, up to ``memoryThreshold`` (64 MiB by
+/// default); ``encode()`` always assembles the whole body in memory. If a file is missing,
+/// unreadable or a directory, building throws ``CourierError/multipartEncodingFailed(reason:)``.
 ///
-/// The boundary is random by default; pass one to ``init(boundary:)`` for reproducible bodies.
+/// The boundary is random by default; pass one to ``init(boundary:memoryThreshold:)`` for reproducible bodies.
 /// A request carrying this body always gets ``contentType`` as its `Content-Type`, replacing one
 /// set by the caller: without its boundary the server could not split the body.
 public struct MultipartFormData: Sendable {
@@ -23,10 +25,11 @@ public struct MultipartFormData: Sendable {
 
     /// The boundary between parts (without the leading `--`).
     public let boundary: String
-    /// The largest body, in bytes, that ``encode()`` will assemble.
+    /// The largest body, in bytes, that ``encode()`` will assemble (streamed forms, those with
+    /// file parts, have no limit).
     public var memoryThreshold: Int
 
-    private var parts: [Part] = []
+    var parts: [Part] = []
 
     /// Creates an empty form; `boundary` defaults to a fresh random one.
     public init(boundary: String = MultipartFormData.randomBoundary(), memoryThreshold: Int = defaultMemoryThreshold) {
@@ -103,7 +106,7 @@ public struct MultipartFormData: Sendable {
 
     /// RFC 2046: 1 to 70 of `A-Z a-z 0-9 '()+_,-./:=?` and space, not ending with a space;
     /// `"`, backslash, `;` and control characters are rejected, so quoting never needs escapes.
-    private func validateBoundary() throws {
+    func validateBoundary() throws {
         let allowed = "'()+_,-./:=? "
         let valid = (1...70).contains(boundary.utf8.count)
             && !boundary.hasSuffix(" ")

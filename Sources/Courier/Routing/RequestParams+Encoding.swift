@@ -20,6 +20,9 @@ struct EncodedParameters: Equatable {
     func setsContentType(over existing: String?) -> Bool {
         contentType != nil && (existing == nil || contentTypeIsRequired)
     }
+
+    /// A body read while sending instead of `body` (a multipart form with files), or `nil`.
+    var stream: UploadSegments?
 }
 
 extension RequestParams {
@@ -63,6 +66,8 @@ extension RequestParams {
             return EncodedParameters(body: try encoder.encodeAsData(value), contentType: Self.formContentType)
         case .data(let data, let contentType):
             return EncodedParameters(body: data, contentType: contentType)
+        case .multipart(let form) where form.hasFileParts:
+            return EncodedParameters(contentType: form.contentType, contentTypeIsRequired: true, stream: try form.streamedBody())
         case .multipart(let form):
             return EncodedParameters(body: try form.encode(), contentType: form.contentType, contentTypeIsRequired: true)
         case .parameters(let parameters, let options):
@@ -100,6 +105,8 @@ extension RequestParams {
         }
         if let body = encoded.body {
             request.httpBody = body
+        } else if let stream = encoded.stream {
+            request.httpBodyStream = UploadBodyStream(.segments(stream))
         }
         if let contentType = encoded.contentType,
            encoded.setsContentType(over: request.value(forHTTPHeaderField: "Content-Type")) {

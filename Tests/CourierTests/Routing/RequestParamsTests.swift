@@ -188,6 +188,17 @@ final class RequestParamsTests: XCTestCase {
         let applied = try RequestParams.multipart(form).apply(to: typed)
         XCTAssertEqual(applied.value(forHTTPHeaderField: "Content-Type"), "multipart/form-data; boundary=b-1")
         XCTAssertEqual(applied.httpBody, try form.encode())
+
+        // A form with a file part is streamed; its type still wins.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-ct-\(UUID().uuidString).txt")
+        try Data("file".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var fileForm = MultipartFormData(boundary: "b 2")
+        fileForm.append(fileURL: file, name: "f")
+        let streamed = try AdHocRouter(method: .post, parameters: .multipart(fileForm),
+                                       headers: [.contentType("text/plain")]).asURLRequest()
+        XCTAssertEqual(streamed.value(forHTTPHeaderField: "Content-Type"), #"multipart/form-data; boundary="b 2""#)
+        XCTAssertNotNil(streamed.httpBodyStream)
     }
 
     func testBadContentTypeIsRejected() {
