@@ -27,8 +27,8 @@ import FoundationNetworking
 /// ```
 /// The default ``asURLRequest()`` joins ``baseURL`` and ``path`` with exactly one `/`,
 /// encodes ``parameters``, and sets ``defaultHeaders`` (`Accept: application/json`), then
-/// ``headers``, then the body's `Content-Type` unless one was given. Every failure throws a
-/// ``CourierError``.
+/// ``headers``, then the body's `Content-Type` unless one was given (a multipart body always
+/// sets its own: the boundary is part of it). Every failure throws a ``CourierError``.
 ///
 /// `headers`, `defaultHeaders`, `parameters` and `timeout` have defaults, so their types are
 /// associated types: a router may declare `var headers: [String: String]?` (Moya's habit) or
@@ -140,7 +140,7 @@ extension Router {
         if let timeout {
             request.timeoutInterval = timeout
         }
-        if let contentType = encoded.contentType, allHeaders["Content-Type"] == nil {
+        if let contentType = encoded.contentType, encoded.setsContentType(over: allHeaders["Content-Type"]) {
             allHeaders.update(.contentType(contentType))
         }
         try request.setHeaders(allHeaders)
