@@ -3,6 +3,9 @@ import Foundation
 /// The built-in routes of ``TestHTTPServer``; every fault is expressed through
 /// ``TestHTTPResponse/Behaviour``, exactly as a custom route would do it.
 enum BuiltinRoutes {
+    /// The route whose request bodies are hashed while they arrive, never kept in memory.
+    static let digestPath = "/upload/digest"
+
     /// The largest body a route will generate on request.
     static let maxGeneratedBytes = 512 << 20
 
@@ -29,6 +32,8 @@ enum BuiltinRoutes {
             return chunked(request)
         case "/gzip", "/deflate":
             return compressed(request, gzip: path == "/gzip")
+        case "/deflate-bomb":
+            return deflateBomb(request)
         case "/bytes":
             return bytes(request)
         case "/redirect":
@@ -54,6 +59,8 @@ enum BuiltinRoutes {
             return largeHeader(request)
         case "/upload":
             return .json(TestHTTPUploadSummary(body: request.body))
+        case digestPath:
+            return .json(request.streamedBodySummary ?? TestHTTPUploadSummary(body: request.body))
         default:
             return notFound
         }
@@ -114,6 +121,14 @@ enum BuiltinRoutes {
         }
         let encoded = gzip ? StoredCompression.gzip(plain) : StoredCompression.zlib(plain)
         return .data(encoded, contentType: contentType).adding("Content-Encoding", gzip ? "gzip" : "deflate")
+    }
+
+    /// `/deflate-bomb?size=N`: N zero bytes, really compressed (about N / 159 bytes on the wire).
+    static func deflateBomb(_ request: TestHTTPRequest) -> TestHTTPResponse {
+        let count = request.intQuery("size") ?? (1 << 20)
+        guard (0...(4 << 30)).contains(count) else { return badRequest("size must be 0...4 GiB") }
+        return .data(CompressionBomb.zlibZeros(count: count), contentType: "application/octet-stream")
+            .adding("Content-Encoding", "deflate")
     }
 
     /// `/bytes?size=N&seed=S`.

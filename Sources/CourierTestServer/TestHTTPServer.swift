@@ -19,6 +19,7 @@ import Foundation
 /// | `/chunked?chunks=N&size=M` | chunked, N chunks of M bytes of ``alphabetBytes(count:)`` |
 /// | `/gzip`, `/gzip?size=N` | gzip of ``gzipPlainText`` / ``compressiblePayload(size:)`` |
 /// | `/deflate`, `/deflate?size=N` | the same, zlib-wrapped (`Content-Encoding: deflate`) |
+/// | `/deflate-bomb?size=N` | N zero bytes, deflate-compressed for real (about N / 159 bytes sent) |
 /// | `/bytes?size=N&seed=S` | ``deterministicBytes(count:seed:)`` |
 /// | `/redirect?to=URL&status=302` | redirect to URL |
 /// | `/redirect-chain?n=N` | N redirects, then the echo |
@@ -28,12 +29,13 @@ import Foundation
 /// | `/cookies` | JSON of the `Cookie` header |
 /// | `/large-header?size=N` | an `X-Large` header of N bytes |
 /// | `/upload` | JSON ``TestHTTPUploadSummary`` of the body |
+/// | `/upload/digest` | the same, hashed while it arrives (any size, never kept in memory) |
 /// | anything else | 404 JSON `{"error":"not found"}` |
 ///
 /// Built-in routes answer any method; `HEAD` always gets headers only. Call
 /// ``shutdown()`` (or drop the server) to stop it.
 public final class TestHTTPServer: Sendable {
-    private let core: ServerCore
+    let core: ServerCore
     private let host: String
 
     /// Starts listening on `host` (an IPv4/IPv6 literal; `localhost` means `127.0.0.1`)

@@ -75,7 +75,9 @@ public enum RequestParams: Sendable {
     /// ```
     case data(_ data: Data, contentType: String = "application/octet-stream")
 
-    /// A `multipart/form-data` body, assembled in memory when the request is built.
+    /// A `multipart/form-data` body. File parts are streamed from disk while the request is sent
+    /// (any size, exact `Content-Length`); a form of in-memory parts only is assembled when the
+    /// request is built.
     /// ```swift
     /// var form = MultipartFormData(); form.append("Ada", name: "name")
     /// return .multipart(form)
@@ -89,6 +91,14 @@ public enum RequestParams: Sendable {
     /// .parameters(["q": "swift"])   // GET → ?q=swift, POST → body q=swift
     /// ```
     case parameters(_ parameters: Parameters, options: URLEncodingOptions = .default)
+
+    /// Method-dependent URL encoding of an `Encodable` value, written by a ``URLFormEncoder``:
+    /// the query for `GET`, `HEAD` and `DELETE`, otherwise a form body, as Alamofire's
+    /// `URLEncodedFormParameterEncoder` does with its default destination.
+    /// ```swift
+    /// .parametersEncodable(SearchFilter(city: "Oslo"))   // GET → ?city=Oslo, POST → body city=Oslo
+    /// ```
+    case parametersEncodable(_ value: any Encodable & Sendable, encoder: URLFormEncoder = URLFormEncoder())
 
     /// A new JSON encoder with `[.sortedKeys, .withoutEscapingSlashes]`, the default for
     /// ``jsonEncodable(_:encoder:)`` and ``queryJSONEncodable(_:_:encoder:options:)``.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -18,28 +19,49 @@ public final class Session: Sendable {
 
     /// The configuration this session was created with.
     public let configuration: Configuration
-    let transport: any Transport
+    /// What moves this session's bytes: its libcurl engine, or the transport it was given.
+    package let transport: any Transport
     private let ownedEngine: CurlEngine?
     /// The engine options every request starts from, resolved once.
     private let baseOptions: TransferOptions
+    /// The enabled plugins, interceptors and retry policy of the configuration, resolved once.
+    let extensions: RequestExtensions
+    private let requestCounter = Atomic<UInt64>(0)
 
     /// Creates a session running its own libcurl engine.
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, wrappingEngine: { $0 })
+    }
+
+    /// Creates a session whose requests go through `transport` instead of a libcurl engine:
+    /// a stub or a replay store in tests, or a transport of your own (see ``Transport``).
+    /// Everything above the transport (headers, retries, validation, services) is unchanged.
+    public init(configuration: Configuration = Configuration(), transport: any Transport) {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
+        extensions = Self.makeExtensions(configuration)
+        self.transport = transport
+        ownedEngine = nil
+    }
+
+    /// Creates a session running its own libcurl engine, with `wrap` placed between the session
+    /// and the engine: a fault injector, a recorder, a cache of your own.
+    ///
+    /// `wrap` is called once, with the engine; the session keeps the engine running as long as
+    /// the session lives, so the wrapper must not outlive it.
+    /// ```swift
+    /// let session = Session { engine in FaultInjector(wrapping: engine, failEvery: 10) }
+    /// ```
+    public init(configuration: Configuration = Configuration(),
+                wrappingEngine wrap: (_ engine: any Transport) -> any Transport) {
+        self.configuration = configuration
+        baseOptions = Self.makeOptions(configuration)
+        extensions = Self.makeExtensions(configuration)
         let engine = CurlEngine(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
             maxTotalConnections: configuration.maxTotalConnections)
         ownedEngine = engine
-        transport = engine ?? UnavailableTransport()
-    }
-
-    /// Creates a session over another transport (a stub in tests).
-    package init(configuration: Configuration = Configuration(), transport: any Transport) {
-        self.configuration = configuration
-        baseOptions = Self.makeOptions(configuration)
-        self.transport = transport
-        ownedEngine = nil
+        transport = wrap(engine ?? UnavailableTransport())
     }
 
     deinit {
@@ -55,15 +77,7 @@ public final class Session: Sendable {
     }
 
     private func makeRequest(_ convertible: any URLRequestConvertible, destination: URL?) -> DataRequest {
-        let built: Result<URLRequest, CourierError>
-        do {
-            built = .success(try convertible.asURLRequest())
-        } catch let error as CourierError {
-            built = .failure(error)
-        } catch {
-            built = .failure(.invalidRequest(reason: String(describing: error)))
-        }
-        return DataRequest(session: self, request: built, destination: destination)
+        DataRequest(session: self, target: convertible, request: Self.build(convertible), destination: destination)
     }
 
     /// Prepares a request whose response body is written straight to `destination` as it
@@ -71,11 +85,11 @@ public final class Session: Sendable {
     ///
     /// The file is created or truncated when the transfer starts; only the final response's body
     /// lands there (redirect bodies are discarded), and it is removed again if the request fails.
-    /// `maxResponseSize` applies to the bytes written. Validation and status handling are as for
+    /// `security.maxDownloadSize` (no limit by default) applies to the bytes written. Validation and status handling are as for
     /// ``request(_:)``; the in-memory `data` of the response stays empty.
     public func download(_ convertible: any URLRequestConvertible, to destination: URL) -> DataRequest {
         guard destination.isFileURL else {
-            return DataRequest(session: self, request: .failure(.invalidRequest(
+            return DataRequest(session: self, target: convertible, request: .failure(.invalidRequest(
                 reason: "download destination must be a file URL, got \(destination.absoluteString)")), destination: nil)
         }
         return makeRequest(convertible, destination: destination)
@@ -106,7 +120,7 @@ public final class Session: Sendable {
         return options
     }
 
-    private static func makeOptions(_ configuration: Configuration) -> TransferOptions {
+    static func makeOptions(_ configuration: Configuration) -> TransferOptions {
         TransferOptions(
             connectTimeout: configuration.timeouts.connect,
             requestTimeout: configuration.timeouts.request,
@@ -114,13 +128,23 @@ public final class Session: Sendable {
             redirectPolicy: configuration.redirectPolicy,
             security: configuration.security,
             automaticDecompression: configuration.automaticDecompression,
-            maxResponseSize: configuration.maxResponseSize,
             tls: configuration.tls,
             proxy: configuration.proxy,
             httpVersion: configuration.httpVersion,
             tcpKeepAlive: configuration.tcpKeepAlive,
             receiveBufferSize: configuration.receiveBufferSize,
+            uploadBufferSize: configuration.uploadBufferSize,
             destination: nil)
+    }
+
+    private static func makeExtensions(_ configuration: Configuration) -> RequestExtensions {
+        RequestExtensions(plugins: configuration.plugins.filter(\.isEnabled), interceptors: configuration.interceptors,
+                          retryPolicy: configuration.retryPolicy)
+    }
+
+    /// A new number for a request's ``RequestContext/requestID``.
+    func nextRequestID() -> UInt64 {
+        requestCounter.add(1, ordering: .relaxed).newValue
     }
 
     private static let foundationDefaultTimeout: TimeInterval = 60
