@@ -1,4 +1,5 @@
 import Courier
+import BenchmarkFixtures
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
