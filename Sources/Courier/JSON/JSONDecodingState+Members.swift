@@ -5,8 +5,8 @@ import Foundation
 /// bytes (an 8-byte word first), anything else as Swift `String`s.
 extension JSONDecodingState {
     /// Checks what Foundation checks when it opens an object: every key must be a valid string.
-    /// With the custom key strategy, returns the converted key of each member.
-    func prepareKeys(of object: UInt32, node: UInt32) throws(JSONSyntaxError) -> [String]? {
+    /// With the custom key strategy, records the converted key of each member for lookups.
+    func prepareKeys(of object: UInt32, node: UInt32) throws(JSONSyntaxError) {
         let container = entry(object)
         if container.has(JSONEntry.Flags.complexKeys) {
             var member = object + 1
@@ -15,7 +15,7 @@ extension JSONDecodingState {
                 member = entry(member + 1).next
             }
         }
-        guard case .custom(let convert) = keyStrategy else { return nil }
+        guard case .custom(let convert) = keyStrategy else { return }
         var converted: [String] = []
         converted.reserveCapacity(Int(container.length))
         let base = codingPath(node: node, value: object)
@@ -24,24 +24,24 @@ extension JSONDecodingState {
             converted.append(convert(base + [JSONKey(stringValue: try string(member))]).stringValue)
             member = entry(member + 1).next
         }
-        return converted
+        work.pointee.customKeys[object] = converted
     }
 
     /// The tape index of the value of the first member named `name`, or nil.
     @inline(__always)
-    func member(named name: String, in object: UInt32, converted: [String]?) -> UInt32? {
-        if converted == nil && usesDefaultKeys {
+    func member(named name: String, in object: UInt32) -> UInt32? {
+        if usesDefaultKeys && !entry(object).has(JSONEntry.Flags.complexKeys) {
             var source = name
             if let found = source.withUTF8({ plainMember($0, in: object) }) {
                 return found == 0 ? nil : found
             }
         }
-        return memberSlowPath(named: name, in: object, converted: converted)
+        return memberSlowPath(named: name, in: object)
     }
 
     @inline(never)
-    private func memberSlowPath(named name: String, in object: UInt32, converted: [String]?) -> UInt32? {
-        if let converted {
+    private func memberSlowPath(named name: String, in object: UInt32) -> UInt32? {
+        if let converted = work.pointee.customKeys[object] {
             var member = object + 1
             var position = 0
             let end = entry(object).next
@@ -89,7 +89,6 @@ extension JSONDecodingState {
         let mask: UInt64 = count >= 8 ? ~0 : (1 << UInt64(count &* 8)) &- 1
         let length = UInt32(count)
         let container = entry(object)
-        if container.has(JSONEntry.Flags.complexKeys) { return nil }
         var member = object + 1
         while member < container.next {
             let key = tape[Int(member)]
@@ -139,7 +138,8 @@ extension JSONDecodingState {
 
     /// The object's keys as the strategy presents them, each once (first occurrence), in
     /// document order.
-    func keyNames(in object: UInt32, converted: [String]?) -> [String] {
+    func keyNames(in object: UInt32) -> [String] {
+        let converted = work.pointee.customKeys[object]
         let container = entry(object)
         var names: [String] = []
         names.reserveCapacity(Int(container.length))

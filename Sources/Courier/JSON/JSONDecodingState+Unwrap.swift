@@ -35,12 +35,14 @@ extension JSONDecodingState {
                 try T(from: JSONValueDecoder(state: self, value: value, node: node))
             }
         case .array(let array):
+            // `array` is `T` itself (the cache is keyed by `T`), so it returns its result as a `T`
+            // rather than boxed in an existential to be cast back.
             return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
-                try array.decodeJSONArray(self, value: value, node: node) as! T
+                try array.decodeJSONArray(self, value: value, node: node, as: T.self)
             }
         case .stringDictionary(let dictionary):
             return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
-                try dictionary.decodeJSONObject(self, value: value, node: node) as! T
+                try dictionary.decodeJSONObject(self, value: value, node: node, as: T.self)
             }
         }
     }
@@ -137,24 +139,29 @@ extension JSONDecodingState {
 /// Arrays are decoded element by element as `Array.init(from:)` does, without its generic
 /// unkeyed container traffic.
 protocol JSONDecodableArray {
-    static func decodeJSONArray(_ state: JSONDecodingState, value: UInt32, node: UInt32) throws -> Self
+    /// Decodes the array at `value`; `R` is `Self` (passed as the caller's type so that the
+    /// result needs no existential box).
+    static func decodeJSONArray<R>(_ state: JSONDecodingState, value: UInt32, node: UInt32, as: R.Type) throws -> R
 }
 
 extension Array: JSONDecodableArray where Element: Decodable {
-    static func decodeJSONArray(_ state: JSONDecodingState, value: UInt32, node: UInt32) throws -> Self {
+    static func decodeJSONArray<R>(_ state: JSONDecodingState, value: UInt32, node: UInt32, as: R.Type) throws -> R {
         let array = state.entry(value)
         guard array.kind == .array else {
             let failure: JSONReadFailure = array.kind == .null ? .null([Any].self) : .mismatch([Any].self, found: array)
             throw failure.error(at: state.codingPath(node: node, value: value))
         }
-        var result: [Element] = []
-        result.reserveCapacity(Int(array.length))
-        var element = value + 1
-        while element < array.next {
-            result.append(try state.unwrap(Element.self, value: element, parent: node, parentValue: value, key: .index(result.count)))
-            element = state.entry(element).next
+        if array.length == 0 { return unsafeBitCast(Self(), to: R.self) }
+        let result = try Self(unsafeUninitializedCapacity: Int(array.length)) { buffer, initialized in
+            var element = value + 1
+            while element < array.next {
+                (buffer.baseAddress! + initialized).initialize(
+                    to: try state.unwrap(Element.self, value: element, parent: node, parentValue: value, key: .index(initialized)))
+                initialized += 1
+                element = state.entry(element).next
+            }
         }
-        return result
+        return unsafeBitCast(result, to: R.self)
     }
 }
 
@@ -162,11 +169,16 @@ extension Array: JSONDecodableArray where Element: Decodable {
 /// `allKeys` and a lookup per key. With a key strategy other than the default its keys are
 /// taken as written, as Foundation does.
 protocol JSONStringKeyedDictionary {
-    static func decodeJSONObject(_ state: JSONDecodingState, value: UInt32, node: UInt32) throws -> Self
+    /// Decodes the object at `value`; `R` is `Self`, as for ``JSONDecodableArray``.
+    static func decodeJSONObject<R>(_ state: JSONDecodingState, value: UInt32, node: UInt32, as: R.Type) throws -> R
 }
 
 extension Dictionary: JSONStringKeyedDictionary where Key == String, Value: Decodable {
-    static func decodeJSONObject(_ state: JSONDecodingState, value: UInt32, node: UInt32) throws -> Self {
+    static func decodeJSONObject<R>(_ state: JSONDecodingState, value: UInt32, node: UInt32, as: R.Type) throws -> R {
+        unsafeBitCast(try decodeMembers(state, value: value, node: node), to: R.self)
+    }
+
+    private static func decodeMembers(_ state: JSONDecodingState, value: UInt32, node: UInt32) throws -> Self {
         let object = state.entry(value)
         guard object.kind == .object else {
             let failure: JSONReadFailure = object.kind == .null ? .null([String: Any].self) : .mismatch([String: Any].self, found: object)

@@ -1,13 +1,12 @@
 import Foundation
 
 /// A keyed container over one object of the tape. Errors carry the paths and kinds
-/// Foundation's `JSONDecoder` reports.
+/// Foundation's `JSONDecoder` reports. One reference and two indices: the standard library's
+/// box copies it for every call, so it is kept that small.
 struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: JSONDecodingState
     let object: UInt32
     let node: UInt32
-    /// The converted key of each member, for the custom key strategy only.
-    private let converted: [String]?
 
     init(state: JSONDecodingState, object: UInt32, node: UInt32) throws {
         let entry = state.entry(object)
@@ -19,21 +18,19 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.object = object
         self.node = node
         if entry.has(JSONEntry.Flags.complexKeys) || !state.usesDefaultKeys {
-            self.converted = try state.prepareKeys(of: object, node: node)
-        } else {
-            self.converted = nil
+            try state.prepareKeys(of: object, node: node)
         }
     }
 
     var codingPath: [any CodingKey] { state.codingPath(node: node, value: object) }
 
-    var allKeys: [Key] { state.keyNames(in: object, converted: converted).compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { state.keyNames(in: object).compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool { find(key) != nil }
 
     @inline(__always)
     private func find(_ key: Key) -> UInt32? {
-        state.member(named: key.stringValue, in: object, converted: converted)
+        state.member(named: key.stringValue, in: object)
     }
 
     private func keyNotFound(_ key: Key) -> DecodingError {
@@ -133,7 +130,7 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// A decoder for the member `key`, or for null when there is none (as in Foundation).
     private func decoder(for key: some CodingKey) -> JSONValueDecoder {
-        let value = state.member(named: key.stringValue, in: object, converted: converted) ?? state.syntheticNull
+        let value = state.member(named: key.stringValue, in: object) ?? state.syntheticNull
         let child = state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
         return JSONValueDecoder(state: state, value: value, node: child)
     }

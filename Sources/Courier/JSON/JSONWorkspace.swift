@@ -12,6 +12,8 @@ struct JSONWorkspace {
     private var scratchCapacity = 0
     private var types: UnsafeMutablePointer<JSONTypeCacheEntry>
     private var nextTypeSlot = 0
+    /// With the custom key strategy: each opened object's keys as the strategy converted them.
+    var customKeys: [UInt32: [String]] = [:]
 
     /// Whether `paths` is still the block allocated with the workspace.
     private var pathsInline = true
