@@ -141,7 +141,16 @@ extension CurlTransfer {
         var list: UnsafeMutablePointer<curl_slist>?
         var hasContentType = false
         var hasExpect = false
+        var headBytes = 0
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            // Checked here, before anything is sent: libcurl would fail a request head over 1 MB
+            // with an untyped "out of memory", and servers refuse far smaller ones.
+            let fieldBytes = name.utf8.count + value.utf8.count + 4
+            headBytes += fieldBytes
+            if let reason = Self.headerSizeProblem(fieldBytes: fieldBytes, headBytes: headBytes) {
+                curl_slist_free_all(list)
+                return .invalidHeader(name: name, reason: reason)
+            }
             guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else {
                 curl_slist_free_all(list)
                 return .invalidHeader(name: name, reason: "the name contains characters not allowed in a header name")
@@ -162,6 +171,18 @@ extension CurlTransfer {
         }
         headerList = list
         if let list { set(easy, CURLOPT_HTTPHEADER, pointer: list) }
+        return nil
+    }
+
+    /// Why a request header field of `fieldBytes` (name, value, ": " and CRLF), bringing the head
+    /// to `headBytes`, may not be sent; nil when it may.
+    static func headerSizeProblem(fieldBytes: Int, headBytes: Int) -> String? {
+        if fieldBytes > SecurityPolicy.maxRequestHeaderFieldSize {
+            return "the field is \(fieldBytes) bytes, over the limit of \(SecurityPolicy.maxRequestHeaderFieldSize)"
+        }
+        if headBytes > SecurityPolicy.maxRequestHeadSize {
+            return "it brings the request headers to \(headBytes) bytes, over the limit of \(SecurityPolicy.maxRequestHeadSize)"
+        }
         return nil
     }
 
