@@ -133,16 +133,25 @@ final class StreamCore: Sendable {
         deliver(DataResponse(request: request, head: head, data: nil, metrics: metrics, result: .failure(error)))
     }
 
-    /// The final response: a rejected head's validation error wins over the cancellation it caused.
+    /// The final response: a rejected head's validation error wins over the cancellation it
+    /// caused. A head nobody asked for yet is judged now, so the completion always reflects it.
     private func response(of result: TransportResult) -> DataResponse<Void> {
-        let rejection: CourierError? = state.withLock { state in
-            if case .failure(let error)? = state.verdict { return error }
-            return nil
-        }
-        let error = rejection ?? result.error
         // A transfer cancelled mid-body has no head of its own in the result: the streamed one is it.
-        return DataResponse(request: result.request, head: result.head ?? buffer.deliveredHead, data: nil,
+        let head = result.head ?? buffer.deliveredHead
+        var rejection: CourierError?
+        if let head, case .failure(let error) = settle(judge(head)) { rejection = error }
+        let error = rejection ?? result.error
+        return DataResponse(request: result.request, head: head, data: nil,
                             metrics: result.metrics, result: error.map { .failure($0) } ?? .success(()))
+    }
+
+    /// Records `verdict` unless one was recorded first; returns the one that counts.
+    private func settle(_ verdict: Result<ResponseHead, CourierError>) -> Result<ResponseHead, CourierError> {
+        state.withLock { state in
+            if let earlier = state.verdict { return earlier }
+            state.verdict = verdict
+            return verdict
+        }
     }
 
     /// Completes the request: the first call wins, every waiter gets the response once.
@@ -197,12 +206,7 @@ final class StreamCore: Sendable {
         guard let head else {
             throw buffer.end.error ?? .protocolViolation(message: "the transfer ended without a response")
         }
-        let verdict = judge(head)
-        let settled = state.withLock { state -> Result<ResponseHead, CourierError> in
-            if let earlier = state.verdict { return earlier }
-            state.verdict = verdict
-            return verdict
-        }
+        let settled = settle(judge(head))
         if case .failure = settled { cancel() }
         return try settled.get()
     }
