@@ -52,6 +52,10 @@ public protocol Router: URLRequestConvertible {
     var timeout: TimeInterval? { get }
     /// A canned response body for stubbing and previews. Default: empty.
     var sampleData: Data { get }
+    /// The credential this endpoint needs from an ``AuthenticationInterceptor``. Default:
+    /// ``AuthorizationType/none``, so sign-in and refresh endpoints are never sent with a token;
+    /// declare `.bearer` (or another type) for the endpoints that need one.
+    var authorization: AuthorizationType { get }
     /// Builds the request; the default implementation is ``makeURLRequest()``.
     func asURLRequest() throws -> URLRequest
 }
@@ -67,6 +71,8 @@ extension Router {
     public var timeout: TimeInterval? { nil }
     /// An empty body.
     public var sampleData: Data { Data() }
+    /// No credential.
+    public var authorization: AuthorizationType { .none }
 
     /// Builds the request with ``makeURLRequest()``.
     public func asURLRequest() throws -> URLRequest {

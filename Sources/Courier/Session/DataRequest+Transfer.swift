@@ -12,8 +12,7 @@ extension DataRequest {
     func send(_ request: URLRequest, attempt: Int) {
         let token = session.transport.execute(request, options: transferOptions(for: request)) { result in
             // Retains the request (and so its session) until the transfer has completed.
-            if !self.isCancelled, let delay = self.session.configuration.retryPolicy.retryDelay(
-                after: result, sent: request, attempt: attempt, now: self.session.configuration.clock.now) {
+            if let delay = self.retryDelay(after: result, sent: request, attempt: attempt) {
                 self.retry(request, attempt: attempt + 1, after: delay)
                 return
             }
@@ -27,6 +26,13 @@ extension DataRequest {
             }
         }
         install(token, stopIfFinished: attempt > 0)
+    }
+
+    /// The session policy's wait before retrying `sent`, or nil to deliver `result`.
+    private func retryDelay(after result: TransportResult, sent: URLRequest, attempt: Int) -> TimeInterval? {
+        let policy = session.configuration.retryPolicy
+        guard policy.maxRetries > attempt, !isCancelled else { return nil }
+        return policy.retryDelay(after: result, sent: sent, attempt: attempt, now: session.configuration.clock.now)
     }
 
     /// The engine options for `request`, with this request's download destination.
@@ -59,8 +65,7 @@ extension DataRequest {
 extension RetryPolicy {
     /// The wait before retrying the attempt `sent` that ended with `result`, or nil.
     func retryDelay(after result: TransportResult, sent: URLRequest, attempt: Int, now: Date) -> TimeInterval? {
-        guard maxRetries > attempt else { return nil }
-        return retryDelay(afterAttempt: attempt, method: sent.httpMethod ?? "GET",
+        retryDelay(afterAttempt: attempt, method: sent.httpMethod ?? "GET",
                           statusCode: result.error == nil ? result.head?.statusCode : nil, error: result.error,
                           retryAfter: result.head?.value(forHeader: "Retry-After"), now: now)
     }

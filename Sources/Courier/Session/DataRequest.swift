@@ -197,7 +197,7 @@ public final class DataRequest: Sendable {
     /// Registers `handler` for the outcome and starts the transfer if this is the first one.
     /// The handler may run on the engine thread: it must only hand the outcome on.
     func whenComplete(_ handler: @escaping @Sendable (Outcome) -> Void) {
-        enum Action { case none, start, deliver(Outcome) }
+        enum Action { case none, start(hasOwnExtensions: Bool), deliver(Outcome) }
         let action: Action = state.withLock { state in
             switch state.phase {
             case .finished(let outcome):
@@ -208,41 +208,41 @@ public final class DataRequest: Sendable {
             case .idle:
                 state.waiters.append(handler)
                 state.phase = .running
-                return .start
+                return .start(hasOwnExtensions: !state.plugins.isEmpty || !state.interceptors.isEmpty)
             }
         }
         switch action {
         case .none: break
         case .deliver(let outcome): handler(outcome)
-        case .start: start()
+        case .start(let hasOwnExtensions): start(direct: !hasOwnExtensions && session.extensions.isEmpty)
         }
     }
 
-    private func start() {
-        let extensions = resolvedExtensions()
+    /// Starts the first attempt: on the direct path when no plugin or interceptor is involved.
+    private func start(direct: Bool) {
         let request: URLRequest
         switch built {
         case .failure(let error):
-            finish(Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error), extensions)
+            finish(Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error), direct: direct)
             return
         case .success(let built):
             request = session.prepared(built)
         }
         if isCancelled {
-            finish(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled), extensions)
-        } else if extensions.isEmpty {
+            finish(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled), direct: direct)
+        } else if direct {
             send(request, attempt: 0)
         } else {
-            run(request, through: extensions)
+            run(request, through: resolvedExtensions())
         }
     }
 
     /// Completes a request that never reached the transport.
-    private func finish(_ outcome: Outcome, _ extensions: RequestExtensions) {
-        if extensions.plugins.isEmpty {
+    private func finish(_ outcome: Outcome, direct: Bool) {
+        if direct {
             complete(outcome)
         } else {
-            complete(outcome, extensions: extensions, context: context(attempt: 0))
+            complete(outcome, extensions: resolvedExtensions(), context: context(attempt: 0))
         }
     }
 
