@@ -43,6 +43,9 @@ public final class DataRequest: Sendable {
     }
 
     private struct State {
+        /// What the request was made from (kept here, not in the object, which stays small
+        /// enough for the allocator's fast path).
+        let target: any URLRequestConvertible
         var phase = Phase.idle
         var validators: [Validator] = []
         var waiters: [@Sendable (Outcome) -> Void] = []
@@ -57,17 +60,15 @@ public final class DataRequest: Sendable {
 
     /// The session that made this request.
     public let session: Session
-    /// What the request was made from.
-    let target: any URLRequestConvertible
     private let built: Result<URLRequest, CourierError>
     /// Where a download writes the body; nil for requests that buffer it in memory.
     let destination: URL?
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
          destination: URL?) {
         self.session = session
-        self.target = target
+        state = Locked(State(target: target))
         self.built = request
         self.destination = destination
     }
@@ -254,7 +255,8 @@ public final class DataRequest: Sendable {
 
     /// The context handed to plugins and interceptors.
     func context(attempt: Int) -> RequestContext {
-        RequestContext(target: target, session: session, requestID: session.nextRequestID(), attempt: attempt)
+        RequestContext(target: state.withLock { $0.target }, session: session, requestID: session.nextRequestID(),
+                       attempt: attempt)
     }
 
     /// Records the current cancellation token, cancelling at once if `cancel()` came first.
