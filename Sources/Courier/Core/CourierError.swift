@@ -42,6 +42,9 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRedirects(limit: Int)
     /// A redirect pointed at a scheme other than `http` or `https`.
     case redirectRefused(location: String)
+    /// A redirect from `https` to plain `http` was refused (``SecurityPolicy/allowsInsecureRedirects``
+    /// is off); the associated value is the redirect's target.
+    case insecureRedirect(location: String)
     /// The request was cancelled, by `cancel()` or by Swift task cancellation.
     case cancelled
     /// The decoded response body exceeded the configured limit (in bytes).
@@ -117,6 +120,8 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
         case .pinnedKeyMismatch: return "The server's public key matches no pinned key"
         case .tooManyRedirects(let limit): return "Too many redirects (limit \(limit))"
         case .redirectRefused(let location): return "Redirect to a disallowed URL refused: \(location)"
+        case .insecureRedirect(let location):
+            return "Redirect from https to plain http refused: \(location) (see SecurityPolicy.allowsInsecureRedirects)"
         case .cancelled: return "The request was cancelled"
         case .responseTooLarge(let limit): return "Response larger than the limit of \(limit) bytes"
         case .truncatedResponse(let message): return "Connection closed before the response was complete: \(message)"

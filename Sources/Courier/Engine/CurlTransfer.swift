@@ -29,9 +29,8 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     let errorBuffer: UnsafeMutablePointer<CChar>
     private(set) var isFinished = false
     var body = Data()
-    var statusCode = 0
-    var responseHeaders: [(String, String)] = []
-    var declaredLength: Int?
+    /// The response head as it arrives, cleaned and checked.
+    var headParser = ResponseHeadParser()
     var receivedBodyBytes = 0
     var exceededSizeLimit = false
     var idleTimedOut = false
@@ -112,11 +111,11 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         metrics = readMetrics(easy)
         var status = 0
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        if status > 0 { statusCode = status }
+        let statusCode = status > 0 ? status : headParser.statusCode
         if statusCode > 0, let url = request.url {
             let version = metrics?.httpVersion ?? .unknown
             head = ResponseHead(url: url, statusCode: statusCode,
-                                httpVersion: version == .unknown ? nil : version.rawValue, fields: responseHeaders)
+                                httpVersion: version == .unknown ? nil : version.rawValue, fields: headParser.fields)
         }
         guard code == CURLE_OK else {
             return .complete(mapError(code))
@@ -148,9 +147,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
 
     func resetResponseState() {
         body = Data()
-        statusCode = 0
-        responseHeaders.removeAll(keepingCapacity: true)
-        declaredLength = nil
+        headParser.reset()
         receivedBodyBytes = 0
         exceededSizeLimit = false
         idleTimedOut = false

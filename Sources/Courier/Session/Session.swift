@@ -77,7 +77,7 @@ public final class Session: Sendable {
     ///
     /// The file is created or truncated when the transfer starts; only the final response's body
     /// lands there (redirect bodies are discarded), and it is removed again if the request fails.
-    /// `maxResponseSize` applies to the bytes written. Validation and status handling are as for
+    /// `security.maxDownloadSize` (no limit by default) applies to the bytes written. Validation and status handling are as for
     /// ``request(_:)``; the in-memory `data` of the response stays empty.
     public func download(_ convertible: any URLRequestConvertible, to destination: URL) -> DataRequest {
         guard destination.isFileURL else {
@@ -120,7 +120,6 @@ public final class Session: Sendable {
             redirectPolicy: configuration.redirectPolicy,
             security: configuration.security,
             automaticDecompression: configuration.automaticDecompression,
-            maxResponseSize: configuration.maxResponseSize,
             tls: configuration.tls,
             proxy: configuration.proxy,
             httpVersion: configuration.httpVersion,
