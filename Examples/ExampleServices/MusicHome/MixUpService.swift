@@ -7,6 +7,10 @@ public final class MixUpService: BaseService, @unchecked Sendable {
 
     private init() { super.init() }
 
+    /// Every request of this service is logged by the ``NetworkLogger`` plugin: one line when it
+    /// is sent, one when its response arrives (written before the caller gets the result).
+    public override var plugins: [any Plugin] { [DemoLog.logger(level: .basic)] }
+
     /// Every response of this service is a ``ResultResponse``.
     public override class var envelope: any EnvelopeFormat.Type { ResultEnvelope.self }
 

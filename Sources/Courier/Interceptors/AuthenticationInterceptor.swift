@@ -74,7 +74,8 @@ public final class AuthenticationInterceptor: RequestInterceptor {
     }
 
     /// The current credential. Set it after signing in, and to nil after signing out; a refresh
-    /// running at that moment then does not overwrite it.
+    /// running at that moment then does not overwrite it, and the refreshes made for the previous
+    /// credential stop counting against the ``RefreshLimit``.
     public var credential: AuthCredential? {
         get { state.withLock { $0.credential } }
         set { state.withLock { $0.set(newValue) } }

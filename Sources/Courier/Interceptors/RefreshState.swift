@@ -45,10 +45,12 @@ struct RefreshState<Waiter> {
         self.window = window
     }
 
-    /// The app signed in (or out): this credential replaces any other.
+    /// The app signed in (or out): this credential replaces any other, and the refreshes of
+    /// the previous one no longer count against the limit.
     mutating func set(_ credential: AuthCredential?) {
         self.credential = credential
         epoch += 1
+        recentRefreshes.removeAll()
     }
 
     /// A request needing a credential is about to be sent.

@@ -10,7 +10,8 @@ import FoundationNetworking
 extension DataRequest {
     /// Hands the request to the transport; `attempt` counts retries already made.
     func send(_ request: URLRequest, attempt: Int) {
-        let token = session.transport.execute(request, options: transferOptions(for: request)) { result in
+        let options = session.transferOptions(for: request, destination: destination)
+        let token = session.transport.execute(request, options: options) { result in
             // Retains the request (and so its session) until the transfer has completed.
             if let delay = self.retryDelay(after: result, sent: request, attempt: attempt) {
                 self.retry(request, attempt: attempt + 1, after: delay)
@@ -35,14 +36,8 @@ extension DataRequest {
         return policy.retryDelay(after: result, sent: sent, attempt: attempt, now: session.configuration.clock.now)
     }
 
-    /// The engine options for `request`, with this request's download destination.
-    func transferOptions(for request: URLRequest) -> TransferOptions {
-        var options = session.transferOptions(for: request)
-        options.destination = destination
-        return options
-    }
-
     /// What a transfer delivered, as the outcome of attempt number `attempt` (0 for the first).
+    @inline(__always)
     func outcome(of result: TransportResult, attempt: Int) -> Outcome {
         var outcome = Outcome(request: result.request, head: result.head, data: result.data, metrics: result.metrics,
                               error: result.error, fileURL: result.error == nil ? destination : nil)

@@ -215,7 +215,7 @@ public final class DataRequest: Sendable {
         switch action {
         case .none: break
         case .deliver(let outcome): handler(outcome)
-        case .start(let hasOwnExtensions): start(direct: !hasOwnExtensions && session.extensions.isEmpty)
+        case .start(let hasOwnExtensions): start(direct: !hasOwnExtensions && !session.hasExtensions)
         }
     }
 
@@ -297,10 +297,27 @@ public final class DataRequest: Sendable {
         }
     }
 
+    /// Completes the request with `raw`, unless it already was: runs validation, then hands
+    /// the outcome to every waiter.
+    func complete(_ raw: Outcome) {
+        guard let validators = claimCompletion() else { return }
+        publish(validated(raw, by: validators))
+    }
+
     /// Completes the request with `raw`, unless it already was: runs validation, then the
     /// plugins' `process`, then hands the outcome to every waiter.
-    func complete(_ raw: Outcome, extensions: RequestExtensions? = nil, context: RequestContext? = nil) {
-        let validators: [Validator]? = state.withLock { state in
+    func complete(_ raw: Outcome, extensions: RequestExtensions, context: RequestContext) {
+        guard let validators = claimCompletion() else { return }
+        var outcome = validated(raw, by: validators)
+        if !extensions.plugins.isEmpty {
+            outcome = extensions.process(outcome, context: context)
+        }
+        publish(outcome)
+    }
+
+    /// Moves to `finishing` and returns the validators, or nil if the request already completed.
+    private func claimCompletion() -> [Validator]? {
+        state.withLock { state in
             switch state.phase {
             case .finishing, .finished: return nil
             case .idle, .running:
@@ -308,20 +325,24 @@ public final class DataRequest: Sendable {
                 return state.validators
             }
         }
-        guard let validators else { return }
-        var outcome = raw
-        if outcome.error == nil, let head = outcome.head {
-            for validator in validators {
-                if let error = validator.check(outcome, head: head) {
-                    outcome.error = error
-                    outcome.discardFile()
-                    break
-                }
+    }
+
+    /// `outcome` with the first validation failure as its error.
+    private func validated(_ outcome: Outcome, by validators: [Validator]) -> Outcome {
+        guard !validators.isEmpty, outcome.error == nil, let head = outcome.head else { return outcome }
+        var outcome = outcome
+        for validator in validators {
+            if let error = validator.check(outcome, head: head) {
+                outcome.error = error
+                outcome.discardFile()
+                break
             }
         }
-        if let extensions, let context, !extensions.plugins.isEmpty {
-            outcome = extensions.process(outcome, context: context)
-        }
+        return outcome
+    }
+
+    /// Records the final outcome and hands it to every waiter.
+    private func publish(_ outcome: Outcome) {
         let waiters: [@Sendable (Outcome) -> Void] = state.withLock { state in
             state.phase = .finished(outcome)
             state.token = nil

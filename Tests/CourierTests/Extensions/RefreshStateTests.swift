@@ -112,6 +112,21 @@ final class RefreshStateTests: XCTestCase {
         XCTAssertEqual(state.refreshCount, 4)
     }
 
+    func testSigningInAgainStartsANewWindow() {
+        var state = machine(max: 1, window: 60)
+        guard case .refresh = state.unauthorized(now: start, waiter: 1, sentWithCurrent: { _ in true }) else {
+            return XCTFail("expected refresh")
+        }
+        _ = state.finishRefresh(.success(new))
+        guard case .fail = state.unauthorized(now: start, waiter: 2, sentWithCurrent: { _ in true }) else {
+            return XCTFail("the window is full")
+        }
+        state.set(AuthCredential(accessToken: "signed-in-again"))
+        guard case .refresh = state.unauthorized(now: start, waiter: 3, sentWithCurrent: { _ in true }) else {
+            return XCTFail("a new sign-in starts with an empty window")
+        }
+    }
+
     func testACredentialSetDuringARefreshWins() {
         var state = machine()
         _ = state.unauthorized(now: start, waiter: 1, sentWithCurrent: isCurrent("old"))
