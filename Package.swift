@@ -57,7 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["Courier", "CourierSync", "CourierTestServer", "DemoServer", "ExampleServices"],
+            dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "DemoServer", "ExampleServices"],
             path: "Tests/ServiceTests"
         ),
         .testTarget(

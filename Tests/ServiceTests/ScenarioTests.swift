@@ -44,7 +44,7 @@ final class ScenarioTests: XCTestCase {
         XCTAssertTrue(outcome.succeeded, outcome.transcript.description)
         XCTAssertEqual(outcome.bannerCount, 2)
         XCTAssertEqual(outcome.popular.map(\.title), ["Blue Hour", "Hype Boy", "Love Dive"])
-        XCTAssertEqual(outcome.unknownUser?.code, 2001)
+        XCTAssertEqual(outcome.unknownUser?.appCode, "USER404")
         XCTAssertEqual(outcome.unknownUser?.message, "unknown user")
         // Every request went through the service's NetworkLogger: a request and a response line each.
         XCTAssertEqual(outcome.networkLog.filter { $0.hasPrefix("  → #") }.count, 5, outcome.networkLog.joined(separator: "\n"))
@@ -70,6 +70,8 @@ final class ScenarioTests: XCTestCase {
     func testLoginWithStatus() async throws {
         let outcome = await LoginStatusScenario.run(baseURL: try baseURL(), echo: false)
         XCTAssertEqual(outcome.destinations, [.onboarding, .home], outcome.transcript.description)
+        XCTAssertEqual(outcome.invalidEmail?.statusCode, 400)
+        XCTAssertEqual(outcome.invalidEmail?.appCode, "INVALID_EMAIL")
     }
 
     func testDogs() async throws {

@@ -25,7 +25,7 @@ public final class AuthService: BaseService, @unchecked Sendable {
         super.init(session: Session(configuration: configuration))
     }
 
-    /// Every response of this service is a ``StatusResponse``.
+    /// Every response of this service is a `StatusEnvelope.Body`.
     public override class var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
 
     /// Creates an account; 409 (`requestErr`) when the email is taken.

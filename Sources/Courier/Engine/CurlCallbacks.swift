@@ -61,7 +61,10 @@ extension CurlTransfer {
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let wasComplete = headParser.isComplete
         guard headParser.consume(bytes) else { return false }
-        if !wasComplete, headParser.isComplete { headersEnded() }
+        if !wasComplete, headParser.isComplete {
+            headersEnded()
+            flowHeadersEnded()
+        }
         return true
     }
 

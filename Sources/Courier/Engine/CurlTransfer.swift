@@ -18,7 +18,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
 
     private(set) var request: URLRequest
     let options: TransferOptions
-    private let engine: CurlEngine
+    let engine: CurlEngine
     private let completion: @Sendable (TransportResult) -> Void
     private let cancelRequested = Atomic<Bool>(false)
 
@@ -44,6 +44,8 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     var redirectCount = 0
     var startedAt: ContinuousClock.Instant?
     var hopStartedAt: ContinuousClock.Instant?
+    /// Streaming, progress and resume state; nil for plain requests (see CurlTransfer+Flow.swift).
+    var flow: TransferFlow?
 
     init(request: URLRequest, options: TransferOptions, engine: CurlEngine,
          completion: @escaping @Sendable (TransportResult) -> Void) {
@@ -118,7 +120,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
                                 httpVersion: version == .unknown ? nil : version.rawValue, fields: headParser.fields)
         }
         guard code == CURLE_OK else {
-            return .complete(mapError(code))
+            return .complete(flow?.failure ?? mapError(code))
         }
         if (300...399).contains(statusCode) {
             var location: UnsafeMutablePointer<CChar>?
@@ -158,6 +160,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     func finish(error: CourierError?) {
         guard !isFinished else { return }
         isFinished = true
+        finishFlow(error: error)
         closeDestination(keep: error == nil)
         if var metrics, let startedAt, let hopStartedAt {
             metrics.redirectCount = redirectCount

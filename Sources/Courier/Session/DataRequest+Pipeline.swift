@@ -67,8 +67,7 @@ extension DataRequest {
     /// Runs one transfer; the transport's completion (on the engine thread) only resumes the task.
     private func transfer(_ request: URLRequest) async -> TransportResult {
         await withCheckedContinuation { (continuation: CheckedContinuation<TransportResult, Never>) in
-            let options = session.transferOptions(for: request, destination: destination)
-            let token = session.transport.execute(request, options: options) {
+            let token = session.transport.execute(request, options: transferOptions(for: request)) {
                 continuation.resume(returning: $0)
             }
             install(token, stopIfFinished: true)

@@ -56,6 +56,8 @@ public final class DataRequest: Sendable {
         var interceptors: [any RequestInterceptor] = []
         /// The task running plugins and interceptors, if any.
         var task: Task<Void, Never>?
+        /// Created by the first progress observer (DataRequest+Progress.swift).
+        var progress: ProgressRelay?
     }
 
     /// The session that made this request.
@@ -98,6 +100,14 @@ public final class DataRequest: Sendable {
     var hasCustomValidation: Bool {
         state.withLock { state in
             state.validators.contains { if case .custom = $0 { return true } else { return false } }
+        }
+    }
+
+    /// The progress relay, made on first use when `create` is true.
+    func progressRelay(create: Bool) -> ProgressRelay? {
+        state.withLock { state in
+            if state.progress == nil, create { state.progress = ProgressRelay() }
+            return state.progress
         }
     }
 
@@ -343,14 +353,15 @@ public final class DataRequest: Sendable {
 
     /// Records the final outcome and hands it to every waiter.
     private func publish(_ outcome: Outcome) {
-        let waiters: [@Sendable (Outcome) -> Void] = state.withLock { state in
+        let (waiters, progress): ([@Sendable (Outcome) -> Void], ProgressRelay?) = state.withLock { state in
             state.phase = .finished(outcome)
             state.token = nil
             state.task = nil
             let waiters = state.waiters
             state.waiters = []
-            return waiters
+            return (waiters, state.progress)
         }
+        progress?.finish(after: outcome)
         for waiter in waiters { waiter(outcome) }
     }
 
