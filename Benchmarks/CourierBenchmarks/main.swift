@@ -8,9 +8,11 @@ import Foundation
 //       prints: RESULT <client> <workload> <count> <seconds> <cpu-seconds> <peak-rss-KiB> <bytes>
 //   CourierBenchmarks report <results.tsv> [<instructions.tsv>]
 
-/// The benchmark workloads (see docs/performance.md).
+/// The benchmark workloads (see docs/performance.md). `w1logoff` and `w1logged` are W1 through
+/// completion handlers with a `NetworkLogger` registered, at `.off` and at `.basic` (discarding
+/// its lines): Courier only, for the cost of plugins.
 enum Workload: String, CaseIterable, Sendable {
-    case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5
+    case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5, w1logoff, w1logged
 }
 
 enum Client: String, CaseIterable, Sendable {

@@ -37,9 +37,17 @@ public final class DataRequest: Sendable {
         }
     }
 
-    /// `finishing`: validation and the plugins' `process` are running; waiters still queue up.
     private enum Phase {
-        case idle, running, finishing, finished(Outcome)
+        case idle, running, finished(Outcome)
+    }
+
+    /// A request's own plugins and interceptors and the task running them, made only for requests
+    /// that have some (requests without any stay as small, and as fast, as before). Touched only
+    /// under the state lock.
+    private final class OwnExtensions {
+        var plugins: [any Plugin] = []
+        var interceptors: [any RequestInterceptor] = []
+        var task: Task<Void, Never>?
     }
 
     private struct State {
@@ -51,11 +59,10 @@ public final class DataRequest: Sendable {
         var waiters: [@Sendable (Outcome) -> Void] = []
         var token: (any TransportCancellable)?
         var cancelRequested = false
-        /// This request's own plugins and interceptors.
-        var plugins: [any Plugin] = []
-        var interceptors: [any RequestInterceptor] = []
-        /// The task running plugins and interceptors, if any.
-        var task: Task<Void, Never>?
+        /// Validation and the plugins' `process` are running: the outcome is decided, waiters
+        /// still queue up.
+        var completing = false
+        var own: OwnExtensions?
         /// Created by the first progress observer (DataRequest+Progress.swift).
         var progress: ProgressRelay?
     }
@@ -87,10 +94,11 @@ public final class DataRequest: Sendable {
     public func cancel() {
         let (token, task): ((any TransportCancellable)?, Task<Void, Never>?) = state.withLock { state in
             switch state.phase {
-            case .finishing, .finished: return (nil, nil)
+            case .finished: return (nil, nil)
             case .idle, .running:
+                if state.completing { return (nil, nil) }
                 state.cancelRequested = true
-                return (state.token, state.task)
+                return (state.token, state.own?.task)
             }
         }
         task?.cancel()
@@ -114,72 +122,9 @@ public final class DataRequest: Sendable {
     /// True once `cancel()` was called on an unfinished request.
     public var isCancelled: Bool { state.withLock { $0.cancelRequested } }
 
-    // MARK: Validation
-
-    /// A validation step. Built-in checks read the status and headers directly; only custom
-    /// closures need the Foundation `HTTPURLResponse`.
-    enum Validator: Sendable {
-        case statusCode(@Sendable (Int) -> Bool)
-        case contentType([String])
-        case custom(Validation)
-
-        func check(_ outcome: Outcome, head: ResponseHead) -> CourierError? {
-            switch self {
-            case .statusCode(let accepts):
-                return accepts(head.statusCode) ? nil : .unacceptableStatusCode(head.statusCode)
-            case .contentType(let acceptable):
-                return Self.check(contentType: head.value(forHeader: "Content-Type"), of: outcome.data,
-                                  against: acceptable)
-            case .custom(let validation):
-                guard let response = head.foundationResponse else { return nil }
-                if case .failure(let error) = validation(outcome.request, response, outcome.data) { return error }
-                return nil
-            }
-        }
-
-        /// `type/subtype`, `type/*` and `*/*` patterns; an empty body passes.
-        static func check(contentType received: String?, of data: Data, against acceptable: [String]) -> CourierError? {
-            guard !data.isEmpty else { return nil }
-            let mime = received?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            let parts = mime.split(separator: "/")
-            for pattern in acceptable.map({ $0.lowercased() }) {
-                let wanted = pattern.split(separator: "/")
-                guard wanted.count == 2, parts.count == 2 else { continue }
-                if (wanted[0] == "*" || wanted[0] == parts[0]) && (wanted[1] == "*" || wanted[1] == parts[1]) {
-                    return nil
-                }
-            }
-            return .unacceptableContentType(received)
-        }
-    }
-
-    /// Adds a validation run when the response arrives, before any handler sees it. It runs on
-    /// a global queue, never on the engine thread.
-    @discardableResult
-    public func validate(_ validation: @escaping Validation) -> Self {
-        state.withLock { $0.validators.append(.custom(validation)) }
-        return self
-    }
-
-    /// Accepts only status codes in `acceptable`; others fail with ``CourierError/unacceptableStatusCode(_:)``.
-    @discardableResult
-    public func validate<S: Sequence & Sendable>(statusCode acceptable: S) -> Self where S.Element == Int {
-        state.withLock { $0.validators.append(.statusCode({ acceptable.contains($0) })) }
-        return self
-    }
-
-    /// Accepts only responses whose `Content-Type` matches one of `acceptable` (`type/subtype`,
-    /// `type/*` or `*/*`). An empty body passes.
-    @discardableResult
-    public func validate(contentType acceptable: [String]) -> Self {
-        state.withLock { $0.validators.append(.contentType(acceptable)) }
-        return self
-    }
-
-    /// Accepts only 2xx status codes.
-    @discardableResult
-    public func validate() -> Self {
-        validate(statusCode: 200..<300)
+    /// Adds a validation step, run when the response arrives.
+    func addValidator(_ validator: Validator) {
+        state.withLock { $0.validators.append(validator) }
     }
 
     // MARK: Plugins and interceptors
@@ -189,7 +134,11 @@ public final class DataRequest: Sendable {
     @discardableResult
     public func plugin(_ plugin: any Plugin) -> Self {
         guard plugin.isEnabled else { return self }
-        state.withLock { $0.plugins.append(plugin) }
+        state.withLock { state in
+            let own = state.own ?? OwnExtensions()
+            own.plugins.append(plugin)
+            state.own = own
+        }
         return self
     }
 
@@ -199,7 +148,11 @@ public final class DataRequest: Sendable {
     /// the request has started it has no effect.
     @discardableResult
     public func interceptor(_ interceptor: any RequestInterceptor) -> Self {
-        state.withLock { $0.interceptors.append(interceptor) }
+        state.withLock { state in
+            let own = state.own ?? OwnExtensions()
+            own.interceptors.append(interceptor)
+            state.own = own
+        }
         return self
     }
 
@@ -213,13 +166,13 @@ public final class DataRequest: Sendable {
             switch state.phase {
             case .finished(let outcome):
                 return .deliver(outcome)
-            case .running, .finishing:
+            case .running:
                 state.waiters.append(handler)
                 return .none
             case .idle:
                 state.waiters.append(handler)
                 state.phase = .running
-                return .start(hasOwnExtensions: !state.plugins.isEmpty || !state.interceptors.isEmpty)
+                return .start(hasOwnExtensions: state.own != nil)
             }
         }
         switch action {
@@ -259,7 +212,7 @@ public final class DataRequest: Sendable {
 
     /// The session's plugins and interceptors followed by this request's own.
     private func resolvedExtensions() -> RequestExtensions {
-        let (plugins, interceptors) = state.withLock { ($0.plugins, $0.interceptors) }
+        let (plugins, interceptors) = state.withLock { ($0.own?.plugins ?? [], $0.own?.interceptors ?? []) }
         return session.extensions.appending(plugins: plugins, interceptors: interceptors)
     }
 
@@ -275,8 +228,9 @@ public final class DataRequest: Sendable {
     func install(_ token: any TransportCancellable, stopIfFinished: Bool = false) {
         let cancelNow: Bool = state.withLock { state in
             switch state.phase {
-            case .finishing, .finished: return stopIfFinished
+            case .finished: return stopIfFinished
             case .idle, .running:
+                if state.completing { return stopIfFinished }
                 state.token = token
                 return state.cancelRequested
             }
@@ -288,9 +242,12 @@ public final class DataRequest: Sendable {
     func adopt(_ task: Task<Void, Never>) {
         let cancelNow: Bool = state.withLock { state in
             switch state.phase {
-            case .finishing, .finished: return false
+            case .finished: return false
             case .idle, .running:
-                state.task = task
+                if state.completing { return false }
+                let own = state.own ?? OwnExtensions()
+                own.task = task
+                state.own = own
                 return state.cancelRequested
             }
         }
@@ -301,8 +258,8 @@ public final class DataRequest: Sendable {
     var isFinished: Bool {
         state.withLock { state in
             switch state.phase {
-            case .finishing, .finished: return true
-            case .idle, .running: return false
+            case .finished: return true
+            case .idle, .running: return state.completing
             }
         }
     }
@@ -325,13 +282,15 @@ public final class DataRequest: Sendable {
         publish(outcome)
     }
 
-    /// Moves to `finishing` and returns the validators, or nil if the request already completed.
+    /// Marks the request as completing and returns the validators, or nil if it already completed
+    /// (or is completing).
     private func claimCompletion() -> [Validator]? {
         state.withLock { state in
             switch state.phase {
-            case .finishing, .finished: return nil
+            case .finished: return nil
             case .idle, .running:
-                state.phase = .finishing
+                if state.completing { return nil }
+                state.completing = true
                 return state.validators
             }
         }
@@ -356,7 +315,7 @@ public final class DataRequest: Sendable {
         let (waiters, progress): ([@Sendable (Outcome) -> Void], ProgressRelay?) = state.withLock { state in
             state.phase = .finished(outcome)
             state.token = nil
-            state.task = nil
+            state.own?.task = nil
             let waiters = state.waiters
             state.waiters = []
             return (waiters, state.progress)
