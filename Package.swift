@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
         .testTarget(
             name: "CourierTests",
-            dependencies: ["Courier", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],
+            dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],
             path: "Tests/CourierTests"
         ),
         .testTarget(

@@ -8,11 +8,16 @@ import Foundation
 //       prints: RESULT <client> <workload> <count> <seconds> <cpu-seconds> <peak-rss-KiB> <bytes>
 //   CourierBenchmarks report <results.tsv> [<instructions.tsv>]
 
-/// The benchmark workloads (see docs/performance.md). `w1logoff` and `w1logged` are W1 through
-/// completion handlers with a `NetworkLogger` registered, at `.off` and at `.basic` (discarding
-/// its lines): Courier only, for the cost of plugins.
+/// The benchmark workloads (see docs/performance.md): requests against nginx (`w…`) and
+/// parameter encoding without any network (`form-…`, Courier only). `w1logoff` and `w1logged`
+/// are W1 through completion handlers with a `NetworkLogger` registered, at `.off` and at `.basic`
+/// (discarding its lines): Courier only, for the cost of plugins.
 enum Workload: String, CaseIterable, Sendable {
     case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5, w1logoff, w1logged
+    case formArray = "form-array", formKeys = "form-keys", formParameters = "form-params"
+
+    /// Whether this workload only encodes parameters.
+    var isEncoding: Bool { self == .formArray || self == .formKeys || self == .formParameters }
 }
 
 enum Client: String, CaseIterable, Sendable {

@@ -10,7 +10,8 @@ import FoundationNetworking
 extension DataRequest {
     /// Hands the request to the transport; `attempt` counts retries already made.
     func send(_ request: URLRequest, attempt: Int) {
-        let token = session.transport.execute(request, options: transferOptions(for: request)) { result in
+        let (slot, options) = beginTransfer(of: request)
+        let token = session.transport.execute(request, options: options) { result in
             // Retains the request (and so its session) until the transfer has completed.
             if let delay = self.retryDelay(after: result, sent: request, attempt: attempt) {
                 self.retry(request, attempt: attempt + 1, after: delay)
@@ -25,7 +26,7 @@ extension DataRequest {
                 self.complete(outcome)
             }
         }
-        install(token, stopIfFinished: attempt > 0)
+        install(token, slot: slot, stopIfFinished: attempt > 0)
     }
 
     /// The session policy's wait before retrying `sent`, or nil to deliver `result`.
@@ -33,13 +34,6 @@ extension DataRequest {
         let policy = session.configuration.retryPolicy
         guard policy.maxRetries > attempt, !isCancelled else { return nil }
         return policy.retryDelay(after: result, sent: sent, attempt: attempt, now: session.configuration.clock.now)
-    }
-
-    /// The engine options for `request`: this request's download destination and progress relay.
-    func transferOptions(for request: URLRequest) -> TransferOptions {
-        var options = session.transferOptions(for: request, destination: destination)
-        options.progress = progressRelay(create: false)
-        return options
     }
 
     /// What a transfer delivered, as the outcome of attempt number `attempt` (0 for the first).

@@ -58,6 +58,10 @@ public final class DataRequest: Sendable {
         var validators: [Validator] = []
         var waiters: [@Sendable (Outcome) -> Void] = []
         var token: (any TransportCancellable)?
+        /// Orders tokens: a transport may complete (and the next step install its own token)
+        /// before `execute` returns, so a token is installed only if no later one was.
+        var tokenSlot: UInt64 = 0
+        var lastSlot: UInt64 = 0
         var cancelRequested = false
         /// Validation and the plugins' `process` are running: the outcome is decided, waiters
         /// still queue up.
@@ -222,15 +226,33 @@ public final class DataRequest: Sendable {
                        attempt: attempt)
     }
 
+    /// Starts a transfer of `request`: reserves the place of its cancellation token (installed
+    /// once the transport returns it, see ``install(_:slot:stopIfFinished:)``) and makes its
+    /// engine options, with the download destination, progress relay and target, in one lock.
+    func beginTransfer(of request: URLRequest) -> (slot: UInt64, options: TransferOptions) {
+        let (slot, progress, target) = state.withLock { state in
+            state.lastSlot += 1
+            return (state.lastSlot, state.progress, state.target)
+        }
+        var options = session.transferOptions(for: request, destination: destination)
+        options.progress = progress
+        options.target = target
+        return (slot, options)
+    }
+
     /// Records the current cancellation token, cancelling at once if `cancel()` came first.
     /// With `stopIfFinished`, a token installed after the request already finished (a retry
-    /// racing `cancel()`) is cancelled too.
-    func install(_ token: any TransportCancellable, stopIfFinished: Bool = false) {
+    /// racing `cancel()`) is cancelled too. A token whose `slot` (see ``beginTransfer(of:)``;
+    /// now when nil) is older than the installed one is ignored: its transfer already completed.
+    func install(_ token: any TransportCancellable, slot reserved: UInt64? = nil, stopIfFinished: Bool = false) {
         let cancelNow: Bool = state.withLock { state in
             switch state.phase {
             case .finished: return stopIfFinished
             case .idle, .running:
                 if state.completing { return stopIfFinished }
+                let slot = reserved ?? { state.lastSlot += 1; return state.lastSlot }()
+                guard slot >= state.tokenSlot else { return false }
+                state.tokenSlot = slot
                 state.token = token
                 return state.cancelRequested
             }
