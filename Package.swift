@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
         .testTarget(
             name: "CourierTests",
-            dependencies: ["Courier", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],
+            dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],
             path: "Tests/CourierTests"
         ),
         .testTarget(
@@ -57,7 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["Courier", "CourierSync", "CourierTestServer", "DemoServer", "ExampleServices"],
+            dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "DemoServer", "ExampleServices"],
             path: "Tests/ServiceTests"
         ),
         .testTarget(

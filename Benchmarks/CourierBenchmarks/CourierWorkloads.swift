@@ -16,6 +16,7 @@ enum CourierWorkloads {
         case .w4mem: return try bigIntoMemory(count: count)
         case .w4file: return try bigToFile(count: count)
         case .w5: return try sequential(BenchAPI.post(try Environment.postBody()), count: count, warmup: 50)
+        case .formArray, .formKeys, .formParameters: return try EncodingWorkloads.run(workload, count: count)
         }
     }
 

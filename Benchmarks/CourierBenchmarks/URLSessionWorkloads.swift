@@ -38,6 +38,8 @@ enum URLSessionWorkloads {
         case .w5:
             let body = try Environment.postBody()
             return try sequential(count: count, warmup: 50) { request("/small.json", post: body) }
+        case .formArray, .formKeys, .formParameters:
+            throw BenchmarkFailure("\(workload.rawValue) measures Courier's encoders only")
         }
     }
 

@@ -9,9 +9,14 @@ import Foundation
 //   CourierBenchmarks report <results.tsv> [<instructions.tsv>]
 //   CourierBenchmarks deadlines <count>      (how late time limits fire; no nginx needed)
 
-/// The benchmark workloads (see docs/performance.md).
+/// The benchmark workloads (see docs/performance.md): requests against nginx (`w…`) and
+/// parameter encoding without any network (`form-…`, Courier only).
 enum Workload: String, CaseIterable, Sendable {
     case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5
+    case formArray = "form-array", formKeys = "form-keys", formParameters = "form-params"
+
+    /// Whether this workload only encodes parameters.
+    var isEncoding: Bool { self == .formArray || self == .formKeys || self == .formParameters }
 }
 
 enum Client: String, CaseIterable, Sendable {

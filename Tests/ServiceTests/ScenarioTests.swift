@@ -31,7 +31,7 @@ final class ScenarioTests: XCTestCase {
         XCTAssertTrue(outcome.succeeded, outcome.transcript.description)
         XCTAssertEqual(outcome.bannerCount, 2)
         XCTAssertEqual(outcome.popular.map(\.title), ["Blue Hour", "Hype Boy", "Love Dive"])
-        XCTAssertEqual(outcome.unknownUser?.code, 2001)
+        XCTAssertEqual(outcome.unknownUser?.appCode, "USER404")
         XCTAssertEqual(outcome.unknownUser?.message, "unknown user")
     }
 
@@ -53,6 +53,8 @@ final class ScenarioTests: XCTestCase {
     func testLoginWithStatus() async throws {
         let outcome = await LoginStatusScenario.run(baseURL: try baseURL(), echo: false)
         XCTAssertEqual(outcome.destinations, [.onboarding, .home], outcome.transcript.description)
+        XCTAssertEqual(outcome.invalidEmail?.statusCode, 400)
+        XCTAssertEqual(outcome.invalidEmail?.appCode, "INVALID_EMAIL")
     }
 
     func testDogs() async throws {

@@ -8,7 +8,7 @@ public final class AuthService: BaseService, @unchecked Sendable {
 
     private init() { super.init() }
 
-    /// Every response of this service is a ``StatusResponse``.
+    /// Every response of this service is a `StatusEnvelope.Body`.
     public override class var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
 
     /// Creates an account; 409 (`requestErr`) when the email is taken.

@@ -29,7 +29,7 @@ public enum MusicHomeScenario {
 
     private static func run(echo: Bool) async -> Outcome {
         var outcome = Outcome(transcript: Transcript(echo: echo))
-        outcome.transcript.log("== Music home: {isSuccess, code, message, result} with async/await ==")
+        outcome.transcript.log("== Music home: {isSuccess, code, message, result} with string codes, async/await ==")
         let service = MixUpService.shared
 
         async let banners = service.banners()
@@ -55,7 +55,7 @@ public enum MusicHomeScenario {
         switch await service.personalized(userId: 999) {
         case .requestErr(let failure):
             outcome.unknownUser = failure
-            outcome.transcript.log("user 999: code \(failure.code.map(String.init) ?? "-"), \(failure.message ?? "")")
+            outcome.transcript.log("user 999: code \(failure.appCode ?? "-"), \(failure.message ?? "")")
         case let other:
             outcome.transcript.log("user 999: unexpected \(other)")
         }

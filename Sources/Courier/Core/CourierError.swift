@@ -55,6 +55,9 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
     case protocolViolation(message: String)
     /// Any other libcurl failure, with its `CURLcode` and message.
     case transport(code: Int, message: String)
+    /// A transport other than the engine (a stub, a replay store, your own) had no answer for
+    /// the request; `reason` describes the request and what was missing.
+    case unhandledRequest(reason: String)
 
     // MARK: Validation and serialization
 
@@ -116,6 +119,7 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncatedResponse(let message): return "Connection closed before the response was complete: \(message)"
         case .protocolViolation(let message): return "Invalid HTTP from server: \(message)"
         case .transport(let code, let message): return "Transfer failed (curl \(code)): \(message)"
+        case .unhandledRequest(let reason): return "No response for the request: \(reason)"
         case .unacceptableStatusCode(let code): return "Unacceptable status code \(code)"
         case .unacceptableContentType(let type): return "Unacceptable content type \(type ?? "(none)")"
         case .decodingFailed(let path, let reason): return "Decoding failed at \(path.isEmpty ? "(root)" : path): \(reason)"

@@ -10,6 +10,7 @@ import FoundationNetworking
 extension DataRequest {
     /// Hands the request to the transport; `attempt` counts retries already made.
     func send(_ request: URLRequest, attempt: Int) {
+        let slot = reserveTokenSlot()
         let token = session.transport.execute(request, options: transferOptions(for: request)) { result in
             // Retains the request (and so its session) until the transfer has completed.
             if !self.isCancelled, let delay = self.session.configuration.retryPolicy.retryDelay(
@@ -26,7 +27,7 @@ extension DataRequest {
                 self.complete(outcome)
             }
         }
-        install(token, stopIfFinished: attempt > 0)
+        install(token, slot: slot, stopIfFinished: attempt > 0)
     }
 
     /// The engine options for `request`, with this request's download destination.
@@ -34,6 +35,7 @@ extension DataRequest {
         var options = session.transferOptions(for: request)
         options.destination = destination
         options.progress = progressRelay(create: false)
+        options.target = target
         return options
     }
 

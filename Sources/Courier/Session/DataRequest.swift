@@ -47,6 +47,10 @@ public final class DataRequest: Sendable {
         var validators: [Validator] = []
         var waiters: [@Sendable (Outcome) -> Void] = []
         var token: (any TransportCancellable)?
+        /// Orders tokens: a transport may complete (and the next step install its own token)
+        /// before `execute` returns, so a token is installed only if no later one was.
+        var tokenSlot: UInt64 = 0
+        var lastSlot: UInt64 = 0
         var cancelRequested = false
         /// This request's own plugins and interceptors.
         var plugins: [any Plugin] = []
@@ -267,14 +271,26 @@ public final class DataRequest: Sendable {
         RequestContext(target: target, session: session, requestID: session.nextRequestID(), attempt: attempt)
     }
 
+    /// Reserves the place of a token installed later: take it before calling the transport.
+    func reserveTokenSlot() -> UInt64 {
+        state.withLock { state in
+            state.lastSlot += 1
+            return state.lastSlot
+        }
+    }
+
     /// Records the current cancellation token, cancelling at once if `cancel()` came first.
     /// With `stopIfFinished`, a token installed after the request already finished (a retry
-    /// racing `cancel()`) is cancelled too.
-    func install(_ token: any TransportCancellable, stopIfFinished: Bool = false) {
+    /// racing `cancel()`) is cancelled too. A token whose `slot` (see ``reserveTokenSlot()``;
+    /// now when nil) is older than the installed one is ignored: its transfer already completed.
+    func install(_ token: any TransportCancellable, slot reserved: UInt64? = nil, stopIfFinished: Bool = false) {
         let cancelNow: Bool = state.withLock { state in
             switch state.phase {
             case .finishing, .finished: return stopIfFinished
             case .idle, .running:
+                let slot = reserved ?? { state.lastSlot += 1; return state.lastSlot }()
+                guard slot >= state.tokenSlot else { return false }
+                state.tokenSlot = slot
                 state.token = token
                 return state.cancelRequested
             }

@@ -19,7 +19,8 @@ public final class Session: Sendable {
 
     /// The configuration this session was created with.
     public let configuration: Configuration
-    let transport: any Transport
+    /// What moves this session's bytes: its libcurl engine, or the transport it was given.
+    package let transport: any Transport
     private let ownedEngine: CurlEngine?
     /// The engine options every request starts from, resolved once.
     private let baseOptions: TransferOptions
@@ -28,7 +29,31 @@ public final class Session: Sendable {
     private let requestCounter = Atomic<UInt64>(0)
 
     /// Creates a session running its own libcurl engine.
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, wrappingEngine: { $0 })
+    }
+
+    /// Creates a session whose requests go through `transport` instead of a libcurl engine:
+    /// a stub or a replay store in tests, or a transport of your own (see ``Transport``).
+    /// Everything above the transport (headers, retries, validation, services) is unchanged.
+    public init(configuration: Configuration = Configuration(), transport: any Transport) {
+        self.configuration = configuration
+        baseOptions = Self.makeOptions(configuration)
+        extensions = Self.makeExtensions(configuration)
+        self.transport = transport
+        ownedEngine = nil
+    }
+
+    /// Creates a session running its own libcurl engine, with `wrap` placed between the session
+    /// and the engine: a fault injector, a recorder, a cache of your own.
+    ///
+    /// `wrap` is called once, with the engine; the session keeps the engine running as long as
+    /// the session lives, so the wrapper must not outlive it.
+    /// ```swift
+    /// let session = Session { engine in FaultInjector(wrapping: engine, failEvery: 10) }
+    /// ```
+    public init(configuration: Configuration = Configuration(),
+                wrappingEngine wrap: (_ engine: any Transport) -> any Transport) {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
         extensions = Self.makeExtensions(configuration)
@@ -36,16 +61,7 @@ public final class Session: Sendable {
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
             maxTotalConnections: configuration.maxTotalConnections)
         ownedEngine = engine
-        transport = engine ?? UnavailableTransport()
-    }
-
-    /// Creates a session over another transport (a stub in tests).
-    package init(configuration: Configuration = Configuration(), transport: any Transport) {
-        self.configuration = configuration
-        baseOptions = Self.makeOptions(configuration)
-        extensions = Self.makeExtensions(configuration)
-        self.transport = transport
-        ownedEngine = nil
+        transport = wrap(engine ?? UnavailableTransport())
     }
 
     deinit {
@@ -104,7 +120,7 @@ public final class Session: Sendable {
         return options
     }
 
-    private static func makeOptions(_ configuration: Configuration) -> TransferOptions {
+    static func makeOptions(_ configuration: Configuration) -> TransferOptions {
         TransferOptions(
             connectTimeout: configuration.timeouts.connect,
             requestTimeout: configuration.timeouts.request,

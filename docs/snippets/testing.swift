@@ -1,0 +1,16 @@
+// Declarations docs/testing.md takes for granted.
+import CourierTesting
+import CourierTestServer
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+struct Profile: Codable, Sendable, Equatable {
+    var name: String
+}
+
+struct Item: Codable, Sendable, Equatable {
+    var id: Int
+}
