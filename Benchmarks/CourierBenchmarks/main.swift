@@ -10,9 +10,11 @@ import Foundation
 //   CourierBenchmarks deadlines <count>      (how late time limits fire; no nginx needed)
 
 /// The benchmark workloads (see docs/performance.md): requests against nginx (`w…`) and
-/// parameter encoding without any network (`form-…`, Courier only).
+/// parameter encoding without any network (`form-…`, Courier only). `w1logoff` and `w1logged`
+/// are W1 through completion handlers with a `NetworkLogger` registered, at `.off` and at `.basic`
+/// (discarding its lines): Courier only, for the cost of plugins.
 enum Workload: String, CaseIterable, Sendable {
-    case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5
+    case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5, w1logoff, w1logged
     case formArray = "form-array", formKeys = "form-keys", formParameters = "form-params"
 
     /// Whether this workload only encodes parameters.
