@@ -58,7 +58,9 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "DemoServer", "ExampleServices"],
-            path: "Tests/ServiceTests"
+            path: "Tests/ServiceTests",
+            // Record-and-replay fixtures, read from the source tree (docs/testing.md).
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ServiceSwift5Tests",
