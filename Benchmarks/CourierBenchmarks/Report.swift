@@ -66,6 +66,8 @@ struct Report {
         (.w4mem, "W4 512 MiB into memory"),
         (.w4file, "W4 512 MiB streamed to a file"),
         (.w5, "W5 sequential POST 1.2 KB"),
+        (.w1logoff, "W1 (completion handler) with a NetworkLogger at .off"),
+        (.w1logged, "W1 (completion handler) with a NetworkLogger at .basic"),
     ]
 
     static let encodingLabels: [(Workload, String)] = [

@@ -1,8 +1,8 @@
 import CourierTestServer
 import Foundation
 
-/// The embedded API server behind every example: serves the auth, music home, travel, login and
-/// dogs routes on 127.0.0.1 (an ephemeral port) from in-memory data.
+/// The embedded API server behind every example: serves the auth, music home, travel, login,
+/// dogs and order-tracking (server-sent events) routes on 127.0.0.1 (an ephemeral port) from in-memory data.
 ///
 /// ```swift
 /// let server = try DemoServer()
@@ -12,15 +12,17 @@ import Foundation
 public final class DemoServer: Sendable {
     private let http: TestHTTPServer
     private let users = UserStore()
+    private let tokens = TokenStore()
 
     /// Starts the server and registers every scenario's routes.
     public init() throws {
         http = try TestHTTPServer()
-        AuthRoutes.register(on: http, users: users)
+        AuthRoutes.register(on: http, users: users, tokens: tokens)
         MusicRoutes.register(on: http)
         TravelRoutes.register(on: http)
         LoginRoutes.register(on: http, users: users)
         DogsRoutes.register(on: http)
+        OrderEventRoutes.register(on: http)
     }
 
     /// `http://127.0.0.1:<port>`.

@@ -78,6 +78,17 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
     /// was not sent. `interceptor` is its type name.
     case adaptationFailed(interceptor: String, reason: String)
 
+    // MARK: Authentication
+
+    /// The endpoint needs a credential and the ``AuthenticationInterceptor`` has none (nobody
+    /// signed in); the request was not sent.
+    case missingCredential
+    /// Refreshing the credential failed; every request waiting for the refresh fails with this.
+    case credentialRefreshFailed(reason: String)
+    /// More than `limit` refreshes were needed within `window` seconds: the server keeps refusing
+    /// fresh credentials, so refreshing stops (until the window has passed) instead of looping.
+    case tooManyCredentialRefreshes(limit: Int, window: TimeInterval)
+
     /// Which time limit fired for a ``CourierError/timedOut(_:)`` error.
     public enum TimeoutKind: String, Sendable, Equatable {
         /// Establishing the connection (DNS, TCP and TLS) took too long.
@@ -126,6 +137,10 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
         case .stringDecodingFailed: return "The response body is not valid text"
         case .pluginFailed(let plugin, let hook, let reason): return "Plugin \(plugin) failed in \(hook.rawValue): \(reason)"
         case .adaptationFailed(let interceptor, let reason): return "Interceptor \(interceptor) could not adapt the request: \(reason)"
+        case .missingCredential: return "The endpoint needs a credential and none is set (sign in first)"
+        case .credentialRefreshFailed(let reason): return "Refreshing the credential failed: \(reason)"
+        case .tooManyCredentialRefreshes(let limit, let window):
+            return "The credential was refreshed \(limit) times within \(Int(window)) s and is still refused; not refreshing again"
         }
     }
 }

@@ -76,6 +76,10 @@ public protocol Router: URLRequestConvertible {
     /// The headers sent with ``sampleData``. Default: `Content-Type: application/json` when
     /// ``sampleData`` is not empty, none otherwise.
     var sampleHeaders: HTTPHeaders { get }
+    /// The credential this endpoint needs from an ``AuthenticationInterceptor``. Default:
+    /// ``AuthorizationType/none``, so sign-in and refresh endpoints are never sent with a token;
+    /// declare `.bearer` (or another type) for the endpoints that need one.
+    var authorization: AuthorizationType { get }
     /// Builds the request; the default implementation is ``makeURLRequest()``.
     func asURLRequest() throws -> URLRequest
 }
@@ -107,6 +111,8 @@ extension Router {
     public var sampleStatusCode: Int { 200 }
     /// `Content-Type: application/json` when ``sampleData`` is not empty.
     public var sampleHeaders: HTTPHeaders { sampleData.isEmpty ? HTTPHeaders() : [.contentType("application/json")] }
+    /// No credential.
+    public var authorization: AuthorizationType { .none }
 
     /// Builds the request with ``makeURLRequest()``.
     public func asURLRequest() throws -> URLRequest {

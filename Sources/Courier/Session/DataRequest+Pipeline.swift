@@ -69,8 +69,8 @@ extension DataRequest {
     /// Runs one transfer; the transport's completion (on the engine thread) only resumes the task.
     private func transfer(_ request: URLRequest) async -> TransportResult {
         await withCheckedContinuation { (continuation: CheckedContinuation<TransportResult, Never>) in
-            let slot = reserveTokenSlot()
-            let token = session.transport.execute(request, options: transferOptions(for: request)) {
+            let (slot, options) = beginTransfer(of: request)
+            let token = session.transport.execute(request, options: options) {
                 continuation.resume(returning: $0)
             }
             install(token, slot: slot, stopIfFinished: true)

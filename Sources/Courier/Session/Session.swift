@@ -26,6 +26,9 @@ public final class Session: Sendable {
     private let baseOptions: TransferOptions
     /// The enabled plugins, interceptors and retry policy of the configuration, resolved once.
     let extensions: RequestExtensions
+    /// False when the configuration has no enabled plugin and no interceptor: requests then
+    /// take the direct path.
+    let hasExtensions: Bool
     private let requestCounter = Atomic<UInt64>(0)
 
     /// Creates a session running its own libcurl engine.
@@ -40,6 +43,7 @@ public final class Session: Sendable {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
         extensions = Self.makeExtensions(configuration)
+        hasExtensions = !extensions.isEmpty
         self.transport = transport
         ownedEngine = nil
     }
@@ -57,6 +61,7 @@ public final class Session: Sendable {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
         extensions = Self.makeExtensions(configuration)
+        hasExtensions = !extensions.isEmpty
         let engine = CurlEngine(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
             maxTotalConnections: configuration.maxTotalConnections)
@@ -112,8 +117,10 @@ public final class Session: Sendable {
         return request
     }
 
-    func transferOptions(for request: URLRequest) -> TransferOptions {
+    /// The engine options for `request`, writing its body to `destination` when given.
+    func transferOptions(for request: URLRequest, destination: URL? = nil) -> TransferOptions {
         var options = baseOptions
+        options.destination = destination
         if request.timeoutInterval != Self.foundationDefaultTimeout {
             options.requestTimeout = request.timeoutInterval
         }
@@ -147,7 +154,7 @@ public final class Session: Sendable {
         requestCounter.add(1, ordering: .relaxed).newValue
     }
 
-    private static let foundationDefaultTimeout: TimeInterval = 60
+    static let foundationDefaultTimeout: TimeInterval = 60
 
     /// libcurl easy handles currently alive in this session's engine (tests check for leaks).
     var liveHandleCount: Int? { ownedEngine?.liveHandles.load(ordering: .relaxed) }
