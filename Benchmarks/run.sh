@@ -228,12 +228,7 @@ if [ "$CALLGRIND" = 1 ]; then
         ok=1
         for n in $a $b; do
             out="$CG/$client.$n.out"
-            if [ "$workload" = decode ]; then
-        # One interleaved round of the decoder corpus, about 0.3 s per document and decoder.
-        "$DECODE_BENCH" --rounds 1 --seconds "$([ "$QUICK" = 1 ] && echo 0.05 || echo 0.3)" 2>/dev/null
-        return
-    fi
-    if [ "$client" = raw-curl ]; then
+            if [ "$client" = raw-curl ]; then
                 cmd=("$RAW_BENCH" w1 "$n" "$BENCH_BASE_URL")
             else
                 cmd=("$COURIER_BENCH" run "$client" w1sync "$n")

@@ -1,5 +1,5 @@
-import Courier
 import BenchmarkFixtures
+import Courier
 import Foundation
 
 /// The benchmark's endpoints, declared the way a Courier user declares an API.

@@ -1,6 +1,6 @@
+import BenchmarkFixtures
 import Courier
 import Dispatch
-import BenchmarkFixtures
 import Foundation
 
 /// The workloads through Courier's full user path: Router enum → Session → DataRequest.

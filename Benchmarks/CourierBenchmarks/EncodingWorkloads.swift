@@ -1,5 +1,5 @@
-import Courier
 import BenchmarkFixtures
+import Courier
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,5 +1,5 @@
-import Dispatch
 import BenchmarkFixtures
+import Dispatch
 import Foundation
 import CourierSync
 import Synchronization

@@ -1,5 +1,5 @@
-import Dispatch
 import BenchmarkFixtures
+import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
