@@ -31,8 +31,8 @@ extension JSONDecodingState {
         }
         switch work.pointee.kind(of: T.self) {
         case .plain:
-            return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
-                try T(from: JSONValueDecoder(state: self, value: value, node: node))
+            return try withDecoder(value: value, parent: parent, parentValue: parentValue, key: key) { decoder in
+                try T(from: decoder)
             }
         case .array(let array):
             // `array` is `T` itself (the cache is keyed by `T`), so it returns its result as a `T`
@@ -52,8 +52,7 @@ extension JSONDecodingState {
                                             key: JSONPathKey?) throws -> [E] {
         let array = entry(value)
         guard array.kind == .array else {
-            let failure: JSONReadFailure = array.kind == .null ? .null([Any].self) : .mismatch([Any].self, found: array)
-            throw failure.error(at: codingPath(node: parent, value: parentValue, appending: key))
+            throw mismatchOrNull([Any].self, array).error(at: codingPath(node: parent, value: parentValue, appending: key))
         }
         var result: [E] = []
         result.reserveCapacity(Int(array.length))
@@ -83,12 +82,22 @@ extension JSONDecodingState {
         return try body(node)
     }
 
+    /// Runs `body` with a decoder for the value, as a type's `init(from:)` or a custom strategy
+    /// receives it.
+    @inline(__always)
+    private func withDecoder<R>(value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?,
+                                _ body: (JSONValueDecoder) throws -> R) rethrows -> R {
+        try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
+            try body(JSONValueDecoder(state: self, value: value, node: node))
+        }
+    }
+
     private func date(_ value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?) throws -> Date {
         if entry(value).kind == .null { throw JSONReadFailure.null(Date.self) }
         switch dateStrategy {
         case .deferredToDate:
-            return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
-                try Date(from: JSONValueDecoder(state: self, value: value, node: node))
+            return try withDecoder(value: value, parent: parent, parentValue: parentValue, key: key) { decoder in
+                try Date(from: decoder)
             }
         case .secondsSince1970:
             return Date(timeIntervalSince1970: try readDouble(value))
@@ -104,8 +113,8 @@ extension JSONDecodingState {
             }
             return date
         case .custom(let closure):
-            return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
-                try closure(JSONValueDecoder(state: self, value: value, node: node))
+            return try withDecoder(value: value, parent: parent, parentValue: parentValue, key: key) { decoder in
+                try closure(decoder)
             }
         }
     }
@@ -114,8 +123,8 @@ extension JSONDecodingState {
         if entry(value).kind == .null { throw JSONReadFailure.null(Data.self) }
         switch dataStrategy {
         case .deferredToData:
-            return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
-                try Data(from: JSONValueDecoder(state: self, value: value, node: node))
+            return try withDecoder(value: value, parent: parent, parentValue: parentValue, key: key) { decoder in
+                try Data(from: decoder)
             }
         case .base64:
             guard let data = Data(base64Encoded: try readString(value)) else {
@@ -123,8 +132,8 @@ extension JSONDecodingState {
             }
             return data
         case .custom(let closure):
-            return try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
-                try closure(JSONValueDecoder(state: self, value: value, node: node))
+            return try withDecoder(value: value, parent: parent, parentValue: parentValue, key: key) { decoder in
+                try closure(decoder)
             }
         }
     }
@@ -148,8 +157,7 @@ extension Array: JSONDecodableArray where Element: Decodable {
     static func decodeJSONArray<R>(_ state: JSONDecodingState, value: UInt32, node: UInt32, as: R.Type) throws -> R {
         let array = state.entry(value)
         guard array.kind == .array else {
-            let failure: JSONReadFailure = array.kind == .null ? .null([Any].self) : .mismatch([Any].self, found: array)
-            throw failure.error(at: state.codingPath(node: node, value: value))
+            throw state.mismatchOrNull([Any].self, array).error(at: state.codingPath(node: node, value: value))
         }
         if array.length == 0 { return unsafeBitCast(Self(), to: R.self) }
         let result = try Self(unsafeUninitializedCapacity: Int(array.length)) { buffer, initialized in
@@ -181,8 +189,7 @@ extension Dictionary: JSONStringKeyedDictionary where Key == String, Value: Deco
     private static func decodeMembers(_ state: JSONDecodingState, value: UInt32, node: UInt32) throws -> Self {
         let object = state.entry(value)
         guard object.kind == .object else {
-            let failure: JSONReadFailure = object.kind == .null ? .null([String: Any].self) : .mismatch([String: Any].self, found: object)
-            throw failure.error(at: state.codingPath(node: node, value: value))
+            throw state.mismatchOrNull([String: Any].self, object).error(at: state.codingPath(node: node, value: value))
         }
         var result = [String: Value](minimumCapacity: Int(object.length))
         var member = value + 1

@@ -65,26 +65,26 @@ extension JSONDecodingState {
 
     @inline(__always)
     func readDouble(_ index: UInt32) throws(JSONReadFailure) -> Double {
-        let entry = entry(index)
-        if entry.kind == .number {
-            guard let value = JSONNumbers.double(input.base + Int(entry.start), Int(entry.length)) else {
-                throw .syntax(unrepresentable(entry, Double.self))
-            }
-            return value
-        }
-        return try nonConformingFloat(entry, as: Double.self)
+        try readFloatingPoint(index, JSONNumbers.double)
     }
 
     @inline(__always)
     func readFloat(_ index: UInt32) throws(JSONReadFailure) -> Float {
+        try readFloatingPoint(index, JSONNumbers.float)
+    }
+
+    @inline(__always)
+    private func readFloatingPoint<T: BinaryFloatingPoint>(
+        _ index: UInt32, _ parse: (UnsafePointer<UInt8>, Int) -> T?
+    ) throws(JSONReadFailure) -> T {
         let entry = entry(index)
         if entry.kind == .number {
-            guard let value = JSONNumbers.float(input.base + Int(entry.start), Int(entry.length)) else {
-                throw .syntax(unrepresentable(entry, Float.self))
+            guard let value = parse(input.base + Int(entry.start), Int(entry.length)) else {
+                throw .syntax(unrepresentable(entry, T.self))
             }
             return value
         }
-        return try nonConformingFloat(entry, as: Float.self)
+        return try nonConformingFloat(entry, as: T.self)
     }
 
     /// A string standing for infinity or NaN under `.convertFromString`; it must match without
@@ -114,6 +114,7 @@ extension JSONDecodingState {
         return value
     }
 
+    /// `valueNotFound` for null, `typeMismatch` for any other kind.
     @inline(__always)
     func mismatchOrNull(_ type: Any.Type, _ entry: JSONEntry) -> JSONReadFailure {
         entry.kind == .null ? .null(type) : .mismatch(type, found: entry)

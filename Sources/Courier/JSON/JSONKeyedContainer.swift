@@ -11,8 +11,7 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     init(state: JSONDecodingState, object: UInt32, node: UInt32) throws {
         let entry = state.entry(object)
         guard entry.kind == .object else {
-            let failure: JSONReadFailure = entry.kind == .null ? .null([String: Any].self) : .mismatch([String: Any].self, found: entry)
-            throw failure.error(at: state.codingPath(node: node, value: object))
+            throw state.mismatchOrNull([String: Any].self, entry).error(at: state.codingPath(node: node, value: object))
         }
         self.state = state
         self.object = object

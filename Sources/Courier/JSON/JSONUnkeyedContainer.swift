@@ -13,8 +13,7 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
     init(state: JSONDecodingState, array: UInt32, node: UInt32) throws {
         let entry = state.entry(array)
         guard entry.kind == .array else {
-            let failure: JSONReadFailure = entry.kind == .null ? .null([Any].self) : .mismatch([Any].self, found: entry)
-            throw failure.error(at: state.codingPath(node: node, value: array))
+            throw state.mismatchOrNull([Any].self, entry).error(at: state.codingPath(node: node, value: array))
         }
         self.state = state
         self.array = array

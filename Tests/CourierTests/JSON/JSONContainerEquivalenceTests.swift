@@ -5,19 +5,7 @@ import XCTest
 /// The container API: every way a type can read its value, and the errors (kinds and coding
 /// paths) for missing keys, nulls, wrong kinds, running past the end, nested and super decoders.
 final class JSONContainerEquivalenceTests: XCTestCase {
-    struct Key: CodingKey {
-        let stringValue: String
-        let intValue: Int?
-        init(stringValue: String) {
-            self.stringValue = stringValue
-            self.intValue = nil
-        }
-        init?(intValue: Int) {
-            self.stringValue = "#\(intValue)"
-            self.intValue = intValue
-        }
-        static func named(_ name: String) -> Key { Key(stringValue: name) }
-    }
+    typealias Key = TestKey
 
     /// Records what each container call returns or throws, continuing after failures.
     struct Probe: Decodable {
@@ -36,7 +24,7 @@ final class JSONContainerEquivalenceTests: XCTestCase {
                 log.append("keys \(keyed.allKeys.map(\.stringValue).sorted())")
                 log.append("path \(JSONEquivalence.path(keyed.codingPath))")
                 for name in ["a", "b", "n", "s", "arr", "obj", "missing", "super"] {
-                    let key = Key.named(name)
+                    let key = Key(stringValue: name)
                     log.append("contains \(name) \(keyed.contains(key))")
                     record("nil \(name)") { try keyed.decodeNil(forKey: key) }
                     record("bool \(name)") { try keyed.decode(Bool.self, forKey: key) }
@@ -144,8 +132,8 @@ final class JSONContainerEquivalenceTests: XCTestCase {
         let json = Data(#"{"items":[{"x":1},{"x":"bad"}],"other":{"a":1,"b":2}}"#.utf8)
         let kept = try CourierJSONDecoder().decode(Holder.self, from: json).items
         XCTAssertEqual(kept.map { JSONEquivalence.path($0.decoder.codingPath) }, ["[items|-, Index 0|0]", "[items|-, Index 1|1]"])
-        XCTAssertEqual(try kept[0].decoder.container(keyedBy: Key.self).decode(Int.self, forKey: .named("x")), 1)
-        XCTAssertThrowsError(try kept[1].decoder.container(keyedBy: Key.self).decode(Int.self, forKey: .named("x"))) { error in
+        XCTAssertEqual(try kept[0].decoder.container(keyedBy: Key.self).decode(Int.self, forKey: Key(stringValue: "x")), 1)
+        XCTAssertThrowsError(try kept[1].decoder.container(keyedBy: Key.self).decode(Int.self, forKey: Key(stringValue: "x"))) { error in
             XCTAssertEqual(JSONEquivalence.describe(error: error), "typeMismatch(Int) at [items|-, Index 1|1, x|-]")
         }
     }

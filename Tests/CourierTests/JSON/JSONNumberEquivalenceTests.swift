@@ -92,7 +92,7 @@ final class JSONNumberEquivalenceTests: XCTestCase {
     }
 
     func testRandomDoublesAndFloatsRoundTrip() {
-        var generator = SplitMix(seed: 0xC0FFEE)
+        var generator = TestRandom(seed: 0xC0FFEE)
         var tokens: [String] = []
         var floatTokens: [String] = []
         for _ in 0..<1500 {
@@ -136,8 +136,8 @@ final class JSONNumberEquivalenceTests: XCTestCase {
     }
 }
 
-/// A small deterministic generator for test inputs.
-struct SplitMix {
+/// A small deterministic generator for test inputs (a 64-bit linear congruential generator).
+struct TestRandom {
     private var state: UInt64
 
     init(seed: UInt64) {
@@ -145,10 +145,7 @@ struct SplitMix {
     }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state ^ (state >> 29)
     }
 }

@@ -56,7 +56,7 @@ final class JSONStrategyEquivalenceTests: XCTestCase {
                     "__", "_", "a", "AbC", "a_ß", "a_ǆx", "a_éb", "É_a", "a_ŉ", "a_ﬁx", "x_İy", "a_bC_d", "a_1", "a_.b",
                     "ab_CD_eF", "a_Σσ", "Σ_x", "a_iJ", "a_b_", "a_b2c", "a_2b3", "a_b12cD", "snake_case_key", "__x__y__",
                     "k_\u{301}x", "a_b\u{301}c", "", "9_9", "a9_b9"]
-        var generator = SplitMix(seed: 7)
+        var generator = TestRandom(seed: 7)
         let pieces = ["a", "B", "c1", "_", "__", "Xy", "9", "zZ", "q_"]
         for _ in 0..<300 {
             keys.append((0..<Int(1 + generator.next() % 5)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined())
@@ -73,7 +73,7 @@ final class JSONStrategyEquivalenceTests: XCTestCase {
         custom.keys = .custom { path in
             let last = path.last!.stringValue
             let depth = path.count
-            return ContainerTree.AnyKey(stringValue: depth > 2 ? last.uppercased() : last.replacingOccurrences(of: "-", with: ""))
+            return TestKey(stringValue: depth > 2 ? last.uppercased() : last.replacingOccurrences(of: "-", with: ""))
         }
         struct Item: Decodable {
             let itemName: String

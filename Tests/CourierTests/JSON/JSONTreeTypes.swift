@@ -50,26 +50,13 @@ indirect enum ContainerTree: Decodable, Sendable {
     case array([ContainerTree])
     case object([String: ContainerTree])
 
-    struct AnyKey: CodingKey {
-        let stringValue: String
-        let intValue: Int?
-        init(stringValue: String) {
-            self.stringValue = stringValue
-            self.intValue = nil
-        }
-        init?(intValue: Int) {
-            self.stringValue = String(intValue)
-            self.intValue = intValue
-        }
-    }
-
     init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
+        if let keyed = try? decoder.container(keyedBy: TestKey.self) {
             var members: [String: ContainerTree] = [:]
             for key in keyed.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 if try keyed.decodeNil(forKey: key) {
                     members[key.stringValue] = .scalar(.null)
-                } else if let nested = try? keyed.nestedContainer(keyedBy: AnyKey.self, forKey: key) {
+                } else if let nested = try? keyed.nestedContainer(keyedBy: TestKey.self, forKey: key) {
                     members[key.stringValue] = try ContainerTree(keyed: nested)
                 } else if var nested = try? keyed.nestedUnkeyedContainer(forKey: key) {
                     members[key.stringValue] = try ContainerTree(unkeyed: &nested)
@@ -85,7 +72,7 @@ indirect enum ContainerTree: Decodable, Sendable {
         }
     }
 
-    init(keyed: KeyedDecodingContainer<AnyKey>) throws {
+    init(keyed: KeyedDecodingContainer<TestKey>) throws {
         var members: [String: ContainerTree] = [:]
         for key in keyed.allKeys {
             members[key.stringValue] = try keyed.decode(ContainerTree.self, forKey: key)
@@ -109,4 +96,20 @@ indirect enum ContainerTree: Decodable, Sendable {
 /// Decodes nothing: only the document's structure is checked.
 struct Nothing: Decodable, Sendable {
     init(from decoder: any Decoder) throws {}
+}
+
+/// A coding key for any name, for types that read keys they discover.
+struct TestKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+
+    init?(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
 }
