@@ -154,7 +154,7 @@ public final class Session: Sendable {
         requestCounter.add(1, ordering: .relaxed).newValue
     }
 
-    private static let foundationDefaultTimeout: TimeInterval = 60
+    static let foundationDefaultTimeout: TimeInterval = 60
 
     /// libcurl easy handles currently alive in this session's engine (tests check for leaks).
     var liveHandleCount: Int? { ownedEngine?.liveHandles.load(ordering: .relaxed) }
