@@ -104,6 +104,7 @@ final class StreamCore: Sendable {
         // A stream may rightly last for hours: only a time limit the request sets itself applies.
         if request.timeoutInterval == Session.foundationDefaultTimeout { options.requestTimeout = nil }
         options.responseStream = buffer
+        options.target = target
         let token = session.transport.execute(request, options: options, completion: completion)
         let cancelNow = state.withLock { state -> Bool in
             guard case .running = state.phase else { return true }
