@@ -59,6 +59,8 @@ enum BuiltinRoutes {
             return largeHeader(request)
         case "/upload":
             return .json(TestHTTPUploadSummary(body: request.body))
+        case "/resumable":
+            return resumable(request)
         case "/sse":
             return serverSentEvents(request)
         case digestPath:

@@ -155,6 +155,46 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(try client.readResponse().status, 204)
     }
 
+    func testResumableHonoursRangeAndIfRange() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        let body = TestHTTPServer.deterministicBytes(count: 1000, seed: 2)
+        client.get("/resumable?size=1000&seed=2")
+        let whole = try client.readResponse()
+        XCTAssertEqual(whole.status, 200)
+        XCTAssertEqual(whole.body, body)
+        XCTAssertEqual(whole.header("ETag"), "\"s2-1000\"")
+        XCTAssertEqual(whole.header("Accept-Ranges"), "bytes")
+        client.get("/resumable?size=1000&seed=2", extra: "Range: bytes=100-\r\nIf-Range: \"s2-1000\"\r\n")
+        let partial = try client.readResponse()
+        XCTAssertEqual(partial.status, 206)
+        XCTAssertEqual(partial.header("Content-Range"), "bytes 100-999/1000")
+        XCTAssertEqual(partial.body, body.subdata(in: 100..<1000))
+        client.get("/resumable?size=1000&seed=2", extra: "Range: bytes=100-199\r\n")
+        XCTAssertEqual(try client.readResponse().body, body.subdata(in: 100..<200))
+        client.get("/resumable?size=1000&seed=2", extra: "Range: bytes=100-\r\nIf-Range: \"old\"\r\n")
+        let changed = try client.readResponse()
+        XCTAssertEqual(changed.status, 200, "a validator that does not match gets the whole body")
+        XCTAssertEqual(changed.body, body)
+        client.get("/resumable?size=1000&seed=2", extra: "Range: bytes=1000-\r\n")
+        let beyond = try client.readResponse()
+        XCTAssertEqual(beyond.status, 416)
+        XCTAssertEqual(beyond.header("Content-Range"), "bytes */1000")
+    }
+
+    func testResumableCutsAtTheGivenOffsets() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/resumable?size=1000&cut=300,600")
+        let head = try client.readHead()
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(client.readToEnd().count, 300, "closed after the bytes before the first cut")
+        let again = try RawHTTPClient(port: server.port)
+        again.get("/resumable?size=1000&cut=300,600", extra: "Range: bytes=300-\r\n")
+        XCTAssertEqual(try again.readHead().status, 206)
+        XCTAssertEqual(again.readToEnd().count, 300, "cut again at 600")
+    }
+
     func testBytesAreDeterministicAndLarge() throws {
         let server = try makeServer(self)
         let client = try RawHTTPClient(port: server.port)

@@ -74,3 +74,10 @@ enum FeedAPI: Router {
     var path: String { "/updates" }
     var method: HTTPMethod { .get }
 }
+
+enum FilesAPI: Router {
+    case archive(id: Int)
+    var baseURL: String { "https://files.example.com" }
+    var path: String { "/archives" }
+    var method: HTTPMethod { .get }
+}

@@ -175,13 +175,15 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         guard !isFinished else { return }
         isFinished = true
         finishFlow(error: error)
-        closeDestination(keep: error == nil)
+        let resumeData = error.flatMap(resumeData(after:))
+        closeDestination(keep: error == nil || resumeData != nil)
         if var metrics, let startedAt, let hopStartedAt {
             metrics.redirectCount = redirectCount
             metrics.redirectTime = Self.seconds(hopStartedAt - startedAt)
             self.metrics = metrics
         }
-        let result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)
+        var result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)
+        result.resumeData = resumeData
         body = Data()
         completion(result)
     }
