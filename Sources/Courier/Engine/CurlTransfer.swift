@@ -46,8 +46,6 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     /// When the whole request must be over (counted from submission, queueing and redirects
     /// included), if it has a limit.
     let requestDeadline: ContinuousClock.Instant?
-    /// This hop's request went out on a connection, so its connect limit no longer applies.
-    var connectConfirmed = false
     /// Streaming, progress and resume state; nil for plain requests (see CurlTransfer+Flow.swift).
     var flow: TransferFlow?
 
@@ -89,7 +87,6 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
-        connectConfirmed = false
         guard let handle = engine.obtainHandle() else {
             return .transport(code: -1, message: "curl_easy_init failed")
         }
