@@ -49,9 +49,9 @@ final class JSONContainerEquivalenceTests: XCTestCase {
                     }
                     record("super \(name)") {
                         let inner = try keyed.superDecoder(forKey: key)
-                        return [JSONEquivalence.path(inner.codingPath), JSONEquivalence.describe(try JSONTree(from: inner))]
+                        return [JSONEquivalence.path(inner.codingPath), JSONEquivalence.describe(try DecodedTree(from: inner))]
                     }
-                    record("tree \(name)") { try keyed.decode(JSONTree.self, forKey: key) }
+                    record("tree \(name)") { try keyed.decode(DecodedTree.self, forKey: key) }
                 }
                 record("super()") {
                     let inner = try keyed.superDecoder()
@@ -66,7 +66,7 @@ final class JSONContainerEquivalenceTests: XCTestCase {
                     case 0: record("nil@\(index)") { try unkeyed.decodeNil() }
                     case 1: record("int@\(index)") { try unkeyed.decode(Int.self) }
                     case 2: record("string?@\(index)") { try unkeyed.decodeIfPresent(String.self) as Any }
-                    case 3: record("tree@\(index)") { try unkeyed.decode(JSONTree.self) }
+                    case 3: record("tree@\(index)") { try unkeyed.decode(DecodedTree.self) }
                     case 4: record("nested@\(index)") {
                         var nested = try unkeyed.nestedUnkeyedContainer()
                         return [JSONEquivalence.path(nested.codingPath), "\(try nested.decode(Int.self))"]

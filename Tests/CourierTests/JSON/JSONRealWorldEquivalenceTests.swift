@@ -143,7 +143,7 @@ final class JSONRealWorldEquivalenceTests: XCTestCase {
         struct Feature: Decodable {
             let type: String
             let geometry: Geometry
-            let properties: [String: JSONTree]?
+            let properties: [String: DecodedTree]?
         }
 
         struct Geometry: Decodable {
@@ -186,7 +186,7 @@ final class JSONRealWorldEquivalenceTests: XCTestCase {
         struct Resource: Decodable {
             let type: String
             let id: String
-            let attributes: [String: JSONTree]
+            let attributes: [String: DecodedTree]
             let relationships: [String: Relationship]?
         }
 
@@ -227,7 +227,7 @@ final class JSONRealWorldEquivalenceTests: XCTestCase {
         assertSameValue(Charge.self, Self.charge, snakeSeconds)
         assertSameValue(FeatureCollection.self, Self.geoJSON)
         assertSameValue(JSONAPIDocument.self, Self.jsonAPI)
-        assertSameValue(JSONTree.self, Self.repositories)
+        assertSameValue(DecodedTree.self, Self.repositories)
         assertSameValue(ContainerTree.self, Self.timeline)
     }
 

@@ -44,7 +44,7 @@ final class JSONStrategyEquivalenceTests: XCTestCase {
             assertEquivalent(Profile.self, json, snake)
             assertEquivalent(Profile.self, json)
             assertEquivalent(ContainerTree.self, json, snake)
-            assertEquivalent([String: JSONTree].self, json, snake)
+            assertEquivalent([String: DecodedTree].self, json, snake)
         }
     }
 
@@ -84,7 +84,7 @@ final class JSONStrategyEquivalenceTests: XCTestCase {
                      #"{"item-name":"x","sub":[{"b":1}]}"#, #"{"sub":[]}"#] {
             assertEquivalent(Item.self, json, custom)
             assertEquivalent(ContainerTree.self, json, custom)
-            assertEquivalent([String: JSONTree].self, json, custom)
+            assertEquivalent([String: DecodedTree].self, json, custom)
         }
     }
 

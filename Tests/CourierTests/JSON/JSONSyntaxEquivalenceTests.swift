@@ -35,7 +35,7 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
 
     func testAcceptedDocuments() {
         for json in Self.accepted {
-            assertEquivalent(JSONTree.self, json)
+            assertEquivalent(DecodedTree.self, json)
             assertEquivalent(ContainerTree.self, json)
             assertEquivalent(Nothing.self, json)
         }
@@ -44,14 +44,14 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
     func testRejectedDocuments() {
         for json in Self.rejected {
             assertSameError(Nothing.self, json)
-            assertSameError(JSONTree.self, json)
+            assertSameError(DecodedTree.self, json)
         }
     }
 
     func testValuesCheckedOnlyWhenRead() {
         for json in Self.lazy {
             assertSameValue(Nothing.self, json)
-            assertEquivalent(JSONTree.self, json)
+            assertEquivalent(DecodedTree.self, json)
             assertEquivalent([String].self, json)
             assertEquivalent([Double].self, json)
             assertEquivalent([Int].self, json)
@@ -68,7 +68,7 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
             [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D], [0x5B, 0xFF, 0x5D], [0xFF],
         ]
         for bytes in documents {
-            assertEquivalent(JSONTree.self, Data(bytes))
+            assertEquivalent(DecodedTree.self, Data(bytes))
             assertEquivalent(Nothing.self, Data(bytes))
             assertEquivalent(ContainerTree.self, Data(bytes))
             assertEquivalent([String: Int].self, Data(bytes))
@@ -80,24 +80,24 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
         let encodings: [String.Encoding] = [.utf8, .utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian]
         for encoding in encodings {
             let data = text.data(using: encoding)!
-            assertEquivalent(JSONTree.self, data, label: "\(encoding)")
-            assertEquivalent(JSONTree.self, Data([0xEF, 0xBB, 0xBF]) + data, label: "BOM + \(encoding)")
+            assertEquivalent(DecodedTree.self, data, label: "\(encoding)")
+            assertEquivalent(DecodedTree.self, Data([0xEF, 0xBB, 0xBF]) + data, label: "BOM + \(encoding)")
         }
         for prefix: [UInt8] in [[0xFE, 0xFF], [0xFF, 0xFE], [0, 0, 0xFE, 0xFF], [0xFE, 0xFF, 0, 0]] {
-            assertEquivalent(JSONTree.self, Data(prefix) + "1".data(using: .utf16BigEndian)!, label: "\(prefix)")
-            assertEquivalent(JSONTree.self, Data(prefix) + "[1]".data(using: .utf16LittleEndian)!, label: "\(prefix)")
+            assertEquivalent(DecodedTree.self, Data(prefix) + "1".data(using: .utf16BigEndian)!, label: "\(prefix)")
+            assertEquivalent(DecodedTree.self, Data(prefix) + "[1]".data(using: .utf16LittleEndian)!, label: "\(prefix)")
         }
         assertEquivalent(Int.self, "7".data(using: .utf16BigEndian)!, label: "one UTF-16 digit")
         assertEquivalent(Int.self, "7".data(using: .utf16LittleEndian)!, label: "one UTF-16 digit")
-        assertEquivalent(JSONTree.self, Data([0xD8, 0x00]), label: "lone surrogate in UTF-16")
+        assertEquivalent(DecodedTree.self, Data([0xD8, 0x00]), label: "lone surrogate in UTF-16")
     }
 
     func testNestingLimit() {
         for depth in [1, 100, 511, 512, 513, 600, 100_000] {
             let arrays = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
             assertEquivalent(Nothing.self, arrays)
-            // (Foundation reads a deep JSONTree slowly: it builds a path for every failed attempt.)
-            if depth <= 100 { assertEquivalent(JSONTree.self, arrays) }
+            // (Foundation reads a deep DecodedTree slowly: it builds a path for every failed attempt.)
+            if depth <= 100 { assertEquivalent(DecodedTree.self, arrays) }
             let objects = String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth)
             assertEquivalent(Nothing.self, objects)
             let mixed = String(repeating: "[{\"a\":", count: depth / 2) + "[]" + String(repeating: "}]", count: depth / 2)

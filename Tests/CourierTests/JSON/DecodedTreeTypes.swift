@@ -1,16 +1,16 @@
 import Foundation
 
 /// Any JSON value, read through a single value container the way a type that accepts anything
-/// would: null, Bool, Int64, Double, String, `[JSONTree]`, `[String: JSONTree]`, in that order.
+/// would: null, Bool, Int64, Double, String, `[DecodedTree]`, `[String: DecodedTree]`, in that order.
 /// A kind mismatch moves on to the next kind; any other failure is reported.
-indirect enum JSONTree: Decodable, Sendable {
+indirect enum DecodedTree: Decodable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
     case double(Double)
     case string(String)
-    case array([JSONTree])
-    case object([String: JSONTree])
+    case array([DecodedTree])
+    case object([String: DecodedTree])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -36,17 +36,17 @@ indirect enum JSONTree: Decodable, Sendable {
             return
         } catch DecodingError.typeMismatch {}
         do {
-            self = .array(try container.decode([JSONTree].self))
+            self = .array(try container.decode([DecodedTree].self))
             return
         } catch let DecodingError.typeMismatch(_, context) where context.codingPath.count == decoder.codingPath.count {}
-        self = .object(try container.decode([String: JSONTree].self))
+        self = .object(try container.decode([String: DecodedTree].self))
     }
 }
 
 /// Any JSON value, read through keyed and unkeyed containers: `allKeys` (sorted),
 /// `decodeNil(forKey:)`, nested containers and element-by-element unkeyed decoding.
 indirect enum ContainerTree: Decodable, Sendable {
-    case scalar(JSONTree)
+    case scalar(DecodedTree)
     case array([ContainerTree])
     case object([String: ContainerTree])
 
@@ -61,14 +61,14 @@ indirect enum ContainerTree: Decodable, Sendable {
                 } else if var nested = try? keyed.nestedUnkeyedContainer(forKey: key) {
                     members[key.stringValue] = try ContainerTree(unkeyed: &nested)
                 } else {
-                    members[key.stringValue] = .scalar(try keyed.decode(JSONTree.self, forKey: key))
+                    members[key.stringValue] = .scalar(try keyed.decode(DecodedTree.self, forKey: key))
                 }
             }
             self = .object(members)
         } else if var unkeyed = try? decoder.unkeyedContainer() {
             self = try ContainerTree(unkeyed: &unkeyed)
         } else {
-            self = .scalar(try JSONTree(from: decoder))
+            self = .scalar(try DecodedTree(from: decoder))
         }
     }
 
