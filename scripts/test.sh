@@ -37,7 +37,7 @@ echo "TLS/HTTP2 nginx listening on $COURIER_TLS_URL"
 
 swift build --build-tests
 # The documentation site (DocC warnings, undocumented symbols, guide code that does not compile)
-# and the formatting of the tree fail the run before any test does.
+# fails the run before any test does.
 bash scripts/docs.sh
 # All tests are XCTest; Swift Testing would only add a "0 tests" summary after them.
 set +e
