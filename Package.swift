@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
         .testTarget(
             name: "CourierTests",
-            dependencies: ["Courier", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],
+            dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],
             path: "Tests/CourierTests"
         ),
         .testTarget(
@@ -58,7 +58,9 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "DemoServer", "ExampleServices"],
-            path: "Tests/ServiceTests"
+            path: "Tests/ServiceTests",
+            // Record-and-replay fixtures, read from the source tree (docs/testing.md).
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ServiceSwift5Tests",

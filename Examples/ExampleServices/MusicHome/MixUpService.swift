@@ -11,6 +11,10 @@ public struct MixUpService: Service {
     /// Every response of this service is a `ResultEnvelope.Body`.
     public static var envelope: any EnvelopeFormat.Type { ResultEnvelope.self }
 
+    /// Every request of this service is logged by the ``NetworkLogger`` plugin: one line when it
+    /// is sent, one when its response arrives (written before the caller gets the result).
+    public var plugins: [any Plugin] { [DemoLog.logger(level: .basic)] }
+
     private init() {}
 
     /// The banners.

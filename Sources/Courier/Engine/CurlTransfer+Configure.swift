@@ -8,12 +8,13 @@ import FoundationNetworking
 /// The one place where a request and its options become curl options.
 ///
 /// Options come in two groups. Session options (callbacks, protocols, TLS, proxy, HTTP version,
-/// buffer and size limits: everything ``HandleProfile`` covers) are the same for every request of
-/// a session; a pooled handle that kept them from a plain earlier transfer is not configured
-/// again. Request options (URL, method, body, headers, request timeout, the transfer's own
-/// pointers) are set for every transfer, each one explicitly, so nothing of the previous request
-/// survives. Anything that sets other options (streams, uploads, progress, idle checks, HEAD and
-/// custom methods) makes the transfer not plain, and its handle is reset when it is recycled.
+/// buffer and size limits, the connect timeout: everything ``HandleProfile`` covers) are the same
+/// for every request of a session; a pooled handle that kept them from a plain earlier transfer is
+/// not configured again. Request options (URL, method, body, headers, request timeout, the
+/// transfer's own pointers) are set for every transfer, each one explicitly, so nothing of the
+/// previous request survives. Anything that sets other options (streams, uploads, progress, idle
+/// checks, HEAD and custom methods) makes the transfer not plain, and its handle is reset when it
+/// is recycled.
 extension CurlTransfer {
     func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
                    hasSessionOptions: Bool) -> CourierError? {
@@ -65,17 +66,19 @@ extension CurlTransfer {
         configureVersion(easy)
     }
 
+    /// The engine enforces every limit itself (see CurlEngine+Deadlines.swift); libcurl's own
+    /// connect and overall limits are set too, as a backstop and for its connection attempts.
+    /// (The connect limit is a session option: see ``configureSessionOptions(_:share:)``.)
     private func configureTimeouts(_ easy: UnsafeMutableRawPointer, reused: Bool) {
-        if let total = options.requestTimeout, total > 0 {
-            var remaining = total
-            if let startedAt { remaining -= Self.seconds(ContinuousClock.now - startedAt) }
+        if let requestDeadline {
+            let remaining = Self.seconds(requestDeadline - ContinuousClock.now)
             set(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(remaining)))
         } else if reused {
             set(easy, CURLOPT_TIMEOUT_MS, 0)
         }
         if let idle = options.idleTimeout, idle > 0 {
-            // libcurl's LOW_SPEED_TIME fires seconds late on 7.88; the progress callback, called at
-            // least once a second, watches for stalls instead (only when an idle limit is set).
+            // The progress callback records when bytes last moved; the engine's loop fails the
+            // transfer when that is longer ago than the limit.
             lastActivity = .now
             set(easy, CURLOPT_NOPROGRESS, 0)
             courier_easy_setopt_xferinfo_cb(easy, courierProgressCallback)
@@ -230,3 +233,4 @@ extension CurlTransfer {
         courier_easy_setopt_pointer(easy, option, pointer)
     }
 }
+

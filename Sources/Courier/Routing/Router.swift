@@ -27,8 +27,8 @@ import FoundationNetworking
 /// ```
 /// The default ``asURLRequest()`` joins ``baseURL`` and ``path`` with exactly one `/`,
 /// encodes ``parameters``, and sets ``defaultHeaders`` (`Accept: application/json`), then
-/// ``headers``, then the body's `Content-Type` unless one was given. Every failure throws a
-/// ``CourierError``.
+/// ``headers``, then the body's `Content-Type` unless one was given (a multipart body always
+/// sets its own: the boundary is part of it). Every failure throws a ``CourierError``.
 ///
 /// `headers`, `defaultHeaders`, `parameters` and `timeout` have defaults, so their types are
 /// associated types: a router may declare `var headers: [String: String]?` (Moya's habit) or
@@ -68,8 +68,18 @@ public protocol Router: URLRequestConvertible {
     /// The request timeout (`URLRequest.timeoutInterval`) in seconds (`TimeInterval` or `Int`)
     /// or as a `Duration`; `nil` keeps the session's default. Default: `nil`.
     var timeout: TimeoutType { get }
-    /// A canned response body for stubbing and previews. Default: empty.
+    /// A canned response body for stubbing and previews; `CourierTesting`'s `StubTransport`
+    /// answers with it when a test sets no stub of its own. Default: empty (no sample).
     var sampleData: Data { get }
+    /// The status code sent with ``sampleData``. Default: 200.
+    var sampleStatusCode: Int { get }
+    /// The headers sent with ``sampleData``. Default: `Content-Type: application/json` when
+    /// ``sampleData`` is not empty, none otherwise.
+    var sampleHeaders: HTTPHeaders { get }
+    /// The credential this endpoint needs from an ``AuthenticationInterceptor``. Default:
+    /// ``AuthorizationType/none``, so sign-in and refresh endpoints are never sent with a token;
+    /// declare `.bearer` (or another type) for the endpoints that need one.
+    var authorization: AuthorizationType { get }
     /// Builds the request; the default implementation is ``makeURLRequest()``.
     func asURLRequest() throws -> URLRequest
 }
@@ -97,6 +107,12 @@ extension Router where TimeoutType == TimeInterval? {
 extension Router {
     /// An empty body.
     public var sampleData: Data { Data() }
+    /// 200.
+    public var sampleStatusCode: Int { 200 }
+    /// `Content-Type: application/json` when ``sampleData`` is not empty.
+    public var sampleHeaders: HTTPHeaders { sampleData.isEmpty ? HTTPHeaders() : [.contentType("application/json")] }
+    /// No credential.
+    public var authorization: AuthorizationType { .none }
 
     /// Builds the request with ``makeURLRequest()``.
     public func asURLRequest() throws -> URLRequest {
@@ -130,7 +146,7 @@ extension Router {
         if let timeout {
             request.timeoutInterval = timeout
         }
-        if let contentType = encoded.contentType, allHeaders["Content-Type"] == nil {
+        if let contentType = encoded.contentType, encoded.setsContentType(over: allHeaders["Content-Type"]) {
             allHeaders.update(.contentType(contentType))
         }
         try request.setHeaders(allHeaders)
