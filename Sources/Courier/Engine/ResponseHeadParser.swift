@@ -27,10 +27,14 @@ struct ResponseHeadParser {
     /// Why the head was rejected, if it was.
     private(set) var violation: String?
 
+    /// A parser with room for a usual head's fields (no regrowing while they arrive).
+    init() {
+        fields.reserveCapacity(16)
+    }
+
     /// Starts over for a new exchange (a redirect hop).
     mutating func reset() {
         self = ResponseHeadParser()
-        fields.reserveCapacity(16)
     }
 
     /// Takes one line, line end included; returns false when the head must be rejected.
