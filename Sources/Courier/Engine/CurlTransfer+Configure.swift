@@ -51,7 +51,10 @@ extension CurlTransfer {
         set(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         set(easy, CURLOPT_FOLLOWLOCATION, 0)  // redirects are decided by RedirectDecision
         if let share { set(easy, CURLOPT_SHARE, pointer: share) }
-        set(easy, CURLOPT_PIPEWAIT, 1)
+        // Wait for an HTTP/2 connection being set up rather than open another, only where HTTP/2
+        // is possible: for cleartext http, waiting would make every concurrent request to a new
+        // host wait for the first connection (and each for the one before when connects fail).
+        if multiplexOrigin != nil { set(easy, CURLOPT_PIPEWAIT, 1) }
         if options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
         if options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
         if let size = options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }
@@ -66,9 +69,9 @@ extension CurlTransfer {
         configureVersion(easy)
     }
 
-    /// The engine enforces every limit itself (see CurlEngine+Deadlines.swift); libcurl's own
-    /// connect and overall limits are set too, as a backstop and for its connection attempts.
-    /// (The connect limit is a session option: see ``configureSessionOptions(_:share:)``.)
+    /// libcurl enforces the connect limit (a session option: see
+    /// ``configureSessionOptions(_:share:)``); the engine enforces the request and idle limits (see
+    /// CurlEngine+Deadlines.swift), with libcurl's overall limit set too, as a backstop.
     private func configureTimeouts(_ easy: UnsafeMutableRawPointer, reused: Bool) {
         if let requestDeadline {
             let remaining = Self.seconds(requestDeadline - ContinuousClock.now)

@@ -12,21 +12,6 @@ extension CurlTransfer {
         return "https://\(host):\(url.port ?? 443)"
     }
 
-    /// When this hop must have a connection, until one is confirmed.
-    var connectDeadline: ContinuousClock.Instant? {
-        guard !connectConfirmed, let limit = options.connectTimeout, limit > 0, let hopStartedAt else { return nil }
-        return hopStartedAt + .milliseconds(Self.milliseconds(limit))
-    }
-
-    /// Whether this hop's request went out on a connection (libcurl's pre-transfer point).
-    func confirmConnected() -> Bool {
-        guard let easy else { return false }
-        var preTransfer: curl_off_t = 0
-        courier_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &preTransfer)
-        connectConfirmed = preTransfer > 0
-        return connectConfirmed
-    }
-
     /// When the transfer counts as idle if no byte moves before; a deliberate pause (a slow
     /// reader or producer of a streamed body) is not idleness.
     func idleDeadline(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {

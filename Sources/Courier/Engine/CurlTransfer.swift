@@ -46,8 +46,6 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     /// When the whole request must be over (counted from submission, queueing and redirects
     /// included), if it has a limit.
     let requestDeadline: ContinuousClock.Instant?
-    /// This hop's request went out on a connection, so its connect limit no longer applies.
-    var connectConfirmed = false
     /// Streaming, progress and resume state; nil for plain requests (see CurlTransfer+Flow.swift).
     var flow: TransferFlow?
     /// The handle holds only session options and this request's own ones, each set explicitly:
@@ -94,7 +92,6 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
-        connectConfirmed = false
         guard let (handle, configured) = engine.obtainHandle(for: options.handleProfile) else {
             return .transport(code: -1, message: "curl_easy_init failed")
         }
@@ -181,13 +178,15 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         guard !isFinished else { return }
         isFinished = true
         finishFlow(error: error)
-        closeDestination(keep: error == nil)
+        let resumeData = error.flatMap(resumeData(after:))
+        closeDestination(keep: error == nil || resumeData != nil)
         if var metrics, let startedAt, let hopStartedAt {
             metrics.redirectCount = redirectCount
             metrics.redirectTime = Self.seconds(hopStartedAt - startedAt)
             self.metrics = metrics
         }
-        let result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)
+        var result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)
+        result.resumeData = resumeData
         body = Data()
         completion(result)
     }
