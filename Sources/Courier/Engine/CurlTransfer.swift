@@ -51,6 +51,11 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     let requestDeadline: ContinuousClock.Instant?
     /// Streaming, progress and resume state; nil for plain requests (see CurlTransfer+Flow.swift).
     var flow: TransferFlow?
+    /// The handle holds only session options and this request's own ones, each set explicitly:
+    /// it may go back to the pool without a reset (see CurlTransfer+Configure.swift).
+    var keepsSessionOptions = false
+    /// The method is a plain GET or POST (HEAD and custom methods leave options behind).
+    var keepsMethodOptions = false
 
     init(request: URLRequest, options: TransferOptions, engine: CurlEngine,
          completion: @escaping @Sendable (TransportResult) -> Void) {
@@ -91,20 +96,21 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
-        guard let handle = engine.obtainHandle() else {
+        guard let (handle, configured) = engine.obtainHandle(for: options.handleProfile) else {
             return .transport(code: -1, message: "curl_easy_init failed")
         }
         easy = handle
         errorBuffer[0] = 0
-        return configure(handle, share: share)
+        return configure(handle, share: share, hasSessionOptions: configured)
     }
 
     /// Gives the easy handle back to the engine and frees the header list and body copy.
     /// The handle must be out of the multi. Loop thread only.
     func releaseHandle() {
         if let easy {
-            engine.recycle(easy)
+            engine.recycle(easy, keeping: keepsSessionOptions ? options.handleProfile : nil)
             self.easy = nil
+            keepsSessionOptions = false
         }
         if let headerList {
             curl_slist_free_all(headerList)
