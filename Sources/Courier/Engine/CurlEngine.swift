@@ -132,7 +132,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
             observePlacements()
             noteHeadsArrived()
             let started = startAdmitted()
-            let nextDeadline = expireDeadlines(now: .now)
+            let now = ContinuousClock.now
+            let nextDeadline = expireDeadlines(now: now)
             // Newly started transfers are performed (and placed) at once, without waiting.
             if started > 0 { continue }
             let mustWait = inbox.withLock { box in
@@ -141,7 +142,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
             }
             if mustWait {
                 var ignored: Int32 = 0
-                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: nextDeadline), &ignored)
+                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: nextDeadline, now: now), &ignored)
                 inbox.withLock { $0.loopIsWaiting = false }
             }
         }
