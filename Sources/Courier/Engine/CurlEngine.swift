@@ -155,6 +155,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
             transfer.finish(error: .cancelled)
         }
         curl_multi_cleanup(multi)
+        // Transfers hold the engine: drop the last references to them (no retain cycle).
+        headsArrived.removeAll()
         for (handle, _) in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
         if let share { curl_share_cleanup(share) }
