@@ -34,7 +34,7 @@ final class DocsTests: XCTestCase {
         let declarations: [(file: String, signature: String)] = [
             ("Service.swift", "static var envelope: any EnvelopeFormat.Type { get }"),
             ("Service.swift", "var session: Session { get }"),
-            ("Service.swift", "var decoder: JSONDecoder { get }"),
+            ("Service.swift", "var decoder: any DataDecoder { get }"),
             ("Service.swift", "var plugins: [any Plugin] { get }"),
             ("Service.swift", "func makeRequest(_ target: any URLRequestConvertible) -> DataRequest"),
             ("Service.swift", "func judgeStatus<T: Decodable & Sendable>(by statusCode: Int, _ data: Data, "
@@ -52,7 +52,7 @@ final class DocsTests: XCTestCase {
                 + "as type: T.Type = T.self, decodingMode: DecodingMode = .payload) -> NetworkResult<ServiceReply<T>>"),
             ("ResponseEnvelope.swift", "var envelopeFields: EnvelopeFields<Payload> { get }"),
             ("ResponseEnvelope.swift", "static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, "
-                + "decoder: JSONDecoder) throws -> EnvelopeFields<Payload>"),
+                + "decoder: any DataDecoder) throws -> EnvelopeFields<Payload>"),
             ("EnvelopeFields.swift", "init(payload: Payload?, message: String? = nil, isSuccessFlag: Bool? = nil, "
                 + "code: (any LosslessStringConvertible)? = nil, payloadKey: String?)"),
         ]

@@ -31,14 +31,14 @@ public protocol ResponseEnvelope<Payload>: Decodable {
 /// A format for your own envelope type is three lines:
 /// ```swift
 /// enum WrappedEnvelope: EnvelopeFormat {
-///     static func open<P: Decodable>(_ data: Data, as payload: P.Type, decoder: JSONDecoder) throws -> EnvelopeFields<P> {
+///     static func open<P: Decodable>(_ data: Data, as payload: P.Type, decoder: any DataDecoder) throws -> EnvelopeFields<P> {
 ///         EnvelopeFields(try decoder.decode(Wrapped<P>.self, from: data))
 ///     }
 /// }
 /// ```
 public protocol EnvelopeFormat {
     /// Decodes `data` as this envelope around a `Payload`; throws the decoder's error.
-    static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: JSONDecoder) throws
+    static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: any DataDecoder) throws
         -> EnvelopeFields<Payload>
 }
 
@@ -52,7 +52,7 @@ public struct DiscardedPayload: Decodable, Sendable {
 /// No envelope: the body is the value itself (for example `[Breed]` or `{"message": "…"}`).
 public enum NoEnvelope: EnvelopeFormat {
     /// Decodes the whole body as the payload.
-    public static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: JSONDecoder) throws
+    public static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: any DataDecoder) throws
         -> EnvelopeFields<Payload> {
         EnvelopeFields(payload: try decoder.decode(Payload.self, from: data), payloadKey: nil)
     }

@@ -48,7 +48,7 @@ public enum ResultEnvelope: EnvelopeFormat {
     }
 
     /// Decodes a ``Body``.
-    public static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: JSONDecoder) throws
+    public static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: any DataDecoder) throws
         -> EnvelopeFields<Payload> {
         EnvelopeFields(try decoder.decode(Body<Payload>.self, from: data))
     }

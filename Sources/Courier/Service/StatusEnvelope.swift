@@ -44,7 +44,7 @@ public enum StatusEnvelope: EnvelopeFormat {
     }
 
     /// Decodes a ``Body``.
-    public static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: JSONDecoder) throws
+    public static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: any DataDecoder) throws
         -> EnvelopeFields<Payload> {
         EnvelopeFields(try decoder.decode(Body<Payload>.self, from: data))
     }
