@@ -239,12 +239,23 @@ public final class DataRequest: Sendable {
     }
 
     /// Waits `delay`, then sends `request` again; `cancel()` during the wait completes at once.
+    ///
+    /// The timer owns the request only through `waiting`, which `cancel()` empties: the timer must
+    /// keep a request nobody else holds alive until it is retried, but a cancelled request (and its
+    /// session) is released at once, not when the backoff ends.
     private func retry(_ request: URLRequest, attempt: Int, after delay: TimeInterval) {
         let cancelled = Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled)
-        install(BackoffToken { [weak self] in self?.complete(cancelled) })
+        let waiting = Locked<DataRequest?>(self)
+        let take: @Sendable () -> DataRequest? = {
+            waiting.withLock { owner in
+                defer { owner = nil }
+                return owner
+            }
+        }
+        install(BackoffToken { take()?.complete(cancelled) })
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-            guard !self.isFinished, !self.isCancelled else { return }
-            self.send(request, attempt: attempt)
+            guard let owner = take(), !owner.isFinished, !owner.isCancelled else { return }
+            owner.send(request, attempt: attempt)
         }
     }
 
