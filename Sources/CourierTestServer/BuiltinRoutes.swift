@@ -29,6 +29,8 @@ enum BuiltinRoutes {
             return chunked(request)
         case "/gzip", "/deflate":
             return compressed(request, gzip: path == "/gzip")
+        case "/deflate-bomb":
+            return deflateBomb(request)
         case "/bytes":
             return bytes(request)
         case "/redirect":
@@ -114,6 +116,14 @@ enum BuiltinRoutes {
         }
         let encoded = gzip ? StoredCompression.gzip(plain) : StoredCompression.zlib(plain)
         return .data(encoded, contentType: contentType).adding("Content-Encoding", gzip ? "gzip" : "deflate")
+    }
+
+    /// `/deflate-bomb?size=N`: N zero bytes, really compressed (about N / 159 bytes on the wire).
+    static func deflateBomb(_ request: TestHTTPRequest) -> TestHTTPResponse {
+        let count = request.intQuery("size") ?? (1 << 20)
+        guard (0...(4 << 30)).contains(count) else { return badRequest("size must be 0...4 GiB") }
+        return .data(CompressionBomb.zlibZeros(count: count), contentType: "application/octet-stream")
+            .adding("Content-Encoding", "deflate")
     }
 
     /// `/bytes?size=N&seed=S`.

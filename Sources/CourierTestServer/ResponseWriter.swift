@@ -101,6 +101,10 @@ struct ResponseWriter {
             }
             return afterBody
 
+        case .raw(let bytes):
+            _ = send(bytes)
+            return .closeGracefully
+
         case .headersThenStall(let sendBytes):
             let head = makeHead(response, contentLength: body.count, chunked: false, closing: closing)
             guard send(head, then: isHead ? Data() : Data(body.prefix(max(0, sendBytes)))) else { return .closeNow }

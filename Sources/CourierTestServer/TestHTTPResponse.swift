@@ -28,6 +28,10 @@ public struct TestHTTPResponse: Sendable {
         /// Sends headers with a correct `Content-Length` and the first `sendBytes` body bytes,
         /// then stalls until the client closes or the server shuts down.
         case headersThenStall(sendBytes: Int)
+        /// Sends exactly these bytes instead of a response (status, headers and body are
+        /// ignored), then closes the connection: for hostile heads and bodies, such as folded or
+        /// oversized header lines, conflicting `Content-Length`s or broken chunked framing.
+        case raw(Data)
     }
 
     /// The status code, e.g. `200`.
@@ -91,6 +95,11 @@ public struct TestHTTPResponse: Sendable {
     /// A response with no body (`Content-Length: 0`, or none for 204/304).
     public static func empty(status: Int = 204) -> TestHTTPResponse {
         TestHTTPResponse(status: status)
+    }
+
+    /// A response that sends `text` (UTF-8) verbatim, then closes: ``Behaviour/raw(_:)``.
+    public static func raw(_ text: String) -> TestHTTPResponse {
+        TestHTTPResponse(behaviour: .raw(Data(text.utf8)))
     }
 
     /// This response with `behaviour` replacing the current one.

@@ -19,6 +19,7 @@ import Foundation
 /// | `/chunked?chunks=N&size=M` | chunked, N chunks of M bytes of ``alphabetBytes(count:)`` |
 /// | `/gzip`, `/gzip?size=N` | gzip of ``gzipPlainText`` / ``compressiblePayload(size:)`` |
 /// | `/deflate`, `/deflate?size=N` | the same, zlib-wrapped (`Content-Encoding: deflate`) |
+/// | `/deflate-bomb?size=N` | N zero bytes, deflate-compressed for real (about N / 159 bytes sent) |
 /// | `/bytes?size=N&seed=S` | ``deterministicBytes(count:seed:)`` |
 /// | `/redirect?to=URL&status=302` | redirect to URL |
 /// | `/redirect-chain?n=N` | N redirects, then the echo |

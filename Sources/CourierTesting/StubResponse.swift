@@ -1,7 +1,7 @@
 import Courier
 import Foundation
 
-/// A canned answer for a stubbed ``Session``: a response, or a transport failure.
+/// A canned answer for a stubbed `Session`: a response, or a transport failure.
 public struct StubResponse: Sendable {
     /// The status code of the response.
     public var statusCode: Int
@@ -50,7 +50,7 @@ public struct StubResponse: Sendable {
         StubResponse(statusCode: statusCode)
     }
 
-    /// A transport failure such as ``CourierError/timedOut(_:)`` or ``CourierError/cannotConnect(message:)``.
+    /// A transport failure such as `CourierError.timedOut` or `CourierError.cannotConnect`.
     public static func failure(_ error: CourierError) -> StubResponse {
         StubResponse(statusCode: 0, error: error)
     }

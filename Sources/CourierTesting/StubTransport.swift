@@ -86,7 +86,7 @@ final class StubCall: TransportCancellable {
             ResponseHead(url: $0, statusCode: stub.statusCode, httpVersion: "HTTP/1.1",
                          fields: stub.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         }
-        if let limit = options.maxResponseSize, stub.body.count > limit {
+        if let limit = options.bodyLimit, stub.body.count > limit {
             return TransportResult(request: request, head: head, data: Data(), metrics: nil,
                                    error: .responseTooLarge(limit: limit))
         }

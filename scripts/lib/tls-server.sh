@@ -10,7 +10,9 @@ ensure_tls_tools() {
 }
 
 # start_tls_server DIR → exports COURIER_TLS_URL, COURIER_TLS_CA, COURIER_TLS_PIN,
-# COURIER_TLS_CLIENT_CERT, COURIER_TLS_CLIENT_KEY; sets TLS_NGINX_PID_FILE.
+# COURIER_TLS_CLIENT_CERT, COURIER_TLS_CLIENT_KEY and COURIER_TLS_H2_STREAMS (the server's HTTP/2
+# concurrent-stream limit); sets TLS_NGINX_PID_FILE.
+TLS_H2_STREAMS=50
 start_tls_server() {
     local dir; dir="$(cd "$1" && pwd)"
     mkdir -p "$dir/logs"
@@ -45,11 +47,14 @@ http {
         ssl_client_certificate $dir/ca.pem;
         ssl_verify_client optional;
         keepalive_requests 100000;
-        http2_max_concurrent_streams 128;
+        http2_max_concurrent_streams $TLS_H2_STREAMS;
         location = /info {
             default_type application/json;
             return 200 '{"protocol":"\$server_protocol","connection":"\$connection","client":"\$ssl_client_verify"}';
         }
+        # Redirects to the URL in ?to= (for https -> http downgrade tests).
+        location = /redirect-302 { return 302 \$arg_to; }
+        location = /redirect-307 { return 307 \$arg_to; }
     }
 }
 CONF
@@ -59,6 +64,7 @@ CONF
     export COURIER_TLS_CA="$dir/ca.pem"
     export COURIER_TLS_CLIENT_CERT="$dir/client.pem"
     export COURIER_TLS_CLIENT_KEY="$dir/client.key"
+    export COURIER_TLS_H2_STREAMS="$TLS_H2_STREAMS"
     COURIER_TLS_PIN="$(openssl x509 -in "$dir/server.pem" -pubkey -noout | openssl pkey -pubin -outform der \
         | openssl dgst -sha256 -binary | openssl enc -base64)"
     export COURIER_TLS_PIN

@@ -42,6 +42,9 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRedirects(limit: Int)
     /// A redirect pointed at a scheme other than `http` or `https`.
     case redirectRefused(location: String)
+    /// A redirect from `https` to plain `http` was refused (``SecurityPolicy/allowsInsecureRedirects``
+    /// is off); the associated value is the redirect's target.
+    case insecureRedirect(location: String)
     /// The request was cancelled, by `cancel()` or by Swift task cancellation.
     case cancelled
     /// The decoded response body exceeded the configured limit (in bytes).
@@ -64,6 +67,14 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The body is not text in the expected encoding.
     case stringDecodingFailed
 
+    // MARK: Plugins and interceptors
+
+    /// A ``Plugin``'s hook threw an error that is not a `CourierError`; `plugin` is its type name.
+    case pluginFailed(plugin: String, hook: PluginHook, reason: String)
+    /// A ``RequestInterceptor``'s adapter threw an error that is not a `CourierError`; the request
+    /// was not sent. `interceptor` is its type name.
+    case adaptationFailed(interceptor: String, reason: String)
+
     /// Which time limit fired for a ``CourierError/timedOut(_:)`` error.
     public enum TimeoutKind: String, Sendable, Equatable {
         /// Establishing the connection (DNS, TCP and TLS) took too long.
@@ -72,6 +83,14 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
         case request
         /// The transfer stalled below the low-speed limit for too long.
         case idle
+    }
+
+    /// The ``Plugin`` hooks that can fail a request.
+    public enum PluginHook: String, Sendable, Equatable {
+        /// ``Plugin/prepare(_:context:)``: the request was not sent.
+        case prepare
+        /// ``Plugin/process(_:context:)``: the response arrived but its result was replaced.
+        case process
     }
 
     /// A one-line, human-readable explanation naming what went wrong.
@@ -90,6 +109,8 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
         case .pinnedKeyMismatch: return "The server's public key matches no pinned key"
         case .tooManyRedirects(let limit): return "Too many redirects (limit \(limit))"
         case .redirectRefused(let location): return "Redirect to a disallowed URL refused: \(location)"
+        case .insecureRedirect(let location):
+            return "Redirect from https to plain http refused: \(location) (see SecurityPolicy.allowsInsecureRedirects)"
         case .cancelled: return "The request was cancelled"
         case .responseTooLarge(let limit): return "Response larger than the limit of \(limit) bytes"
         case .truncatedResponse(let message): return "Connection closed before the response was complete: \(message)"
@@ -99,6 +120,8 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unacceptableContentType(let type): return "Unacceptable content type \(type ?? "(none)")"
         case .decodingFailed(let path, let reason): return "Decoding failed at \(path.isEmpty ? "(root)" : path): \(reason)"
         case .stringDecodingFailed: return "The response body is not valid text"
+        case .pluginFailed(let plugin, let hook, let reason): return "Plugin \(plugin) failed in \(hook.rawValue): \(reason)"
+        case .adaptationFailed(let interceptor, let reason): return "Interceptor \(interceptor) could not adapt the request: \(reason)"
         }
     }
 }

@@ -1,15 +1,23 @@
-/// The security rules every layer of Courier reads from one place: which headers are secrets.
+/// The security rules every layer of Courier reads from one place: which headers are secrets,
+/// whether a redirect may leave TLS, and how large a response may be.
 ///
 /// Redirects drop secret headers when they cross to another origin, ``DataRequest/cURLDescription()``
 /// prints them as `<redacted>`, and so does every log line. Set it once per session:
 /// ```swift
 /// var configuration = Session.Configuration()
 /// configuration.security.secretHeaders.insert("X-Session-Token")
+/// configuration.security.maxResponseSize = 8 << 20       // 8 MiB, counted after decompression
 /// ```
+/// The defaults are safe: an `https` → `http` redirect fails with
+/// ``CourierError/insecureRedirect(location:)``, and a body held in memory may be at most
+/// ``defaultMaxResponseSize`` bytes once decoded.
 public struct SecurityPolicy: Sendable, Equatable {
     /// Headers that are secrets whatever the configuration says: `Authorization`,
     /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
     public static let alwaysSecretHeaders: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
+
+    /// The default ``maxResponseSize``: 64 MiB.
+    public static let defaultMaxResponseSize = 64 << 20
 
     /// Header names (case-insensitive) treated as secrets in addition to
     /// ``alwaysSecretHeaders``. Default: `X-Api-Key`, `X-Auth-Token`.
@@ -17,12 +25,33 @@ public struct SecurityPolicy: Sendable, Equatable {
         didSet { lowercasedSecrets = Self.lowercased(secretHeaders) }
     }
 
+    /// Whether a redirect from `https` to plain `http` is followed. Default `false`: the request
+    /// fails with ``CourierError/insecureRedirect(location:)`` and nothing goes out in cleartext.
+    /// Secret headers are dropped on such a redirect even when it is allowed.
+    public var allowsInsecureRedirects: Bool
+
+    /// The largest response body held in memory, in bytes counted after decompression (so a
+    /// small gzip body cannot grow into gigabytes). Larger bodies fail with
+    /// ``CourierError/responseTooLarge(limit:)``. Default ``defaultMaxResponseSize``; `nil` means
+    /// no limit.
+    public var maxResponseSize: Int?
+
+    /// The largest body ``Session/download(_:to:)`` writes to its file, counted the same way.
+    /// Default `nil` (no limit): a download goes to disk, not memory.
+    public var maxDownloadSize: Int?
+
     /// Every secret header name, lowercased, for case-insensitive look-ups.
     private var lowercasedSecrets: Set<String>
 
     /// Creates a policy.
-    public init(secretHeaders: Set<String> = ["X-Api-Key", "X-Auth-Token"]) {
+    public init(secretHeaders: Set<String> = ["X-Api-Key", "X-Auth-Token"],
+                allowsInsecureRedirects: Bool = false,
+                maxResponseSize: Int? = SecurityPolicy.defaultMaxResponseSize,
+                maxDownloadSize: Int? = nil) {
         self.secretHeaders = secretHeaders
+        self.allowsInsecureRedirects = allowsInsecureRedirects
+        self.maxResponseSize = maxResponseSize
+        self.maxDownloadSize = maxDownloadSize
         lowercasedSecrets = Self.lowercased(secretHeaders)
     }
 
@@ -43,8 +72,28 @@ public struct SecurityPolicy: Sendable, Equatable {
         Set(alwaysSecretHeaders.union(names).map { $0.lowercased() })
     }
 
-    /// Two policies are equal when they treat the same headers as secrets.
+    /// Two policies are equal when they treat the same headers as secrets and set the same rules
+    /// and limits.
     public static func == (lhs: SecurityPolicy, rhs: SecurityPolicy) -> Bool {
         lhs.lowercasedSecrets == rhs.lowercasedSecrets
+            && lhs.allowsInsecureRedirects == rhs.allowsInsecureRedirects
+            && lhs.maxResponseSize == rhs.maxResponseSize
+            && lhs.maxDownloadSize == rhs.maxDownloadSize
     }
+}
+
+extension SecurityPolicy {
+    /// The largest response head (status line and header fields, interim responses included)
+    /// Courier accepts: 200 KiB. A larger head fails with ``CourierError/protocolViolation(message:)``.
+    /// It sits below libcurl's own 300 KB limit so that the error is always Courier's, typed and
+    /// never retried; libcurl also caps a single header line at 100 KB.
+    public static let maxResponseHeadSize = 200 * 1024
+
+    /// The largest single request header field (name and value) Courier sends: 64 KiB. A larger
+    /// one fails with ``CourierError/invalidHeader(name:reason:)`` before anything is sent.
+    public static let maxRequestHeaderFieldSize = 64 * 1024
+
+    /// The largest total of all request header fields Courier sends: 256 KiB (libcurl refuses a
+    /// request head over 1 MB, and servers commonly refuse far less).
+    public static let maxRequestHeadSize = 256 * 1024
 }

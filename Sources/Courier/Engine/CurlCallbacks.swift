@@ -49,7 +49,7 @@ extension CurlTransfer {
     /// Appends body bytes; returns false to abort when the size limit is exceeded.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         receivedBodyBytes += bytes.count
-        if let limit = options.maxResponseSize, receivedBodyBytes > limit {
+        if let limit = options.bodyLimit, receivedBodyBytes > limit {
             exceededSizeLimit = true
             return false
         }
@@ -92,7 +92,7 @@ extension CurlTransfer {
     /// At the blank line after a final response's headers: size the body buffer once.
     private func headersEnded() {
         guard statusCode >= 200, fileDescriptor < 0, body.isEmpty, let length = declaredLength else { return }
-        if length > 0, length <= (options.maxResponseSize ?? 1 << 30) {
+        if length > 0, length <= (options.bodyLimit ?? 1 << 30) {
             body.reserveCapacity(length)
         }
     }

@@ -33,7 +33,7 @@ extension CurlTransfer {
         if options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
         if options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
         if let size = options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }
-        if let limit = options.maxResponseSize {
+        if let limit = options.bodyLimit {
             courier_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
         configureTimeouts(easy)

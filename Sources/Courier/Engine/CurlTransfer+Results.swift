@@ -24,9 +24,9 @@ extension CurlTransfer {
             if case .follow(let limit) = options.redirectPolicy { return .tooManyRedirects(limit: limit) }
             return .tooManyRedirects(limit: 0)
         case CURLE_FILESIZE_EXCEEDED:
-            return .responseTooLarge(limit: options.maxResponseSize ?? 0)
+            return .responseTooLarge(limit: options.bodyLimit ?? 0)
         case CURLE_WRITE_ERROR where exceededSizeLimit:
-            return .responseTooLarge(limit: options.maxResponseSize ?? 0)
+            return .responseTooLarge(limit: options.bodyLimit ?? 0)
         case CURLE_WRITE_ERROR where fileWriteError != 0:
             let reason = String(cString: strerror(fileWriteError))
             return .transport(code: Int(code.rawValue),

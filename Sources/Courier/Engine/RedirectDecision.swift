@@ -30,6 +30,9 @@ enum RedirectDecision: Equatable {
               target.host != nil else {
             return .fail(.redirectRefused(location: location))
         }
+        if base.scheme?.lowercased() == "https", scheme == "http", !security.allowsInsecureRedirects {
+            return .fail(.insecureRedirect(location: target.absoluteString))
+        }
         var next = current
         next.url = target
         let method = (current.httpMethod ?? "GET").uppercased()

@@ -11,7 +11,6 @@ package struct TransferOptions: Sendable {
     var redirectPolicy: Session.RedirectPolicy
     var security: SecurityPolicy
     var automaticDecompression: Bool
-    package var maxResponseSize: Int?
     var tls: Session.TLSConfiguration
     var proxy: Session.Proxy
     var httpVersion: Session.HTTPVersion
@@ -19,6 +18,12 @@ package struct TransferOptions: Sendable {
     var receiveBufferSize: Int?
     /// When set, the final response body is written to this file instead of memory.
     package var destination: URL?
+
+    /// The body size limit that applies: ``SecurityPolicy/maxDownloadSize`` for a download to a
+    /// file, ``SecurityPolicy/maxResponseSize`` for a body held in memory.
+    package var bodyLimit: Int? {
+        destination == nil ? security.maxResponseSize : security.maxDownloadSize
+    }
 }
 
 /// The outcome of one transfer, before validation and serialization.

@@ -14,7 +14,7 @@ import Foundation
 /// ``memoryThreshold`` (64 MiB by default), building throws
 /// ``CourierError/multipartEncodingFailed(reason:)``.
 ///
-/// The boundary is random by default; pass one to ``init(boundary:)`` for reproducible bodies.
+/// The boundary is random by default; pass one to ``init(boundary:memoryThreshold:)`` for reproducible bodies.
 public struct MultipartFormData: Sendable {
     /// The default ``memoryThreshold``: 64 MiB.
     public static let defaultMemoryThreshold = 64 * 1024 * 1024

@@ -29,7 +29,7 @@ extension BaseService {
         _ target: any URLRequestConvertible, as type: T.Type = T.self, decodingMode: DecodingMode = .payload,
         queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<T>) -> Void
     ) -> DataRequest {
-        makeRequest(target).response(queue: queue) { response in
+        serviceRequest(target).response(queue: queue) { response in
             completion(self.judge(response, as: type, decodingMode: decodingMode))
         }
     }
@@ -41,7 +41,7 @@ extension BaseService {
         decodingMode: DecodingMode = .payload, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<ServiceReply<T>>) -> Void
     ) -> DataRequest {
-        makeRequest(target).response(queue: queue) { response in
+        serviceRequest(target).response(queue: queue) { response in
             completion(self.judgeReply(response, as: T.self, decodingMode: decodingMode))
         }
     }
@@ -52,7 +52,7 @@ extension BaseService {
     public func request<T: Decodable & Sendable>(
         _ target: any URLRequestConvertible, as type: T.Type = T.self, decodingMode: DecodingMode = .payload
     ) async -> NetworkResult<T> {
-        judge(await makeRequest(target).response(), as: type, decodingMode: decodingMode)
+        judge(await serviceRequest(target).response(), as: type, decodingMode: decodingMode)
     }
 
     /// Sends `target` and returns the judged result with the status code and headers.
@@ -60,7 +60,7 @@ extension BaseService {
         _ target: any URLRequestConvertible, as type: ServiceReply<T>.Type = ServiceReply<T>.self,
         decodingMode: DecodingMode = .payload
     ) async -> NetworkResult<ServiceReply<T>> {
-        judgeReply(await makeRequest(target).response(), as: T.self, decodingMode: decodingMode)
+        judgeReply(await serviceRequest(target).response(), as: T.self, decodingMode: decodingMode)
     }
 
     // MARK: async throws

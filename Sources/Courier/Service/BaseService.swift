@@ -41,9 +41,24 @@ open class BaseService: @unchecked Sendable {
     /// Override once per service, or once in a base service shared by an API's services.
     open class var envelope: any EnvelopeFormat.Type { NoEnvelope.self }
 
+    /// Plugins for every request of this service, run after the session's plugins (see ``Plugin``).
+    /// Default: none. Override to log or adjust one service's traffic:
+    /// ```swift
+    /// override var plugins: [any Plugin] { [NetworkLogger(level: .basic)] }
+    /// ```
+    open var plugins: [any Plugin] { [] }
+
     /// Creates the request for `target`; override to add validation or per-service tweaks.
+    /// The service's ``plugins`` are added to whatever it returns.
     open func makeRequest(_ target: any URLRequestConvertible) -> DataRequest {
         session.request(target)
+    }
+
+    /// ``makeRequest(_:)`` with the service's ``plugins`` added.
+    final func serviceRequest(_ target: any URLRequestConvertible) -> DataRequest {
+        let request = makeRequest(target)
+        for plugin in plugins { request.plugin(plugin) }
+        return request
     }
 
     /// Maps a response's status and body to a ``NetworkResult``. Override to treat some statuses

@@ -28,10 +28,18 @@ public final class DataRequest: Sendable {
         var metrics: TransferMetrics?
         var error: CourierError?
         var fileURL: URL? = nil
+
+        /// Removes a downloaded file: a failed or rejected download leaves nothing behind.
+        mutating func discardFile() {
+            guard let file = fileURL else { return }
+            try? FileManager.default.removeItem(at: file)
+            fileURL = nil
+        }
     }
 
+    /// `finishing`: validation and the plugins' `process` are running; waiters still queue up.
     private enum Phase {
-        case idle, running, finished(Outcome)
+        case idle, running, finishing, finished(Outcome)
     }
 
     private struct State {
@@ -40,22 +48,32 @@ public final class DataRequest: Sendable {
         var waiters: [@Sendable (Outcome) -> Void] = []
         var token: (any TransportCancellable)?
         var cancelRequested = false
+        /// This request's own plugins and interceptors.
+        var plugins: [any Plugin] = []
+        var interceptors: [any RequestInterceptor] = []
+        /// The task running plugins and interceptors, if any.
+        var task: Task<Void, Never>?
     }
 
     /// The session that made this request.
     public let session: Session
+    /// What the request was made from.
+    let target: any URLRequestConvertible
     private let built: Result<URLRequest, CourierError>
     /// Where a download writes the body; nil for requests that buffer it in memory.
     let destination: URL?
     private let state = Locked(State())
 
-    init(session: Session, request: Result<URLRequest, CourierError>, destination: URL?) {
+    init(session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
+         destination: URL?) {
         self.session = session
+        self.target = target
         self.built = request
         self.destination = destination
     }
 
-    /// The request as it will be sent (default headers included), or nil if building it failed.
+    /// The request as built, with the session's default headers, or nil if building it failed.
+    /// Interceptors and plugins may still change what is actually sent.
     public var request: URLRequest? {
         guard case .success(let request) = built else { return nil }
         return session.prepared(request)
@@ -64,15 +82,19 @@ public final class DataRequest: Sendable {
     /// Cancels the request: it completes with ``CourierError/cancelled`` unless it already finished,
     /// in which case nothing happens. Safe to call from any thread, any number of times.
     public func cancel() {
-        let token: (any TransportCancellable)? = state.withLock { state in
-            if case .finished = state.phase { return nil }
-            state.cancelRequested = true
-            return state.token
+        let (token, task): ((any TransportCancellable)?, Task<Void, Never>?) = state.withLock { state in
+            switch state.phase {
+            case .finishing, .finished: return (nil, nil)
+            case .idle, .running:
+                state.cancelRequested = true
+                return (state.token, state.task)
+            }
         }
+        task?.cancel()
         token?.cancel()
     }
 
-    private var hasCustomValidation: Bool {
+    var hasCustomValidation: Bool {
         state.withLock { state in
             state.validators.contains { if case .custom = $0 { return true } else { return false } }
         }
@@ -149,17 +171,38 @@ public final class DataRequest: Sendable {
         validate(statusCode: 200..<300)
     }
 
+    // MARK: Plugins and interceptors
+
+    /// Adds a plugin for this request only, run after the session's (and service's) plugins.
+    /// Add it before the first response handler: once the request has started it has no effect.
+    @discardableResult
+    public func plugin(_ plugin: any Plugin) -> Self {
+        guard plugin.isEnabled else { return self }
+        state.withLock { $0.plugins.append(plugin) }
+        return self
+    }
+
+    /// Adds an interceptor for this request only: its adapter runs after the session's, and it
+    /// is asked about retries after the session's interceptors (and before the session's
+    /// ``Session/Configuration/retryPolicy``). Add it before the first response handler: once
+    /// the request has started it has no effect.
+    @discardableResult
+    public func interceptor(_ interceptor: any RequestInterceptor) -> Self {
+        state.withLock { $0.interceptors.append(interceptor) }
+        return self
+    }
+
     // MARK: Running
 
     /// Registers `handler` for the outcome and starts the transfer if this is the first one.
-    /// The handler runs on the engine thread: it must only hand the outcome on.
+    /// The handler may run on the engine thread: it must only hand the outcome on.
     func whenComplete(_ handler: @escaping @Sendable (Outcome) -> Void) {
         enum Action { case none, start, deliver(Outcome) }
         let action: Action = state.withLock { state in
             switch state.phase {
             case .finished(let outcome):
                 return .deliver(outcome)
-            case .running:
+            case .running, .finishing:
                 state.waiters.append(handler)
                 return .none
             case .idle:
@@ -176,116 +219,111 @@ public final class DataRequest: Sendable {
     }
 
     private func start() {
+        let extensions = resolvedExtensions()
         let request: URLRequest
         switch built {
         case .failure(let error):
-            complete(Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error))
+            finish(Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error), extensions)
             return
         case .success(let built):
             request = session.prepared(built)
         }
         if isCancelled {
-            complete(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled))
-            return
+            finish(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled), extensions)
+        } else if extensions.isEmpty {
+            send(request, attempt: 0)
+        } else {
+            run(request, through: extensions)
         }
-        send(request, attempt: 0)
     }
 
-    /// Hands the request to the transport; `attempt` counts retries already made.
-    private func send(_ request: URLRequest, attempt: Int) {
-        var options = session.transferOptions(for: request)
-        options.destination = destination
-        let token = session.transport.execute(request, options: options) { result in
-            // Retains the request (and so its session) until the transfer has completed.
-            if let delay = self.retryDelay(after: result, attempt: attempt) {
-                self.retry(request, attempt: attempt + 1, after: delay)
-                return
-            }
-            var outcome = Outcome(request: result.request, head: result.head, data: result.data,
-                                  metrics: result.metrics, error: result.error,
-                                  fileURL: result.error == nil ? self.destination : nil)
-            outcome.metrics?.retryCount = attempt
-            // This runs on the engine thread: user-written validations run elsewhere, so a slow
-            // one cannot stall other transfers.
-            if self.hasCustomValidation {
-                let finished = outcome
-                DispatchQueue.global().async { self.complete(finished) }
-            } else {
-                self.complete(outcome)
-            }
+    /// Completes a request that never reached the transport.
+    private func finish(_ outcome: Outcome, _ extensions: RequestExtensions) {
+        if extensions.plugins.isEmpty {
+            complete(outcome)
+        } else {
+            complete(outcome, extensions: extensions, context: context(attempt: 0))
         }
-        install(token, stopIfFinished: attempt > 0)
+    }
+
+    /// The session's plugins and interceptors followed by this request's own.
+    private func resolvedExtensions() -> RequestExtensions {
+        let (plugins, interceptors) = state.withLock { ($0.plugins, $0.interceptors) }
+        return session.extensions.appending(plugins: plugins, interceptors: interceptors)
+    }
+
+    /// The context handed to plugins and interceptors.
+    func context(attempt: Int) -> RequestContext {
+        RequestContext(target: target, session: session, requestID: session.nextRequestID(), attempt: attempt)
     }
 
     /// Records the current cancellation token, cancelling at once if `cancel()` came first.
-    /// With `stopIfFinished`, a transfer started after the request already finished (a retry
-    /// racing `cancel()`) is stopped too.
-    private func install(_ token: any TransportCancellable, stopIfFinished: Bool = false) {
+    /// With `stopIfFinished`, a token installed after the request already finished (a retry
+    /// racing `cancel()`) is cancelled too.
+    func install(_ token: any TransportCancellable, stopIfFinished: Bool = false) {
         let cancelNow: Bool = state.withLock { state in
-            if case .finished = state.phase { return stopIfFinished }
-            state.token = token
-            return state.cancelRequested
+            switch state.phase {
+            case .finishing, .finished: return stopIfFinished
+            case .idle, .running:
+                state.token = token
+                return state.cancelRequested
+            }
         }
         if cancelNow { token.cancel() }
     }
 
-    private func retryDelay(after result: TransportResult, attempt: Int) -> TimeInterval? {
-        let policy = session.configuration.retryPolicy
-        guard policy.maxRetries > attempt, !isCancelled else { return nil }
-        return policy.retryDelay(
-            afterAttempt: attempt, method: result.request.httpMethod ?? "GET",
-            statusCode: result.error == nil ? result.head?.statusCode : nil, error: result.error,
-            retryAfter: result.head?.value(forHeader: "Retry-After"))
-    }
-
-    /// Waits `delay`, then sends `request` again; `cancel()` during the wait completes at once.
-    ///
-    /// The timer owns the request only through `waiting`, which `cancel()` empties: the timer must
-    /// keep a request nobody else holds alive until it is retried, but a cancelled request (and its
-    /// session) is released at once, not when the backoff ends.
-    private func retry(_ request: URLRequest, attempt: Int, after delay: TimeInterval) {
-        let cancelled = Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled)
-        let waiting = Locked<DataRequest?>(self)
-        let take: @Sendable () -> DataRequest? = {
-            waiting.withLock { owner in
-                defer { owner = nil }
-                return owner
+    /// Keeps the task running this request's plugins and interceptors, so `cancel()` can cancel it.
+    func adopt(_ task: Task<Void, Never>) {
+        let cancelNow: Bool = state.withLock { state in
+            switch state.phase {
+            case .finishing, .finished: return false
+            case .idle, .running:
+                state.task = task
+                return state.cancelRequested
             }
         }
-        install(BackoffToken { take()?.complete(cancelled) })
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-            guard let owner = take(), !owner.isFinished, !owner.isCancelled else { return }
-            owner.send(request, attempt: attempt)
-        }
+        if cancelNow { task.cancel() }
     }
 
-    private var isFinished: Bool {
+    /// True once the request has been completed (or is being completed).
+    var isFinished: Bool {
         state.withLock { state in
-            if case .finished = state.phase { return true }
-            return false
+            switch state.phase {
+            case .finishing, .finished: return true
+            case .idle, .running: return false
+            }
         }
     }
 
-    private func complete(_ raw: Outcome) {
+    /// Completes the request with `raw`, unless it already was: runs validation, then the
+    /// plugins' `process`, then hands the outcome to every waiter.
+    func complete(_ raw: Outcome, extensions: RequestExtensions? = nil, context: RequestContext? = nil) {
+        let validators: [Validator]? = state.withLock { state in
+            switch state.phase {
+            case .finishing, .finished: return nil
+            case .idle, .running:
+                state.phase = .finishing
+                return state.validators
+            }
+        }
+        guard let validators else { return }
         var outcome = raw
-        let validators = state.withLock { $0.validators }
         if outcome.error == nil, let head = outcome.head {
             for validator in validators {
                 if let error = validator.check(outcome, head: head) {
                     outcome.error = error
-                    if let file = outcome.fileURL {
-                        // A rejected download leaves no file behind, like a failed one.
-                        try? FileManager.default.removeItem(at: file)
-                        outcome.fileURL = nil
-                    }
+                    outcome.discardFile()
                     break
                 }
             }
         }
+        if let extensions, let context, !extensions.plugins.isEmpty {
+            outcome = extensions.process(outcome, context: context)
+        }
         let waiters: [@Sendable (Outcome) -> Void] = state.withLock { state in
-            if case .finished = state.phase { return [] }
             state.phase = .finished(outcome)
             state.token = nil
+            state.task = nil
             let waiters = state.waiters
             state.waiters = []
             return waiters
@@ -328,11 +366,4 @@ public final class DataRequest: Sendable {
         response.fileURL = outcome.error == nil ? outcome.fileURL : nil
         return response
     }
-}
-
-/// Stands for a request waiting to be retried: cancelling it completes the request.
-private struct BackoffToken: TransportCancellable {
-    let onCancel: @Sendable () -> Void
-    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
-    func cancel() { onCancel() }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// When a failed request is sent again, and after how long.
 ///
@@ -11,7 +14,12 @@ import Foundation
 /// (connection failures, timeouts, connections cut short, and the statuses in
 /// ``retryableStatusCodes``), and a server's `Retry-After` (seconds or an HTTP date) is honoured.
 /// The decision is a pure function, ``retryDelay(afterAttempt:method:statusCode:error:retryAfter:now:jitter:)``.
-public struct RetryPolicy: Sendable, Equatable {
+///
+/// A policy is also a ``RequestInterceptor`` (a retrier), so one request can have its own:
+/// `session.request(route).interceptor(RetryPolicy(maxRetries: 5))`. The session's policy is
+/// asked after every interceptor; `attempt` counts the retries of every retrier. Waits go
+/// through the session's ``Session/Configuration/clock``.
+public struct RetryPolicy: RequestInterceptor, Equatable {
     /// How many times a request may be sent again after its first attempt (0: never).
     public var maxRetries: Int
     /// Statuses worth another try. Default: 408, 429, 500, 502, 503, 504.
@@ -64,6 +72,22 @@ public struct RetryPolicy: Sendable, Equatable {
         }
         let exponential = min(maxDelay, baseDelay * pow(2, Double(attempt)))
         return exponential / 2 + exponential / 2 * min(max(jitter, 0), 1)
+    }
+
+    /// The decision as a ``RetryDecision``, for the attempt `request` that ended with `response`.
+    func decision(for request: URLRequest, dueTo response: DataResponse<Data?>, attempt: Int, now: Date) -> RetryDecision {
+        guard attempt < maxRetries else { return .doNotRetry }
+        let delay = retryDelay(afterAttempt: attempt, method: request.httpMethod ?? "GET",
+                               statusCode: response.error == nil ? response.statusCode : nil, error: response.error,
+                               retryAfter: response.head?.value(forHeader: "Retry-After"), now: now)
+        return delay.map { .retry(after: $0) } ?? .doNotRetry
+    }
+
+    /// Retries `request` as ``retryDelay(afterAttempt:method:statusCode:error:retryAfter:now:jitter:)``
+    /// says, reading the time from the session's clock.
+    public func retry(_ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext) async
+        -> RetryDecision {
+        decision(for: request, dueTo: response, attempt: context.attempt, now: context.session.configuration.clock.now)
     }
 
     /// Failures that another attempt may well not see.

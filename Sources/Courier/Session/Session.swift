@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,11 +23,15 @@ public final class Session: Sendable {
     private let ownedEngine: CurlEngine?
     /// The engine options every request starts from, resolved once.
     private let baseOptions: TransferOptions
+    /// The enabled plugins, interceptors and retry policy of the configuration, resolved once.
+    let extensions: RequestExtensions
+    private let requestCounter = Atomic<UInt64>(0)
 
     /// Creates a session running its own libcurl engine.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
+        extensions = Self.makeExtensions(configuration)
         let engine = CurlEngine(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
             maxTotalConnections: configuration.maxTotalConnections)
@@ -38,6 +43,7 @@ public final class Session: Sendable {
     package init(configuration: Configuration = Configuration(), transport: any Transport) {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
+        extensions = Self.makeExtensions(configuration)
         self.transport = transport
         ownedEngine = nil
     }
@@ -63,7 +69,7 @@ public final class Session: Sendable {
         } catch {
             built = .failure(.invalidRequest(reason: String(describing: error)))
         }
-        return DataRequest(session: self, request: built, destination: destination)
+        return DataRequest(session: self, target: convertible, request: built, destination: destination)
     }
 
     /// Prepares a request whose response body is written straight to `destination` as it
@@ -71,11 +77,11 @@ public final class Session: Sendable {
     ///
     /// The file is created or truncated when the transfer starts; only the final response's body
     /// lands there (redirect bodies are discarded), and it is removed again if the request fails.
-    /// `maxResponseSize` applies to the bytes written. Validation and status handling are as for
+    /// `security.maxDownloadSize` (no limit by default) applies to the bytes written. Validation and status handling are as for
     /// ``request(_:)``; the in-memory `data` of the response stays empty.
     public func download(_ convertible: any URLRequestConvertible, to destination: URL) -> DataRequest {
         guard destination.isFileURL else {
-            return DataRequest(session: self, request: .failure(.invalidRequest(
+            return DataRequest(session: self, target: convertible, request: .failure(.invalidRequest(
                 reason: "download destination must be a file URL, got \(destination.absoluteString)")), destination: nil)
         }
         return makeRequest(convertible, destination: destination)
@@ -114,13 +120,22 @@ public final class Session: Sendable {
             redirectPolicy: configuration.redirectPolicy,
             security: configuration.security,
             automaticDecompression: configuration.automaticDecompression,
-            maxResponseSize: configuration.maxResponseSize,
             tls: configuration.tls,
             proxy: configuration.proxy,
             httpVersion: configuration.httpVersion,
             tcpKeepAlive: configuration.tcpKeepAlive,
             receiveBufferSize: configuration.receiveBufferSize,
             destination: nil)
+    }
+
+    private static func makeExtensions(_ configuration: Configuration) -> RequestExtensions {
+        RequestExtensions(plugins: configuration.plugins.filter(\.isEnabled), interceptors: configuration.interceptors,
+                          retryPolicy: configuration.retryPolicy)
+    }
+
+    /// A new number for a request's ``RequestContext/requestID``.
+    func nextRequestID() -> UInt64 {
+        requestCounter.add(1, ordering: .relaxed).newValue
     }
 
     private static let foundationDefaultTimeout: TimeInterval = 60

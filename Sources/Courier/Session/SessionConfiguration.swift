@@ -6,7 +6,7 @@ extension Session {
     /// ```swift
     /// var configuration = Session.Configuration()
     /// configuration.timeouts.request = 15
-    /// configuration.maxResponseSize = 10 << 20
+    /// configuration.security.maxResponseSize = 10 << 20
     /// let session = Session(configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
@@ -15,9 +15,19 @@ extension Session {
         /// Whether and how far redirects are followed. Default: up to 10.
         public var redirectPolicy = RedirectPolicy.follow(max: 10)
         /// When failed idempotent requests are sent again. Default: ``RetryPolicy/disabled``.
+        /// It is the last retrier asked, after every interceptor.
         public var retryPolicy = RetryPolicy.disabled
+        /// Plugins every request runs through, in this order, before a service's or a request's
+        /// own (see ``Plugin``). Default: none.
+        public var plugins: [any Plugin] = []
+        /// Interceptors every request runs through, in this order, before a request's own (see
+        /// ``RequestInterceptor``). Default: none.
+        public var interceptors: [any RequestInterceptor] = []
+        /// The time source for retry backoff and `Retry-After` dates. Default: ``SystemClock``.
+        public var clock: any CourierClock = SystemClock()
         /// The security rules: which headers are secrets (dropped when a redirect changes scheme,
-        /// host or port, redacted in cURL descriptions and logs).
+        /// host or port, redacted in cURL descriptions and logs), whether `https` → `http`
+        /// redirects are refused (by default they are), and the response size limits.
         public var security = SecurityPolicy()
         /// Extra secret header names; the same set as ``SecurityPolicy/secretHeaders`` of ``security``.
         @available(*, deprecated, renamed: "security.secretHeaders")
@@ -27,8 +37,13 @@ extension Session {
         }
         /// Advertise gzip, deflate, br and zstd and decode the body transparently. Default: on.
         public var automaticDecompression = true
-        /// The largest response body accepted, counted after decompression; `nil` for no limit.
-        public var maxResponseSize: Int?
+        /// The largest response body held in memory; the same value as
+        /// ``SecurityPolicy/maxResponseSize`` of ``security`` (default 64 MiB, `nil` for no limit).
+        @available(*, deprecated, renamed: "security.maxResponseSize")
+        public var maxResponseSize: Int? {
+            get { security.maxResponseSize }
+            set { security.maxResponseSize = newValue }
+        }
         /// Certificate verification, custom trust, client certificates and key pinning.
         public var tls = TLSConfiguration()
         /// Which proxy to use. Default: the `http_proxy`/`https_proxy`/`no_proxy` environment.

@@ -44,8 +44,11 @@ public struct TransferMetrics: Sendable, Equatable {
     public var connectionReused: Bool
     /// How many redirects were followed.
     public var redirectCount: Int
-    /// How many times the request was sent again under the session's ``RetryPolicy``.
+    /// How many times the request was sent again, by the session's ``RetryPolicy`` or by an
+    /// interceptor (see ``RequestInterceptor``).
     public var retryCount: Int = 0
+    /// How many times the request was sent in all: ``retryCount`` + 1.
+    public var attempts: Int { retryCount + 1 }
     /// The IP address of the server, if a connection was made.
     public var remoteAddress: String?
     /// The server port, if a connection was made.

@@ -57,7 +57,7 @@ final class DownloadTests: XCTestCase {
         XCTAssertFalse(exists(truncated))
 
         var configuration = Session.Configuration()
-        configuration.maxResponseSize = 10_000
+        configuration.security.maxDownloadSize = 10_000
         let large = directory.appendingPathComponent("large.bin")
         let tooLarge = await Session(configuration: configuration).download(server.url("/chunked?chunks=5&size=5000"), to: large).response()
         XCTAssertEqual(tooLarge.error, .responseTooLarge(limit: 10_000))

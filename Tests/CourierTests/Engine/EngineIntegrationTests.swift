@@ -182,7 +182,7 @@ final class EngineIntegrationTests: XCTestCase {
 
     func testResponseSizeLimitCountsDecodedBytes() async {
         var configuration = Session.Configuration()
-        configuration.maxResponseSize = 50_000
+        configuration.security.maxResponseSize = 50_000
         let limited = Session(configuration: configuration)
         let declared = await limited.request(request("/bytes?size=100000&seed=1")).response()
         XCTAssertEqual(declared.error, .responseTooLarge(limit: 50_000))

@@ -53,4 +53,14 @@ final class HostileServerTests: XCTestCase {
         let huge = await session.request(server.url("/large-header?size=300000")).response()
         XCTAssertNotNil(huge.error, "libcurl caps a header line at 100 KB")
     }
+
+    func testDeflateBombRouteIsValidAndSmallOnTheWire() async throws {
+        let server = try TestHTTPServer()
+        defer { server.shutdown() }
+        let response = await session.request(server.url("/deflate-bomb?size=1000003")).response()
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.data?.count, 1_000_003)
+        XCTAssertEqual(response.data?.contains { $0 != 0 }, false)
+        XCTAssertLessThan(response.metrics?.bytesReceived ?? .max, 10_000, "about 1/159 of the decoded size")
+    }
 }

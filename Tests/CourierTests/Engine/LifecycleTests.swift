@@ -14,7 +14,7 @@ final class LifecycleTests: XCTestCase {
         defer { server.shutdown() }
         var configuration = Session.Configuration()
         configuration.timeouts.request = 2
-        configuration.maxResponseSize = 5_000
+        configuration.security.maxResponseSize = 5_000
         let session = Session(configuration: configuration)
         let paths = ["/hello", "/truncated?send=10&declared=100", "/close-before-headers", "/bytes?size=9000",
                      "/redirect-chain?n=3", "/status/500", "/chunked?chunks=3&size=10", "/never"]

@@ -69,4 +69,25 @@ final class RedirectDecisionTests: XCTestCase {
         guard case .follow(let next) = decide(request("http://h/dir/a?x=1"), 302, "b?y=2") else { return XCTFail() }
         XCTAssertEqual(next.url?.absoluteString, "http://h/dir/b?y=2")
     }
+
+    func testDowngradeFromHTTPSToHTTPIsRefusedUnlessAllowed() {
+        let post = request("https://h/pay", method: "POST", headers: ["X-Api-Key": "k"], body: "card=4111")
+        for (status, location) in [(301, "http://h/b"), (302, "http://other/b"), (307, "HTTP://h:8080/b"), (308, "http://h/b")] {
+            XCTAssertEqual(decide(post, status, location),
+                           .fail(.insecureRedirect(location: URL(string: location)!.absoluteString)), "\(status) \(location)")
+        }
+        var allowing = SecurityPolicy()
+        allowing.allowsInsecureRedirects = true
+        let decision = RedirectDecision.decide(current: post, status: 307, location: "http://h/b", redirectsSoFar: 0,
+                                               policy: .follow(max: 10), security: allowing)
+        guard case .follow(let next) = decision else { return XCTFail("expected to follow, got \(decision)") }
+        XCTAssertEqual(next.httpMethod, "POST")
+        XCTAssertNil(next.value(forHTTPHeaderField: "X-Api-Key"), "secrets never cross to http")
+        // Same scheme, or an upgrade, is not a downgrade.
+        guard case .follow = decide(request("https://h/a"), 302, "https://other/b"),
+              case .follow = decide(request("http://h/a"), 302, "https://h/b"),
+              case .follow = decide(request("https://h/a"), 302, "/relative") else {
+            return XCTFail("https → https, http → https and relative redirects are followed")
+        }
+    }
 }

@@ -42,4 +42,26 @@ final class SecurityPolicyTests: XCTestCase {
         guard case .follow(let next) = decision else { return XCTFail("expected a redirect, got \(decision)") }
         XCTAssertNil(next.value(forHTTPHeaderField: "X-Trace-Secret"))
     }
+
+    func testDefaultsAreSafe() {
+        let policy = Session.Configuration().security
+        XCTAssertFalse(policy.allowsInsecureRedirects)
+        XCTAssertEqual(policy.maxResponseSize, 64 << 20, "a finite default for bodies held in memory")
+        XCTAssertEqual(SecurityPolicy.defaultMaxResponseSize, 64 << 20)
+        XCTAssertNil(policy.maxDownloadSize, "downloads go to disk: no default limit")
+        var changed = policy
+        changed.maxResponseSize = nil
+        XCTAssertNotEqual(changed, policy)
+    }
+
+    func testBodyLimitFollowsTheDestination() {
+        var configuration = Session.Configuration()
+        configuration.security.maxResponseSize = 10
+        configuration.security.maxDownloadSize = 20
+        let session = Session(configuration: configuration)
+        var options = session.transferOptions(for: URLRequest(url: URL(string: "http://h/")!))
+        XCTAssertEqual(options.bodyLimit, 10)
+        options.destination = URL(fileURLWithPath: "/tmp/x")
+        XCTAssertEqual(options.bodyLimit, 20)
+    }
 }

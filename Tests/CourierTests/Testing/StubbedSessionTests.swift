@@ -66,7 +66,7 @@ final class StubbedSessionTests: XCTestCase {
 
     func testValidationAndLimitsStillApply() async {
         var configuration = Session.Configuration()
-        configuration.maxResponseSize = 4
+        configuration.security.maxResponseSize = 4
         let session = Session.stubbed(configuration: configuration) { request in
             request.url?.path == "/big" ? .text("too large") : .empty(statusCode: 503)
         }

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A hook into every request: sees (and may change) what is sent and what comes back.
+///
+/// Implement only the hooks you need; the others do nothing. Register plugins on a session, on a
+/// service, or on one request:
+/// ```swift
+/// var configuration = Session.Configuration()
+/// configuration.plugins = [NetworkLogger(level: .basic)]                  // every request
+/// session.request(HomeAPI.latest).plugin(Stopwatch())                     // this request only
+/// ```
+/// For each attempt (a retry is a new attempt) the hooks run in this order: ``prepare(_:context:)``,
+/// ``willSend(_:context:)``, the transfer, ``didReceive(_:context:)``; once the request is finished
+/// (after retries and validation), ``process(_:context:)``. Plugins run in registration order at
+/// every hook: the session's first, then the service's, then the request's.
+///
+/// Guarantees:
+/// - ``didReceive(_:context:)`` and ``process(_:context:)`` finish before the caller's completion
+///   handler runs or its `await` returns, so a log line is written before the result is seen.
+/// - Hooks never run on the engine thread: a slow plugin delays only its own request.
+/// - A hook that throws fails the request with that ``CourierError``, or with
+///   ``CourierError/pluginFailed(plugin:hook:reason:)`` for any other error; the request still
+///   completes exactly once.
+public protocol Plugin: Sendable {
+    /// Whether the plugin takes part at all. A session (or request) whose plugins are all disabled
+    /// runs exactly as one without plugins, at no cost. Read when the session is created (for
+    /// session plugins) or when the request starts. Default: true.
+    var isEnabled: Bool { get }
+
+    /// Returns the request to send, possibly changed (headers added, URL rewritten). Runs after the
+    /// interceptors' adapters. Default: the request unchanged.
+    func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest
+
+    /// Called just before the request is handed to the transport.
+    func willSend(_ request: URLRequest, context: RequestContext)
+
+    /// Called with the response of each attempt (or its transport error), before any retry
+    /// decision and before validation.
+    func didReceive(_ response: DataResponse<Data?>, context: RequestContext)
+
+    /// Returns the result the caller will see, possibly changed; runs once per request, after
+    /// retries and validation. On success the body is the `result`'s value; on failure, `data`.
+    /// Default: the response unchanged.
+    func process(_ response: DataResponse<Data?>, context: RequestContext) throws -> DataResponse<Data?>
+}
+
+extension Plugin {
+    /// Enabled.
+    public var isEnabled: Bool { true }
+
+    /// The request unchanged.
+    public func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest { request }
+
+    /// Does nothing.
+    public func willSend(_ request: URLRequest, context: RequestContext) {}
+
+    /// Does nothing.
+    public func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {}
+
+    /// The response unchanged.
+    public func process(_ response: DataResponse<Data?>, context: RequestContext) throws -> DataResponse<Data?> {
+        response
+    }
+}

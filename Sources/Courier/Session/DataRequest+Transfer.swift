@@ -1,0 +1,86 @@
+import CourierSync
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The direct path, for requests without plugins or interceptors: the transport's completion
+/// (on the engine thread) decides retries with the session's ``RetryPolicy`` (a pure function) and
+/// completes the request there, hopping to a global queue only for custom validations.
+extension DataRequest {
+    /// Hands the request to the transport; `attempt` counts retries already made.
+    func send(_ request: URLRequest, attempt: Int) {
+        let token = session.transport.execute(request, options: transferOptions(for: request)) { result in
+            // Retains the request (and so its session) until the transfer has completed.
+            if !self.isCancelled, let delay = self.session.configuration.retryPolicy.retryDelay(
+                after: result, sent: request, attempt: attempt, now: self.session.configuration.clock.now) {
+                self.retry(request, attempt: attempt + 1, after: delay)
+                return
+            }
+            let outcome = self.outcome(of: result, attempt: attempt)
+            // This runs on the engine thread: user-written validations run elsewhere, so a slow
+            // one cannot stall other transfers.
+            if self.hasCustomValidation {
+                DispatchQueue.global().async { self.complete(outcome) }
+            } else {
+                self.complete(outcome)
+            }
+        }
+        install(token, stopIfFinished: attempt > 0)
+    }
+
+    /// The engine options for `request`, with this request's download destination.
+    func transferOptions(for request: URLRequest) -> TransferOptions {
+        var options = session.transferOptions(for: request)
+        options.destination = destination
+        return options
+    }
+
+    /// What a transfer delivered, as the outcome of attempt number `attempt` (0 for the first).
+    func outcome(of result: TransportResult, attempt: Int) -> Outcome {
+        var outcome = Outcome(request: result.request, head: result.head, data: result.data, metrics: result.metrics,
+                              error: result.error, fileURL: result.error == nil ? destination : nil)
+        outcome.metrics?.retryCount = attempt
+        return outcome
+    }
+
+    /// Waits `delay` on the session's clock, then sends `request` again; `cancel()` during the
+    /// wait completes at once.
+    ///
+    /// The timer owns the request only through `waiting`, which `cancel()` empties: it must keep
+    /// a request nobody else holds alive until the retry, but a cancelled request (and its
+    /// session) is released at once, not when the backoff ends.
+    private func retry(_ request: URLRequest, attempt: Int, after delay: TimeInterval) {
+        let cancelled = Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled)
+        let waiting = Locked<DataRequest?>(self)
+        let take: @Sendable () -> DataRequest? = {
+            waiting.withLock { owner in
+                defer { owner = nil }
+                return owner
+            }
+        }
+        install(BackoffToken { take()?.complete(cancelled) })
+        session.configuration.clock.schedule(after: delay) {
+            guard let owner = take(), !owner.isFinished, !owner.isCancelled else { return }
+            owner.send(request, attempt: attempt)
+        }
+    }
+}
+
+extension RetryPolicy {
+    /// The wait before retrying the attempt `sent` that ended with `result`, or nil.
+    func retryDelay(after result: TransportResult, sent: URLRequest, attempt: Int, now: Date) -> TimeInterval? {
+        guard maxRetries > attempt else { return nil }
+        return retryDelay(afterAttempt: attempt, method: sent.httpMethod ?? "GET",
+                          statusCode: result.error == nil ? result.head?.statusCode : nil, error: result.error,
+                          retryAfter: result.head?.value(forHeader: "Retry-After"), now: now)
+    }
+}
+
+/// Stands for a request waiting between attempts: cancelling it completes the request.
+struct BackoffToken: TransportCancellable {
+    let onCancel: @Sendable () -> Void
+    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
+    func cancel() { onCancel() }
+}

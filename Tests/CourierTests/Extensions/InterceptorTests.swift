@@ -1,0 +1,269 @@
+import Courier
+import CourierSync
+import CourierTestServer
+import CourierTesting
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Interceptors against the in-process server: adapters, retriers, the default retry policy
+/// through an injected clock, cancellation while user code runs.
+final class InterceptorTests: XCTestCase {
+    var server: TestHTTPServer!
+
+    override func setUpWithError() throws { server = try TestHTTPServer() }
+    override func tearDown() { server.shutdown() }
+
+    /// Adds `X-Adapted: <name>` (appending to earlier values) and counts its calls.
+    struct Tagging: RequestInterceptor {
+        let name: String
+        let calls: Counter
+        func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+            calls.increment()
+            var request = request
+            let previous = request.value(forHTTPHeaderField: "X-Adapted").map { $0 + "," } ?? ""
+            request.setValue(previous + name, forHTTPHeaderField: "X-Adapted")
+            return request
+        }
+    }
+
+    /// A route answering `status` to the first `failures` requests, then 200 `ok`.
+    private func flaky(_ path: String, failures: Int, status: Int = 503, retryAfter: String? = nil) {
+        let calls = Counter()
+        server.route(path) { _ in
+            calls.increment()
+            guard calls.value <= failures else { return .text("ok") }
+            let failure = TestHTTPResponse.text("busy", status: status)
+            return retryAfter.map { failure.adding("Retry-After", $0) } ?? failure
+        }
+    }
+
+    func testAdaptersRunInOrderSessionThenRequestThenPlugins() async {
+        let calls = Counter()
+        let session = Session.with(plugins: [RecordingPlugin(name: "plugin", log: EventLog())],
+                                   interceptors: [Tagging(name: "session", calls: calls)])
+        _ = await session.request(server.url("/hello")).interceptor(Tagging(name: "request", calls: calls)).response()
+        let sent = server.recordedRequests(path: "/hello").first
+        XCTAssertEqual(sent?.header("X-Adapted"), "session,request")
+        XCTAssertEqual(sent?.header("X-Plugins"), "plugin")
+    }
+
+    func testAFailingAdapterFailsTheRequestWithATypedErrorAndSendsNothing() async {
+        struct Broken: RequestInterceptor {
+            func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+                throw TestFailure("keychain locked")
+            }
+        }
+        let response = await Session.with(interceptors: [Broken()]).request(server.url("/hello")).response()
+        XCTAssertEqual(response.error, .adaptationFailed(interceptor: "Broken", reason: "keychain locked"))
+        XCTAssertTrue(server.recordedRequests(path: "/hello").isEmpty)
+    }
+
+    func testAnAdapterMayFailWithItsOwnCourierError() async {
+        let refuse = Interceptor(adapt: { _, _ in throw CourierError.invalidRequest(reason: "no session") })
+        let response = await Session.default.request(server.url("/hello")).interceptor(refuse).response()
+        XCTAssertEqual(response.error, .invalidRequest(reason: "no session"))
+    }
+
+    func testEveryAttemptGoesThroughAdaptersAndPluginsAgain() async {
+        flaky("/flaky", failures: 2, retryAfter: "0")
+        let calls = Counter()
+        let log = EventLog()
+        let session = Session.with(plugins: [RecordingPlugin(name: "P", log: log)],
+                                   interceptors: [Tagging(name: "T", calls: calls)],
+                                   retryPolicy: RetryPolicy(maxRetries: 3), clock: TestClock())
+        let response = await session.request(server.url("/flaky")).response()
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(response.metrics?.retryCount, 2)
+        XCTAssertEqual(response.metrics?.attempts, 3)
+        XCTAssertEqual(calls.value, 3)
+        XCTAssertEqual(log.all.filter { $0 == "P.prepare" }.count, 3)
+        XCTAssertEqual(log.all.filter { $0.hasPrefix("P.didReceive") }, ["P.didReceive.503", "P.didReceive.503", "P.didReceive.200"])
+        XCTAssertEqual(log.all.filter { $0 == "P.process" }.count, 1)
+        let sent = server.recordedRequests(path: "/flaky").map { $0.header("X-Adapted") }
+        XCTAssertEqual(sent, ["T", "T", "T"], "each attempt starts from the request as built")
+    }
+
+    func testACustomRetrierDecidesAndSeesTheAttemptNumber() async {
+        flaky("/teapot", failures: 1, status: 418)
+        let attempts = EventLog()
+        let retrier = Interceptor(retry: { request, response, context in
+            attempts.append("\(context.attempt):\(response.statusCode ?? 0)")
+            return response.statusCode == 418 ? .retry(after: 0) : .doNotRetry
+        })
+        let response = await Session.default.request(server.url("/teapot")).interceptor(retrier).response()
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(attempts.all, ["0:418", "1:200"])
+        XCTAssertEqual(response.metrics?.retryCount, 1)
+    }
+
+    func testARetrierMayFailTheRequest() async {
+        let failing = Interceptor(retry: { _, response, _ in
+            response.statusCode == 404 ? .fail(.invalidRequest(reason: "gone for good")) : .doNotRetry
+        })
+        let response = await Session.default.request(server.url("/missing")).interceptor(failing).response()
+        XCTAssertEqual(response.error, .invalidRequest(reason: "gone for good"))
+        XCTAssertEqual(response.statusCode, 404)
+    }
+
+    func testComposedInterceptorsRunInOrderAndTheFirstRetryDecisionWins() async {
+        flaky("/busy", failures: 1, status: 503)
+        let asked = EventLog()
+        let first = Interceptor(retry: { _, _, _ in asked.append("first"); return .doNotRetry })
+        let second = Interceptor(retry: { _, response, _ in
+            asked.append("second")
+            return response.statusCode == 503 ? .retry(after: 0) : .doNotRetry
+        })
+        let third = Interceptor(retry: { _, _, _ in asked.append("third"); return .fail(.cancelled) })
+        let calls = Counter()
+        let composed = Interceptor([Tagging(name: "a", calls: calls), first, second, Tagging(name: "b", calls: calls), third])
+        let response = await Session.default.request(server.url("/busy")).interceptor(composed).response()
+        XCTAssertEqual(asked.all, ["first", "second", "first", "second", "third"])
+        XCTAssertEqual(response.error, .cancelled, "the third retrier failed the 200")
+        XCTAssertEqual(server.recordedRequests(path: "/busy").first?.header("X-Adapted"), "a,b")
+    }
+
+    // MARK: The default retrier, timed by the injected clock
+
+    func testRetryAfterSecondsIsWaitedOnTheClock() async {
+        flaky("/later", failures: 1, retryAfter: "7")
+        let clock = TestClock()
+        let session = Session.with(retryPolicy: RetryPolicy(maxRetries: 2, maxDelay: 30), clock: clock)
+        let response = await session.request(server.url("/later")).response()
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(clock.scheduledDelays, [7])
+    }
+
+    func testRetryAfterDateIsReadAgainstTheClock() async {
+        let clock = TestClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        flaky("/date", failures: 1, retryAfter: formatter.string(from: clock.now.addingTimeInterval(12)))
+        let session = Session.with(retryPolicy: RetryPolicy(maxRetries: 1, maxDelay: 30), clock: clock)
+        _ = await session.request(server.url("/date")).response()
+        XCTAssertEqual(clock.scheduledDelays, [12])
+    }
+
+    func testBackoffDoublesWithJitterOnTheClock() async {
+        flaky("/backoff", failures: 3)
+        let clock = TestClock()
+        let session = Session.with(retryPolicy: RetryPolicy(maxRetries: 3, baseDelay: 2, maxDelay: 60), clock: clock)
+        let response = await session.request(server.url("/backoff")).response()
+        XCTAssertEqual(response.metrics?.retryCount, 3)
+        let delays = clock.scheduledDelays
+        XCTAssertEqual(delays.count, 3)
+        for (attempt, delay) in delays.enumerated() {
+            let full = 2 * pow(2, Double(attempt))
+            XCTAssertTrue((full / 2...full).contains(delay), "attempt \(attempt): \(delay) not in \(full / 2)...\(full)")
+        }
+    }
+
+    func testTheSameDelaysThroughAnInterceptorSession() async {
+        // With an interceptor registered, the request takes the task-based path; the policy is the
+        // same retrier, asked last.
+        flaky("/both", failures: 2, retryAfter: "3")
+        let clock = TestClock()
+        let session = Session.with(interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 2, maxDelay: 30),
+                                   clock: clock)
+        let response = await session.request(server.url("/both")).response()
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(clock.scheduledDelays, [3, 3])
+    }
+
+    func testAPerRequestRetryPolicy() async {
+        flaky("/once", failures: 1, retryAfter: "1")
+        let clock = TestClock()
+        let session = Session.with(clock: clock)
+        let response = await session.request(server.url("/once")).interceptor(RetryPolicy(maxRetries: 1)).response()
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(clock.scheduledDelays, [1])
+    }
+
+    func testAPostRedirectedToAGetIsNeverRetried() async {
+        // 303 turns the POST into a GET; the attempt that was sent is still a POST.
+        server.route("/submit") { _ in TestHTTPResponse(status: 303, headers: ["Location": "/busy-get"]) }
+        server.route("/busy-get") { _ in .text("busy", status: 503) }
+        var request = URLRequest(url: server.url("/submit"))
+        request.httpMethod = "POST"
+        request.httpBody = Data("card=4111".utf8)
+        let clock = TestClock()
+        let response = await Session.with(retryPolicy: .default, clock: clock).request(request).response()
+        XCTAssertEqual(response.statusCode, 503)
+        XCTAssertEqual(server.recordedRequests(path: "/submit").count, 1)
+        XCTAssertEqual(clock.scheduledDelays, [])
+    }
+
+    func testCancelDuringABackoffCompletesOnceAtOnce() async throws {
+        flaky("/slow", failures: 5, retryAfter: "20")
+        let clock = TestClock(mode: .manual)
+        let session = Session.with(interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 3, maxDelay: 60),
+                                   clock: clock)
+        let request = session.request(server.url("/slow"))
+        let calls = Counter()
+        let done = expectation(description: "completed")
+        request.response { response in
+            XCTAssertEqual(response.error, .cancelled)
+            calls.increment()
+            done.fulfill()
+        }
+        for _ in 0..<500 where clock.scheduledDelays.isEmpty { try await Task.sleep(nanoseconds: 10_000_000) }
+        XCTAssertEqual(clock.scheduledDelays, [20])
+        request.cancel()
+        await fulfillment(of: [done], timeout: 10)
+        clock.advance(by: 30)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        XCTAssertEqual(calls.value, 1)
+        XCTAssertEqual(server.recordedRequests(path: "/slow").count, 1, "no attempt after the cancel")
+    }
+
+    func testCancelWhileAnAdapterHangsCompletesAtOnce() async {
+        let hanging = Interceptor(adapt: { request, _ in
+            try await Task.sleep(nanoseconds: 60_000_000_000)
+            return request
+        })
+        let request = Session.default.request(server.url("/hello")).interceptor(hanging)
+        let done = expectation(description: "completed")
+        request.response { response in
+            XCTAssertEqual(response.error, .cancelled)
+            done.fulfill()
+        }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        request.cancel()
+        await fulfillment(of: [done], timeout: 5)
+        XCTAssertTrue(server.recordedRequests(path: "/hello").isEmpty)
+    }
+
+    func testAdaptersSeeTheCallersTaskLocals() async {
+        enum Tenant { @TaskLocal static var id = "none" }
+        let stamp = Interceptor(adapt: { request, _ in
+            var request = request
+            request.setValue(Tenant.id, forHTTPHeaderField: "X-Tenant")
+            return request
+        })
+        let url = server.url("/hello")
+        _ = await Tenant.$id.withValue("acme") { await Session.default.request(url).interceptor(stamp).response() }
+        XCTAssertEqual(server.recordedRequests(path: "/hello").first?.header("X-Tenant"), "acme")
+    }
+
+    func testRequestsAreFreedAfterCompletingOnBothPaths() async {
+        flaky("/free", failures: 1, retryAfter: "0")
+        weak var direct: DataRequest?
+        weak var intercepted: DataRequest?
+        let session = Session.with(retryPolicy: RetryPolicy(maxRetries: 1), clock: TestClock())
+        do {
+            let one = session.request(server.url("/free"))
+            direct = one
+            _ = await one.response()
+            let two = session.request(server.url("/free")).interceptor(Interceptor()).plugin(RecordingPlugin(name: "P", log: EventLog()))
+            intercepted = two
+            _ = await two.response()
+        }
+        for _ in 0..<100 where direct != nil || intercepted != nil { try? await Task.sleep(nanoseconds: 10_000_000) }
+        XCTAssertNil(direct)
+        XCTAssertNil(intercepted)
+    }
+}

@@ -1,0 +1,40 @@
+import Courier
+import CourierTestServer
+import Foundation
+import XCTest
+
+/// Runs every row of ``FaultMatrix``: each fault must end in exactly the typed error or result
+/// its row names (never a crash, a hang, or an untyped failure).
+final class FaultMatrixTests: XCTestCase {
+    private func run(_ cases: [FaultCase]) async throws {
+        let bench = try FaultBench()
+        defer { bench.server.shutdown() }
+        let runnable = cases.filter { !$0.needsTLS || bench.tls != nil }
+        let results = await withTaskGroup(of: (String, FaultExpectation, FaultOutcome).self) { group in
+            for row in runnable {
+                group.addTask { (row.name, row.expectation, await row.run(bench)) }
+            }
+            var results: [(String, FaultExpectation, FaultOutcome)] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        XCTAssertEqual(results.count, runnable.count)
+        for (name, expectation, outcome) in results {
+            if let mismatch = outcome.mismatch(against: expectation) {
+                XCTFail("[\(name)] expected \(expectation), \(mismatch)")
+            }
+        }
+        if runnable.count < cases.count {
+            throw XCTSkip("\(cases.count - runnable.count) TLS rows need scripts/test.sh (COURIER_TLS_URL)")
+        }
+    }
+
+    func testSecurityDefaults() async throws { try await run(FaultMatrix.security) }
+    func testTransportFailures() async throws { try await run(FaultMatrix.transport) }
+    func testServiceResults() async throws { try await run(FaultMatrix.services) }
+
+    func testEveryRowHasAUniqueName() {
+        let names = FaultMatrix.all.map(\.name)
+        XCTAssertEqual(Set(names).count, names.count)
+    }
+}
