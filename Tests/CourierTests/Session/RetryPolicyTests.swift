@@ -167,9 +167,16 @@ final class RetryIntegrationTests: XCTestCase {
     /// A request nobody holds (completion handler only) is kept alive across its backoff and
     /// completes once, after the retry.
     func testUnheldRequestCompletesAfterItsBackoff() {
-        flaky("/flaky-unheld", failures: 1)
+        let calls = Counter()
+        server.route("/flaky-unheld") { _ in
+            calls.increment()
+            // A one-second wait: long enough for anything that held the request only while the
+            // first attempt was finishing to have let go.
+            return calls.value == 1 ? TestHTTPResponse.text("busy", status: 503).adding("Retry-After", "1")
+                                    : TestHTTPResponse.text("ok")
+        }
         let done = expectation(description: "completed")
-        session(RetryPolicy(maxRetries: 2, baseDelay: 0.05)).request(server.url("/flaky-unheld")).validate()
+        session(RetryPolicy(maxRetries: 2)).request(server.url("/flaky-unheld")).validate()
             .response { response in
                 XCTAssertNil(response.error)
                 XCTAssertEqual(response.metrics?.retryCount, 1)
