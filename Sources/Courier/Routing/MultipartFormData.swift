@@ -93,11 +93,15 @@ public struct MultipartFormData: Sendable {
         }
     }
 
+    /// RFC 2046 §5.1.1 `bchars`: letters, digits and `'()+_,-./:=?` and space, not last.
+    /// (`~`, although URL-unreserved, is not among them.)
     private func validateBoundary() throws {
         let allowed = "'()+_,-./:=? "
         let valid = (1...70).contains(boundary.utf8.count)
             && !boundary.hasSuffix(" ")
-            && boundary.utf8.allSatisfy { PercentEscaping.isUnreserved($0) || allowed.utf8.contains($0) }
+            && boundary.utf8.allSatisfy { byte in
+                byte != UInt8(ascii: "~") && PercentEscaping.isUnreserved(byte) || allowed.utf8.contains(byte)
+            }
         if !valid {
             throw CourierError.multipartEncodingFailed(
                 reason: "invalid boundary '\(boundary)': use 1 to 70 letters, digits or '()+_,-./:=? characters")

@@ -97,7 +97,7 @@ final class MultipartFormDataTests: XCTestCase {
     }
 
     func testInvalidBoundaryThrows() {
-        for boundary in ["", String(repeating: "x", count: 71), "bad\r\nboundary", "trailing ", "semi;colon"] {
+        for boundary in ["", String(repeating: "x", count: 71), "bad\r\nboundary", "trailing ", "semi;colon", "tilde~"] {
             XCTAssertThrowsError(try MultipartFormData(boundary: boundary).encode(), boundary) { error in
                 guard case .multipartEncodingFailed? = error as? CourierError else { return XCTFail("\(error)") }
             }
