@@ -32,6 +32,12 @@ let package = Package(
         // URLSession workloads, and the raw libcurl C baseline.
         .executableTarget(name: "CourierBenchmarks", dependencies: ["Courier", "CourierSync"], path: "Benchmarks/CourierBenchmarks"),
         .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
+        // The soak (docs/reliability.md): a long mix of successes, faults and cancellations,
+        // checking that descriptors, threads and memory come back to their baseline.
+        .executableTarget(
+            name: "CourierSoak", dependencies: ["Courier", "CourierSync", "CourierTestServer", "HeapUsage"],
+            path: "Soak/CourierSoak"),
+        .target(name: "HeapUsage", path: "Soak/HeapUsage"),
         .testTarget(
             name: "CourierTests",
             dependencies: ["Courier", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],
