@@ -15,6 +15,9 @@ CURLcode courier_easy_setopt_data_cb(CURL *handle, CURLoption option, courier_da
 CURLcode courier_easy_setopt_xferinfo_cb(CURL *handle, courier_xferinfo_cb value) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
 }
+CURLcode courier_easy_setopt_seek_cb(CURL *handle, courier_seek_cb value) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, value);
+}
 
 CURLcode courier_easy_getinfo_long(CURL *handle, CURLINFO info, long *out) {
     return curl_easy_getinfo(handle, info, out);

@@ -3,6 +3,9 @@ import Foundation
 /// The built-in routes of ``TestHTTPServer``; every fault is expressed through
 /// ``TestHTTPResponse/Behaviour``, exactly as a custom route would do it.
 enum BuiltinRoutes {
+    /// The route whose request bodies are hashed while they arrive, never kept in memory.
+    static let digestPath = "/upload/digest"
+
     /// The largest body a route will generate on request.
     static let maxGeneratedBytes = 512 << 20
 
@@ -56,6 +59,8 @@ enum BuiltinRoutes {
             return largeHeader(request)
         case "/upload":
             return .json(TestHTTPUploadSummary(body: request.body))
+        case digestPath:
+            return .json(request.streamedBodySummary ?? TestHTTPUploadSummary(body: request.body))
         default:
             return notFound
         }

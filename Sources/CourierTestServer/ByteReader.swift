@@ -87,6 +87,21 @@ final class ByteReader {
         return true
     }
 
+    /// Passes exactly `count` bytes to `sink` in pieces, without keeping them; `false` if the
+    /// stream ends first.
+    func readExactly(_ count: Int, to sink: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        var needed = count
+        while needed > 0 {
+            if bufferedCount == 0 && !fill() { return false }
+            let take = min(needed, bufferedCount)
+            buffer[start..<(start + take)].withUnsafeBytes { sink($0) }
+            start += take
+            needed -= take
+            compactIfNeeded()
+        }
+        return true
+    }
+
     /// Pulls more bytes from the source into the buffer; `false` at end of stream or error.
     private func fill() -> Bool {
         var received = 0

@@ -16,7 +16,13 @@ struct Connection {
         var index = 0
         while !core.stop.isStopped {
             index += 1
-            let result = RequestParser.parse(from: reader) { writer.sendContinue() }
+            // `/upload/digest` bodies are hashed as they arrive instead of being kept.
+            var digest: SHA256.Hasher?
+            let result = RequestParser.parse(from: reader, sendContinue: { writer.sendContinue() }) { head in
+                guard TestHTTPRequest.splitTarget(head.target).path == BuiltinRoutes.digestPath else { return nil }
+                digest = SHA256.Hasher()
+                return { digest?.update($0) }
+            }
             switch result {
             case .endOfStream:
                 return
@@ -25,9 +31,12 @@ struct Connection {
                 POSIXSocket.lingeringShutdown(fd)
                 return
             case .request(let head, let body):
-                let request = TestHTTPRequest(
+                var request = TestHTTPRequest(
                     method: head.method, rawTarget: head.target, version: head.version, headers: head.headers,
                     body: body, connectionID: id, indexOnConnection: index)
+                if var digest {
+                    request.streamedBodySummary = TestHTTPUploadSummary(bytes: digest.count, sha256: digest.hexDigest())
+                }
                 core.record(request)
                 let response = respond(to: request)
                 let keepAlive = head.wantsKeepAlive && !core.stop.isStopped

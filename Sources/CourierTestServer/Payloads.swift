@@ -72,6 +72,12 @@ public struct TestHTTPUploadSummary: Codable, Sendable, Equatable {
         bytes = body.count
         sha256 = TestHTTPServer.checksum(body)
     }
+
+    /// Creates a summary from a size and a hex SHA-256 computed elsewhere.
+    public init(bytes: Int, sha256: String) {
+        self.bytes = bytes
+        self.sha256 = sha256
+    }
 }
 
 extension TestHTTPServer {

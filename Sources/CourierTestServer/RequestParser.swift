@@ -39,9 +39,14 @@ enum RequestParser {
     /// Largest accepted body.
     static let maxBody = 1 << 30
 
+    /// Receives the body of a request instead of the parser keeping it (see ``parse(from:sendContinue:bodySink:)``).
+    typealias BodySink = (UnsafeRawBufferPointer) -> Void
+
     /// Reads one request from `reader`. `sendContinue` is called (once) before reading
-    /// the body of a request carrying `Expect: 100-continue`.
-    static func parse(from reader: ByteReader, sendContinue: () -> Void) -> ParseResult {
+    /// the body of a request carrying `Expect: 100-continue`. When `bodySink` returns a sink for
+    /// the request's head, the body is passed to it piece by piece and the request's `body` stays empty.
+    static func parse(from reader: ByteReader, sendContinue: () -> Void,
+                      bodySink: (RequestHead) -> BodySink? = { _ in nil }) -> ParseResult {
         // Request line, ignoring a few stray empty lines between requests (RFC 9112 §2.2).
         var requestLine: [UInt8] = []
         var emptyLines = 0
@@ -69,7 +74,7 @@ enum RequestParser {
         case .success(let headers): request.headers = headers
         case .failure(let failure): return .failure(status: failure.status, reason: failure.reason)
         }
-        return readBody(for: request, from: reader, sendContinue: sendContinue)
+        return readBody(for: request, from: reader, sendContinue: sendContinue, sink: bodySink(request))
     }
 
     /// A parse failure carrying the status to answer with.
@@ -138,7 +143,8 @@ enum RequestParser {
     }
 
     /// Reads the body framed by `Transfer-Encoding: chunked` or `Content-Length` (none otherwise).
-    static func readBody(for head: RequestHead, from reader: ByteReader, sendContinue: () -> Void) -> ParseResult {
+    static func readBody(for head: RequestHead, from reader: ByteReader, sendContinue: () -> Void,
+                         sink: BodySink? = nil) -> ParseResult {
         let transferEncodings = head.headers.values("Transfer-Encoding")
         let lengths = head.headers.values("Content-Length")
         let expectsContinue = head.version == "HTTP/1.1" && head.headers.hasToken("Expect", "100-continue")
@@ -151,7 +157,7 @@ enum RequestParser {
                 return .failure(status: 501, reason: "unsupported transfer coding")
             }
             if expectsContinue { sendContinue() }
-            switch readChunkedBody(from: reader) {
+            switch readChunkedBody(from: reader, sink: sink) {
             case .success(let body): return .request(head, body: body)
             case .failure(let failure): return .failure(status: failure.status, reason: failure.reason)
             }
@@ -163,9 +169,12 @@ enum RequestParser {
         guard let first = values.first, values.allSatisfy({ $0 == first }), let length = parseDecimal(first) else {
             return .failure(status: 400, reason: "invalid Content-Length")
         }
-        guard length <= maxBody else { return .failure(status: 413, reason: "body too large") }
+        guard sink != nil || length <= maxBody else { return .failure(status: 413, reason: "body too large") }
         if length == 0 { return .request(head, body: Data()) }
         if expectsContinue { sendContinue() }
+        if let sink {
+            return reader.readExactly(length, to: sink) ? .request(head, body: Data()) : .endOfStream
+        }
         var body: [UInt8] = []
         body.reserveCapacity(min(length, 16 << 20))
         guard reader.readExactly(length, into: &body) else { return .endOfStream }
@@ -173,7 +182,7 @@ enum RequestParser {
     }
 
     /// Reads a chunked body and its trailer section (trailers are discarded).
-    static func readChunkedBody(from reader: ByteReader) -> Result<Data, Failure> {
+    static func readChunkedBody(from reader: ByteReader, sink: BodySink? = nil) -> Result<Data, Failure> {
         var body: [UInt8] = []
         while true {
             guard case .line(let sizeLine) = reader.readLine(maxLength: 4096) else {
@@ -185,9 +194,15 @@ enum RequestParser {
                 return .failure(Failure(status: 400, reason: "bad chunk size"))
             }
             if size == 0 { break }
-            guard body.count + size <= maxBody else { return .failure(Failure(status: 413, reason: "body too large")) }
-            guard reader.readExactly(size, into: &body) else {
-                return .failure(Failure(status: 400, reason: "connection closed inside a chunk"))
+            if let sink {
+                guard reader.readExactly(size, to: sink) else {
+                    return .failure(Failure(status: 400, reason: "connection closed inside a chunk"))
+                }
+            } else {
+                guard body.count + size <= maxBody else { return .failure(Failure(status: 413, reason: "body too large")) }
+                guard reader.readExactly(size, into: &body) else {
+                    return .failure(Failure(status: 400, reason: "connection closed inside a chunk"))
+                }
             }
             guard reader.expectLineEnd() else {
                 return .failure(Failure(status: 400, reason: "chunk not followed by CRLF"))

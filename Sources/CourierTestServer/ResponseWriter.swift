@@ -105,6 +105,12 @@ struct ResponseWriter {
             _ = send(bytes)
             return .closeGracefully
 
+        case .rawThenReset(let bytes, let milliseconds):
+            _ = send(bytes)
+            _ = stop.sleep(milliseconds: milliseconds)
+            POSIXSocket.resetOnClose(fd)
+            return .closeNow
+
         case .headersThenStall(let sendBytes):
             let head = makeHead(response, contentLength: body.count, chunked: false, closing: closing)
             guard send(head, then: isHead ? Data() : Data(body.prefix(max(0, sendBytes)))) else { return .closeNow }

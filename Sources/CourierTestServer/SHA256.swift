@@ -16,44 +16,79 @@ enum SHA256 {
 
     /// The digest of `data` as 64 lowercase hex characters.
     static func hexDigest(_ data: Data) -> String {
-        digest(data).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        var hasher = Hasher()
+        data.withUnsafeBytes { hasher.update($0) }
+        return hasher.hexDigest()
     }
 
     /// The 32-byte digest of `data`.
     static func digest(_ data: Data) -> [UInt8] {
-        var state: [UInt32] = [
+        var hasher = Hasher()
+        data.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalize()
+    }
+
+    /// An incremental SHA-256: feed bytes in any number of pieces, then finalize once.
+    struct Hasher {
+        private var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
-        let fullBlocks = data.count / 64
-        data.withUnsafeBytes { raw in
-            for block in 0..<fullBlocks {
-                compress(&state, UnsafeRawBufferPointer(rebasing: raw[(block * 64)..<(block * 64 + 64)]))
+        /// Bytes of an unfinished block.
+        private var pending: [UInt8] = []
+        /// Total bytes fed.
+        private(set) var count: Int = 0
+
+        /// Adds `bytes` to the message.
+        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            count += bytes.count
+            var start = 0
+            if !pending.isEmpty {
+                let take = min(64 - pending.count, bytes.count)
+                pending.append(contentsOf: bytes[0..<take])
+                start = take
+                guard pending.count == 64 else { return }
+                pending.withUnsafeBytes { SHA256.compress(&state, $0) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            while bytes.count - start >= 64 {
+                SHA256.compress(&state, UnsafeRawBufferPointer(rebasing: bytes[start..<(start + 64)]))
+                start += 64
+            }
+            if start < bytes.count { pending.append(contentsOf: bytes[start...]) }
+        }
+
+        /// The digest; the hasher must not be used afterwards.
+        mutating func finalize() -> [UInt8] {
+            // Padding: 0x80, zeros, and the bit length as a big-endian UInt64.
+            var tail = pending
+            tail.append(0x80)
+            while tail.count % 64 != 56 { tail.append(0) }
+            let bitLength = UInt64(count) &* 8
+            for shift in stride(from: 56, through: 0, by: -8) {
+                tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+            }
+            tail.withUnsafeBytes { raw in
+                for block in 0..<(raw.count / 64) {
+                    SHA256.compress(&state, UnsafeRawBufferPointer(rebasing: raw[(block * 64)..<(block * 64 + 64)]))
+                }
+            }
+            return state.flatMap { word in
+                [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) }
             }
         }
-        // Padding: the remaining bytes, 0x80, zeros, and the bit length as a big-endian UInt64.
-        var tail = [UInt8](data.suffix(data.count - fullBlocks * 64))
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        let bitLength = UInt64(data.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) {
-            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        tail.withUnsafeBytes { raw in
-            for block in 0..<(raw.count / 64) {
-                compress(&state, UnsafeRawBufferPointer(rebasing: raw[(block * 64)..<(block * 64 + 64)]))
-            }
-        }
-        return state.flatMap { word in
-            [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) }
+
+        /// The digest as 64 lowercase hex characters.
+        mutating func hexDigest() -> String {
+            finalize().map { byte in
+                let hex = String(byte, radix: 16)
+                return byte < 16 ? "0" + hex : hex
+            }.joined()
         }
     }
 
     /// Processes one 64-byte block. Written with inline rotations and raw pointers
     /// because tests run unoptimised builds, where helper calls dominate the cost.
-    private static func compress(_ state: inout [UInt32], _ block: UnsafeRawBufferPointer) {
+    fileprivate static func compress(_ state: inout [UInt32], _ block: UnsafeRawBufferPointer) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { buffer in
             guard let w = buffer.baseAddress, let bytes = block.baseAddress else { return }
             for i in 0..<16 {

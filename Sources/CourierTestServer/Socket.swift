@@ -175,6 +175,12 @@ enum POSIXSocket {
         }
     }
 
+    /// Makes the coming `close` of `fd` send a reset (RST) instead of a clean end of stream.
+    static func resetOnClose(_ fd: Int32) {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
     /// Shuts down both directions of `fd`, waking any thread blocked on it.
     static func shutdownBoth(_ fd: Int32) {
         Glibc.shutdown(fd, Int32(SHUT_RDWR))

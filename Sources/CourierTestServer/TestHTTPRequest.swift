@@ -23,6 +23,9 @@ public struct TestHTTPRequest: Sendable {
     public let connectionID: Int
     /// The 1-based position of this request on its connection.
     public let indexOnConnection: Int
+    /// For `POST /upload/digest`, whose body the server hashes as it arrives instead of keeping
+    /// it (``body`` is then empty): the body's size and SHA-256. Nil for other requests.
+    public internal(set) var streamedBodySummary: TestHTTPUploadSummary?
 
     /// Creates a request; normally only the server does this, but handlers can be unit tested with it.
     public init(

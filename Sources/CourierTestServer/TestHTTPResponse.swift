@@ -32,6 +32,9 @@ public struct TestHTTPResponse: Sendable {
         /// ignored), then closes the connection: for hostile heads and bodies, such as folded or
         /// oversized header lines, conflicting `Content-Length`s or broken chunked framing.
         case raw(Data)
+        /// Sends exactly these bytes instead of a response, waits `ms` milliseconds, then resets
+        /// the connection (TCP RST, not a clean close): a connection torn down mid-response.
+        case rawThenReset(Data, afterMs: Int)
     }
 
     /// The status code, e.g. `200`.

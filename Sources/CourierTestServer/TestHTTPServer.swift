@@ -29,6 +29,7 @@ import Foundation
 /// | `/cookies` | JSON of the `Cookie` header |
 /// | `/large-header?size=N` | an `X-Large` header of N bytes |
 /// | `/upload` | JSON ``TestHTTPUploadSummary`` of the body |
+/// | `/upload/digest` | the same, hashed while it arrives (any size, never kept in memory) |
 /// | anything else | 404 JSON `{"error":"not found"}` |
 ///
 /// Built-in routes answer any method; `HEAD` always gets headers only. Call

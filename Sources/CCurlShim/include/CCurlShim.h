@@ -9,6 +9,7 @@
 typedef size_t (*courier_data_cb)(char *ptr, size_t size, size_t nmemb, void *userdata);
 typedef int (*courier_xferinfo_cb)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
                                    curl_off_t ultotal, curl_off_t ulnow);
+typedef int (*courier_seek_cb)(void *userdata, curl_off_t offset, int origin);
 typedef void (*courier_lock_cb)(CURL *handle, curl_lock_data data, curl_lock_access access, void *userptr);
 typedef void (*courier_unlock_cb)(CURL *handle, curl_lock_data data, void *userptr);
 
@@ -17,6 +18,7 @@ CURLcode courier_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t v
 CURLcode courier_easy_setopt_pointer(CURL *handle, CURLoption option, const void *value);
 CURLcode courier_easy_setopt_data_cb(CURL *handle, CURLoption option, courier_data_cb value);
 CURLcode courier_easy_setopt_xferinfo_cb(CURL *handle, courier_xferinfo_cb value);
+CURLcode courier_easy_setopt_seek_cb(CURL *handle, courier_seek_cb value);
 
 CURLcode courier_easy_getinfo_long(CURL *handle, CURLINFO info, long *out);
 CURLcode courier_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *out);

@@ -89,11 +89,13 @@ extension SecurityPolicy {
     /// never retried; libcurl also caps a single header line at 100 KB.
     public static let maxResponseHeadSize = 200 * 1024
 
-    /// The largest single request header field (name and value) Courier sends: 64 KiB. A larger
-    /// one fails with ``CourierError/invalidHeader(name:reason:)`` before anything is sent.
+    /// The largest single request header field Courier sends, counting name, value, `: ` and CRLF:
+    /// 64 KiB. A larger one fails with ``CourierError/invalidHeader(name:reason:)`` naming it,
+    /// before anything is sent.
     public static let maxRequestHeaderFieldSize = 64 * 1024
 
-    /// The largest total of all request header fields Courier sends: 256 KiB (libcurl refuses a
-    /// request head over 1 MB, and servers commonly refuse far less).
+    /// The largest total of all request header fields Courier sends, counted the same way:
+    /// 256 KiB (libcurl refuses a request head over 1 MB, and servers commonly refuse far less).
+    /// The field that crosses it is named in the ``CourierError/invalidHeader(name:reason:)``.
     public static let maxRequestHeadSize = 256 * 1024
 }

@@ -20,8 +20,7 @@ let courierHeaderCallback: courier_data_cb = { pointer, size, count, context in
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
     guard length > 0, let pointer else { return length }
-    transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: pointer, count: length))
-    return length
+    return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
 }
 
 /// Called by libcurl at least once a second while a transfer with an idle limit runs; aborts the
@@ -58,66 +57,22 @@ extension CurlTransfer {
         return true
     }
 
-    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        var end = bytes.count
-        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-        if end == 0 {
+    /// Feeds one header line to the head parser; returns false (abort) when the head is rejected.
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let wasComplete = headParser.isComplete
+        guard headParser.consume(bytes) else { return false }
+        if !wasComplete, headParser.isComplete {
             headersEnded()
-            return
+            flowHeadersEnded()
         }
-        // Byte-level parsing: only the name and value become Strings.
-        if end > 5, bytes[0] == 0x48, bytes[1] == 0x54, bytes[2] == 0x54, bytes[3] == 0x50, bytes[4] == 0x2F {
-            // "HTTP/…": a new response (after 1xx, or a new hop) — forget what came before.
-            responseHeaders.removeAll(keepingCapacity: true)
-            declaredLength = nil
-            statusCode = Self.statusCode(in: UnsafeRawBufferPointer(rebasing: bytes[0..<end])) ?? statusCode
-            return
-        }
-        guard let colon = bytes[0..<end].firstIndex(of: 0x3A) else { return }
-        var nameEnd = colon
-        while nameEnd > 0, Self.isBlank(bytes[nameEnd - 1]) { nameEnd -= 1 }
-        guard nameEnd > 0 else { return }
-        var valueStart = colon + 1
-        while valueStart < end, Self.isBlank(bytes[valueStart]) { valueStart += 1 }
-        var valueEnd = end
-        while valueEnd > valueStart, Self.isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
-        let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<nameEnd]), as: UTF8.self)
-        let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
-        responseHeaders.append((name, value))
-        if nameEnd == 14, Self.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: bytes[0..<nameEnd]), "content-length") {
-            declaredLength = Int(value)
-        }
+        return true
     }
 
     /// At the blank line after a final response's headers: size the body buffer once.
     private func headersEnded() {
-        guard statusCode >= 200, fileDescriptor < 0, body.isEmpty, let length = declaredLength else { return }
+        guard fileDescriptor < 0, body.isEmpty, let length = headParser.declaredLength else { return }
         if length > 0, length <= (options.bodyLimit ?? 1 << 30) {
             body.reserveCapacity(length)
         }
-    }
-
-    /// The three digits after the first space of a status line.
-    static func statusCode(in line: UnsafeRawBufferPointer) -> Int? {
-        guard let space = line.firstIndex(of: 0x20), space + 3 <= line.count else { return nil }
-        var code = 0
-        for index in space + 1..<space + 4 {
-            let digit = Int(line[index]) - 0x30
-            guard (0...9).contains(digit) else { return nil }
-            code = code * 10 + digit
-        }
-        return code
-    }
-
-    static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-
-    /// ASCII case-insensitive comparison with a lowercase literal.
-    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        for index in 0..<bytes.count where bytes[index] | 0x20 != expected[index] {
-            return false
-        }
-        return true
     }
 }

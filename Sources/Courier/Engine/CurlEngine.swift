@@ -19,6 +19,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
     enum Command {
         case start(CurlTransfer)
         case cancel(CurlTransfer)
+        /// Unpause a direction Courier paused for backpressure (streamed bodies).
+        case resume(CurlTransfer, TransferDirection)
         case shutdown
     }
 
@@ -88,6 +90,11 @@ final class CurlEngine: Transport, @unchecked Sendable {
         send(.cancel(transfer))
     }
 
+    /// Asks the loop to resume `direction` of `transfer`. Called by stream buffers, any thread.
+    func requestResume(_ transfer: CurlTransfer, _ direction: TransferDirection) {
+        send(.resume(transfer, direction))
+    }
+
     @discardableResult
     private func send(_ command: Command) -> Bool {
         inbox.withLock { box in
@@ -153,6 +160,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
                     // Cancelled before its start command was seen: start sees the flag and completes.
                     transfer.finish(error: .cancelled)
                 }
+            case .resume(let transfer, let direction):
+                if active[ObjectIdentifier(transfer)] != nil { transfer.unpause(direction) }
             case .shutdown:
                 stop = true
             }

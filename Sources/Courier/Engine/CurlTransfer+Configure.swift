@@ -41,7 +41,9 @@ extension CurlTransfer {
         configureProxy(easy)
         configureVersion(easy)
         if let error = configureMethodAndBody(easy) { return error }
-        return configureHeaders(easy)
+        if let error = configureHeaders(easy) { return error }
+        configureFlow(easy)
+        return nil
     }
 
     private func configureTimeouts(_ easy: UnsafeMutableRawPointer) {
@@ -106,9 +108,10 @@ extension CurlTransfer {
         guard !method.isEmpty, method.utf8.allSatisfy(HTTPToken.isTokenByte) else {
             return .invalidRequest(reason: "invalid HTTP method '\(method)'")
         }
-        if request.httpBodyStream != nil {
-            return .invalidRequest(reason: "httpBodyStream is not supported; set httpBody")
+        if let stream = request.httpBodyStream {
+            return configureUpload(easy, stream: stream, method: method)
         }
+        dropUpload()
         let body = request.httpBody
         switch method {
         case "GET" where body == nil:
@@ -138,7 +141,16 @@ extension CurlTransfer {
         var list: UnsafeMutablePointer<curl_slist>?
         var hasContentType = false
         var hasExpect = false
+        var headBytes = 0
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            // Checked here, before anything is sent: libcurl would fail a request head over 1 MB
+            // with an untyped "out of memory", and servers refuse far smaller ones.
+            let fieldBytes = name.utf8.count + value.utf8.count + 4
+            headBytes += fieldBytes
+            if let reason = Self.headerSizeProblem(fieldBytes: fieldBytes, headBytes: headBytes) {
+                curl_slist_free_all(list)
+                return .invalidHeader(name: name, reason: reason)
+            }
             guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else {
                 curl_slist_free_all(list)
                 return .invalidHeader(name: name, reason: "the name contains characters not allowed in a header name")
@@ -153,12 +165,24 @@ extension CurlTransfer {
             let line = value.isEmpty ? name + ";" : name + ": " + value
             list = curl_slist_append(list, line)
         }
-        if bodyBuffer != nil {
+        if bodyBuffer != nil || flow?.upload != nil {
             if !hasExpect { list = curl_slist_append(list, "Expect:") }
             if !hasContentType { list = curl_slist_append(list, "Content-Type:") }
         }
         headerList = list
         if let list { set(easy, CURLOPT_HTTPHEADER, pointer: list) }
+        return nil
+    }
+
+    /// Why a request header field of `fieldBytes` (name, value, ": " and CRLF), bringing the head
+    /// to `headBytes`, may not be sent; nil when it may.
+    static func headerSizeProblem(fieldBytes: Int, headBytes: Int) -> String? {
+        if fieldBytes > SecurityPolicy.maxRequestHeaderFieldSize {
+            return "the field is \(fieldBytes) bytes, over the limit of \(SecurityPolicy.maxRequestHeaderFieldSize)"
+        }
+        if headBytes > SecurityPolicy.maxRequestHeadSize {
+            return "it brings the request headers to \(headBytes) bytes, over the limit of \(SecurityPolicy.maxRequestHeadSize)"
+        }
         return nil
     }
 

@@ -4,63 +4,36 @@ import Foundation
 
 /// Turning a finished easy handle into metrics and a typed error.
 extension CurlTransfer {
+    /// The typed error for libcurl's result `code`, from ``CurlResultTable``.
     func mapError(_ code: CURLcode) -> CourierError {
-        let message = errorMessage(code)
-        switch code {
-        case CURLE_COULDNT_RESOLVE_HOST:
-            return .dnsFailure(host: request.url?.host ?? "")
-        case CURLE_COULDNT_CONNECT:
-            return .cannotConnect(message: message)
-        case CURLE_OPERATION_TIMEDOUT:
-            return .timedOut(timeoutKind(message: message))
-        case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-            return .pinnedKeyMismatch
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE,
-             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
-             CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_INVALIDCERTSTATUS, CURLE_USE_SSL_FAILED:
-            return .tlsFailure(message: message)
-        case CURLE_TOO_MANY_REDIRECTS:
-            if case .follow(let limit) = options.redirectPolicy { return .tooManyRedirects(limit: limit) }
-            return .tooManyRedirects(limit: 0)
-        case CURLE_FILESIZE_EXCEEDED:
-            return .responseTooLarge(limit: options.bodyLimit ?? 0)
-        case CURLE_WRITE_ERROR where exceededSizeLimit:
-            return .responseTooLarge(limit: options.bodyLimit ?? 0)
-        case CURLE_WRITE_ERROR where fileWriteError != 0:
-            let reason = String(cString: strerror(fileWriteError))
-            return .transport(code: Int(code.rawValue),
-                              message: "could not write to \(options.destination?.path ?? "the destination"): \(reason)")
-        case CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
-            return .truncatedResponse(message: message)
-        case CURLE_UNSUPPORTED_PROTOCOL:
-            // The scheme was checked before sending; here the server spoke something that is not HTTP.
-            return .protocolViolation(message: message)
-        case CURLE_URL_MALFORMAT:
-            return .invalidURL(request.url?.absoluteString ?? "")
-        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
-            return .protocolViolation(message: message)
-        case CURLE_ABORTED_BY_CALLBACK:
-            return idleTimedOut ? .timedOut(.idle) : .cancelled
-        default:
-            return .transport(code: Int(code.rawValue), message: message)
-        }
+        CurlResultTable.error(for: code, failureState(code))
     }
 
-    /// libcurl reports every timeout as CURLE_OPERATION_TIMEDOUT; its message says which fired.
-    private func timeoutKind(message: String) -> CourierError.TimeoutKind {
-        let lower = message.lowercased()
-        if lower.contains("too slow") { return .idle }
-        // Still connecting: curl says so, or the request never reached the point of being sent
-        // (a reused connection has no connect time but does have a pre-transfer time).
-        let neverSent = metrics.map { $0.connect == 0 && $0.preTransfer == 0 } ?? true
-        let duringConnect = lower.hasPrefix("connection timed out") || lower.hasPrefix("resolving timed out")
-            || lower.contains("failed to connect") || neverSent
-        guard duringConnect else { return .request }
-        // While connecting, whichever limit is shorter is the one that fired.
-        let connect = options.connectTimeout ?? .infinity
-        let whole = options.requestTimeout ?? .infinity
-        return connect <= whole ? .connect : .request
+    /// What the transfer knows about itself, for the result table.
+    func failureState(_ code: CURLcode) -> TransferFailureState {
+        var state = TransferFailureState()
+        state.host = request.url?.host ?? ""
+        state.url = request.url?.absoluteString ?? ""
+        state.message = errorMessage(code)
+        state.bodyLimit = options.bodyLimit
+        state.exceededBodyLimit = exceededSizeLimit
+        if fileWriteError != 0 {
+            state.fileWriteError = .init(errno: fileWriteError, path: options.destination?.path ?? "the destination")
+        }
+        state.headViolation = headParser.violation
+        state.headBytes = headParser.byteCount
+        state.headComplete = headParser.isComplete
+        state.connected = (metrics?.preTransfer ?? 0) > 0
+        state.requestDeadlinePassed = requestDeadlinePassed
+        state.idleTimedOut = idleTimedOut
+        if case .follow(let limit) = options.redirectPolicy { state.redirectLimit = limit }
+        return state
+    }
+
+    /// Whether the request's overall time limit (counted from its first hop) is used up.
+    var requestDeadlinePassed: Bool {
+        guard let limit = options.requestTimeout, limit > 0, let startedAt else { return false }
+        return ContinuousClock.now >= startedAt + .milliseconds(Self.milliseconds(limit)) - .milliseconds(1)
     }
 
     private func errorMessage(_ code: CURLcode) -> String {

@@ -18,7 +18,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
 
     private(set) var request: URLRequest
     let options: TransferOptions
-    private let engine: CurlEngine
+    let engine: CurlEngine
     private let completion: @Sendable (TransportResult) -> Void
     private let cancelRequested = Atomic<Bool>(false)
 
@@ -29,9 +29,8 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     let errorBuffer: UnsafeMutablePointer<CChar>
     private(set) var isFinished = false
     var body = Data()
-    var statusCode = 0
-    var responseHeaders: [(String, String)] = []
-    var declaredLength: Int?
+    /// The response head as it arrives, cleaned and checked.
+    var headParser = ResponseHeadParser()
     var receivedBodyBytes = 0
     var exceededSizeLimit = false
     var idleTimedOut = false
@@ -45,6 +44,8 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     var redirectCount = 0
     var startedAt: ContinuousClock.Instant?
     var hopStartedAt: ContinuousClock.Instant?
+    /// Streaming, progress and resume state; nil for plain requests (see CurlTransfer+Flow.swift).
+    var flow: TransferFlow?
 
     init(request: URLRequest, options: TransferOptions, engine: CurlEngine,
          completion: @escaping @Sendable (TransportResult) -> Void) {
@@ -112,14 +113,14 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         metrics = readMetrics(easy)
         var status = 0
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        if status > 0 { statusCode = status }
+        let statusCode = status > 0 ? status : headParser.statusCode
         if statusCode > 0, let url = request.url {
             let version = metrics?.httpVersion ?? .unknown
             head = ResponseHead(url: url, statusCode: statusCode,
-                                httpVersion: version == .unknown ? nil : version.rawValue, fields: responseHeaders)
+                                httpVersion: version == .unknown ? nil : version.rawValue, fields: headParser.fields)
         }
         guard code == CURLE_OK else {
-            return .complete(mapError(code))
+            return .complete(flow?.failure ?? mapError(code))
         }
         if (300...399).contains(statusCode) {
             var location: UnsafeMutablePointer<CChar>?
@@ -148,9 +149,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
 
     func resetResponseState() {
         body = Data()
-        statusCode = 0
-        responseHeaders.removeAll(keepingCapacity: true)
-        declaredLength = nil
+        headParser.reset()
         receivedBodyBytes = 0
         exceededSizeLimit = false
         idleTimedOut = false
@@ -161,6 +160,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     func finish(error: CourierError?) {
         guard !isFinished else { return }
         isFinished = true
+        finishFlow(error: error)
         closeDestination(keep: error == nil)
         if var metrics, let startedAt, let hopStartedAt {
             metrics.redirectCount = redirectCount

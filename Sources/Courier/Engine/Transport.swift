@@ -16,13 +16,20 @@ package struct TransferOptions: Sendable {
     var httpVersion: Session.HTTPVersion
     var tcpKeepAlive: Bool
     var receiveBufferSize: Int?
+    /// libcurl's upload buffer for bodies read through the read callback; nil keeps its 64 KiB.
+    var uploadBufferSize: Int?
     /// When set, the final response body is written to this file instead of memory.
     package var destination: URL?
+    /// When set, progress is reported here (only read when someone observes it).
+    package var progress: ProgressRelay?
+    /// When set, the final response's head and body are handed here as they arrive, with
+    /// backpressure, instead of being collected in memory.
+    package var responseStream: ResponseStreamBuffer?
 
     /// The body size limit that applies: ``SecurityPolicy/maxDownloadSize`` for a download to a
-    /// file, ``SecurityPolicy/maxResponseSize`` for a body held in memory.
+    /// file or a streamed response, ``SecurityPolicy/maxResponseSize`` for a body held in memory.
     package var bodyLimit: Int? {
-        destination == nil ? security.maxResponseSize : security.maxDownloadSize
+        destination == nil && responseStream == nil ? security.maxResponseSize : security.maxDownloadSize
     }
 }
 

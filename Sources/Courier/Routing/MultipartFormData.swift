@@ -9,10 +9,12 @@ import Foundation
 /// form.append(fileURL: reportURL, name: "report")          // MIME type from the extension
 /// case .upload: return .multipart(form)
 /// ```
-/// The whole body is assembled **in memory** when the request is built (files are read
-/// then, not when appended). If a file is missing or unreadable, or the body would exceed
-/// ``memoryThreshold`` (64 MiB by default), building throws
-/// ``CourierError/multipartEncodingFailed(reason:)``.
+/// A form with file parts is **streamed**: when the request is built each file's size is taken
+/// (so the body goes out with an exact `Content-Length`) and the files are read from disk in
+/// pieces while the request is sent, whatever their size. A form of in-memory parts only is
+/// assembled in memory when the request is built, up to ``memoryThreshold`` (64 MiB by
+/// default); ``encode()`` always assembles the whole body in memory. If a file is missing,
+/// unreadable or a directory, building throws ``CourierError/multipartEncodingFailed(reason:)``.
 ///
 /// The boundary is random by default; pass one to ``init(boundary:memoryThreshold:)`` for reproducible bodies.
 public struct MultipartFormData: Sendable {
@@ -21,10 +23,11 @@ public struct MultipartFormData: Sendable {
 
     /// The boundary between parts (without the leading `--`).
     public let boundary: String
-    /// The largest body, in bytes, that ``encode()`` will assemble.
+    /// The largest body, in bytes, that ``encode()`` will assemble (streamed forms, those with
+    /// file parts, have no limit).
     public var memoryThreshold: Int
 
-    private var parts: [Part] = []
+    var parts: [Part] = []
 
     /// Creates an empty form; `boundary` defaults to a fresh random one.
     public init(boundary: String = MultipartFormData.randomBoundary(), memoryThreshold: Int = defaultMemoryThreshold) {
@@ -95,7 +98,7 @@ public struct MultipartFormData: Sendable {
 
     /// RFC 2046 §5.1.1 `bchars`: letters, digits and `'()+_,-./:=?` and space, not last.
     /// (`~`, although URL-unreserved, is not among them.)
-    private func validateBoundary() throws {
+    func validateBoundary() throws {
         let allowed = "'()+_,-./:=? "
         let valid = (1...70).contains(boundary.utf8.count)
             && !boundary.hasSuffix(" ")

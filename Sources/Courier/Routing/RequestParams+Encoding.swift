@@ -11,6 +11,8 @@ struct EncodedParameters: Equatable {
     var body: Data?
     /// The `Content-Type` the body needs, or `nil`.
     var contentType: String?
+    /// A body read while sending instead of `body` (a multipart form with files), or `nil`.
+    var stream: UploadSegments?
 }
 
 extension RequestParams {
@@ -54,6 +56,8 @@ extension RequestParams {
             return EncodedParameters(body: try encoder.encodeAsData(value), contentType: Self.formContentType)
         case .data(let data, let contentType):
             return EncodedParameters(body: data, contentType: contentType)
+        case .multipart(let form) where form.hasFileParts:
+            return EncodedParameters(contentType: form.contentType, stream: try form.streamedBody())
         case .multipart(let form):
             return EncodedParameters(body: try form.encode(), contentType: form.contentType)
         case .parameters(let parameters, let options):
@@ -84,6 +88,8 @@ extension RequestParams {
         }
         if let body = encoded.body {
             request.httpBody = body
+        } else if let stream = encoded.stream {
+            request.httpBodyStream = UploadBodyStream(.segments(stream))
         }
         if let contentType = encoded.contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
             try request.setHeaders([.contentType(contentType)])

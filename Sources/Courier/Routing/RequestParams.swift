@@ -75,7 +75,9 @@ public enum RequestParams: Sendable {
     /// ```
     case data(_ data: Data, contentType: String = "application/octet-stream")
 
-    /// A `multipart/form-data` body, assembled in memory when the request is built.
+    /// A `multipart/form-data` body. File parts are streamed from disk while the request is sent
+    /// (any size, exact `Content-Length`); a form of in-memory parts only is assembled when the
+    /// request is built.
     /// ```swift
     /// var form = MultipartFormData(); form.append("Ada", name: "name")
     /// return .multipart(form)

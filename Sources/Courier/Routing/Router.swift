@@ -104,6 +104,7 @@ extension Router {
         }
         try request.setHeaders(allHeaders)
         request.httpBody = encoded.body
+        if let stream = encoded.stream { request.httpBodyStream = UploadBodyStream(.segments(stream)) }
         return request
     }
 }

@@ -34,6 +34,7 @@ extension DataRequest {
     func transferOptions(for request: URLRequest) -> TransferOptions {
         var options = session.transferOptions(for: request)
         options.destination = destination
+        options.progress = progressRelay(create: false)
         return options
     }
 

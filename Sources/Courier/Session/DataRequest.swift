@@ -53,6 +53,8 @@ public final class DataRequest: Sendable {
         var interceptors: [any RequestInterceptor] = []
         /// The task running plugins and interceptors, if any.
         var task: Task<Void, Never>?
+        /// Created by the first progress observer (DataRequest+Progress.swift).
+        var progress: ProgressRelay?
     }
 
     /// The session that made this request.
@@ -97,6 +99,14 @@ public final class DataRequest: Sendable {
     var hasCustomValidation: Bool {
         state.withLock { state in
             state.validators.contains { if case .custom = $0 { return true } else { return false } }
+        }
+    }
+
+    /// The progress relay, made on first use when `create` is true.
+    func progressRelay(create: Bool) -> ProgressRelay? {
+        state.withLock { state in
+            if state.progress == nil, create { state.progress = ProgressRelay() }
+            return state.progress
         }
     }
 
@@ -328,6 +338,7 @@ public final class DataRequest: Sendable {
             state.waiters = []
             return waiters
         }
+        progressRelay(create: false)?.finish(after: outcome)
         for waiter in waiters { waiter(outcome) }
     }
 

@@ -61,15 +61,7 @@ public final class Session: Sendable {
     }
 
     private func makeRequest(_ convertible: any URLRequestConvertible, destination: URL?) -> DataRequest {
-        let built: Result<URLRequest, CourierError>
-        do {
-            built = .success(try convertible.asURLRequest())
-        } catch let error as CourierError {
-            built = .failure(error)
-        } catch {
-            built = .failure(.invalidRequest(reason: String(describing: error)))
-        }
-        return DataRequest(session: self, target: convertible, request: built, destination: destination)
+        DataRequest(session: self, target: convertible, request: Self.build(convertible), destination: destination)
     }
 
     /// Prepares a request whose response body is written straight to `destination` as it
@@ -125,6 +117,7 @@ public final class Session: Sendable {
             httpVersion: configuration.httpVersion,
             tcpKeepAlive: configuration.tcpKeepAlive,
             receiveBufferSize: configuration.receiveBufferSize,
+            uploadBufferSize: configuration.uploadBufferSize,
             destination: nil)
     }
 

@@ -60,6 +60,9 @@ extension Session {
         public var tcpKeepAlive = true
         /// libcurl's receive buffer in bytes (`nil` keeps libcurl's 16 KiB); larger helps bulk downloads.
         public var receiveBufferSize: Int?
+        /// libcurl's buffer for request bodies read while sending (files, streams, forms with
+        /// files), in bytes; `nil` keeps libcurl's 64 KiB. Larger (up to 2 MiB) helps bulk uploads.
+        public var uploadBufferSize: Int?
         /// The queue completion handlers run on when a call does not name one.
         ///
         /// Defaults to a global concurrent queue, never the main queue: a command-line program on

@@ -30,6 +30,8 @@ final class FaultMatrixTests: XCTestCase {
     }
 
     func testSecurityDefaults() async throws { try await run(FaultMatrix.security) }
+    func testHostileHeads() async throws { try await run(FaultMatrix.heads) }
+    func testLibcurlFailures() async throws { try await run(FaultMatrix.errors) }
     func testTransportFailures() async throws { try await run(FaultMatrix.transport) }
     func testServiceResults() async throws { try await run(FaultMatrix.services) }
 

@@ -1,0 +1,203 @@
+import CCurl
+import CCurlShim
+import Foundation
+
+/// Loop-thread state of a transfer that streams a body in either direction, reports progress or
+/// resumes a download. Plain requests never allocate one.
+final class TransferFlow {
+    /// Where a streamed request body comes from.
+    enum Upload {
+        case segments(SegmentCursor)
+        case stream(UploadStreamBuffer)
+    }
+
+    var upload: Upload?
+    /// The request body's size, when known.
+    var uploadLength: Int64?
+    /// Body bytes libcurl reported as sent (this hop).
+    var uploaded: Int64 = 0
+    /// Receiving is paused because the response stream's reader is behind.
+    var receivePaused = false
+    /// Sending is paused because the upload stream's producer is behind.
+    var sendPaused = false
+    /// The current response is a redirect that will be followed: its body is not the body.
+    var discardingHop = false
+    /// The final response's headers have arrived: download progress is reported from then on.
+    var receivingBody = false
+    /// The final response's expected body size (after `downloadBase`), when known.
+    var downloadTotal: Int64?
+    /// Bytes of a resumed download already on disk before this response.
+    var downloadBase: Int64 = 0
+    var progress: ProgressRelay?
+    var progressInterval = Duration.milliseconds(100)
+    var lastProgressReport: ContinuousClock.Instant?
+    /// An error found by Courier's own callbacks, reported instead of libcurl's code.
+    var failure: CourierError?
+
+    var isPaused: Bool { receivePaused || sendPaused }
+}
+
+/// Called by libcurl instead of `courierWriteCallback` for streamed responses: hands the body to
+/// the response stream, pausing the transfer when the reader is a full window behind.
+let courierStreamWriteCallback: courier_data_cb = { pointer, size, count, context in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    guard length > 0, let pointer else { return length }
+    return transfer.streamBody(UnsafeRawBufferPointer(start: pointer, count: length))
+}
+
+/// The progress callback for flow transfers: idle checks that ignore deliberate pauses, and
+/// throttled progress reports.
+let courierFlowProgressCallback: courier_xferinfo_cb = { context, _, downloaded, _, uploaded in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.flowTick(downloaded: Int64(downloaded), uploaded: Int64(uploaded)) ? 0 : 1
+}
+
+extension CurlTransfer {
+    /// Sets up streaming and progress once the rest of the handle is configured.
+    func configureFlow(_ easy: UnsafeMutableRawPointer) {
+        let relay = options.progress.flatMap { $0.isObserved ? $0 : nil }
+        let stream = options.responseStream
+        guard relay != nil || stream != nil || flow != nil else { return }
+        let flow = self.flow ?? TransferFlow()
+        self.flow = flow
+        flow.progress = relay
+        if let relay { flow.progressInterval = relay.minimumInterval }
+        if flow.upload == nil, let body = request.httpBody { flow.uploadLength = Int64(body.count) }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        if let stream {
+            stream.attach { [weak self] in self?.requestResume(.download) }
+            courier_easy_setopt_data_cb(easy, CURLOPT_WRITEFUNCTION, courierStreamWriteCallback)
+        }
+        var streamsUpload = false
+        if case .stream? = flow.upload { streamsUpload = true }
+        if relay != nil || stream != nil || streamsUpload {
+            set(easy, CURLOPT_NOPROGRESS, 0)
+            courier_easy_setopt_xferinfo_cb(easy, courierFlowProgressCallback)
+            set(easy, CURLOPT_XFERINFODATA, pointer: context)
+        }
+    }
+
+    /// Asks the engine thread to resume a direction paused for backpressure. Any thread.
+    func requestResume(_ direction: TransferDirection) {
+        engine.requestResume(self, direction)
+    }
+
+    /// Resumes `direction` if Courier paused it. Loop thread; the handle is in the multi.
+    func unpause(_ direction: TransferDirection) {
+        guard let easy, let flow else { return }
+        switch direction {
+        case .download:
+            guard flow.receivePaused else { return }
+            flow.receivePaused = false
+        case .upload:
+            guard flow.sendPaused else { return }
+            flow.sendPaused = false
+        }
+        let stillPaused = (flow.receivePaused ? CURLPAUSE_RECV : 0) | (flow.sendPaused ? CURLPAUSE_SEND : 0)
+        // libcurl may call the write callback from here, which may pause again.
+        curl_easy_pause(easy, stillPaused)
+    }
+
+    func streamBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let flow, let stream = options.responseStream else { return 0 }
+        if flow.discardingHop { return bytes.count }
+        if let limit = options.bodyLimit, receivedBodyBytes + bytes.count > limit {
+            exceededSizeLimit = true
+            return 0
+        }
+        guard stream.offer(bytes) else {
+            flow.receivePaused = true
+            return Int(CURL_WRITEFUNC_PAUSE)
+        }
+        receivedBodyBytes += bytes.count
+        return bytes.count
+    }
+
+    /// At the end of a response's headers (after `headersEnded`).
+    func flowHeadersEnded() {
+        guard let flow else { return }
+        flow.discardingHop = isRedirectToFollow
+        flow.receivingBody = !flow.discardingHop
+        guard !flow.discardingHop else { return }
+        let encoded = headParser.fields.contains { name, value in
+            name.caseInsensitiveEquals("Content-Encoding") && !value.caseInsensitiveEquals("identity")
+        }
+        flow.downloadTotal = encoded ? nil : headParser.declaredLength.map(Int64.init)
+        if let stream = options.responseStream, let url = request.url {
+            stream.deliverHead(ResponseHead(url: url, statusCode: headParser.statusCode,
+                                            httpVersion: currentHTTPVersion, fields: headParser.fields))
+        }
+    }
+
+    /// Whether the response whose headers just ended is a redirect the engine will follow.
+    private var isRedirectToFollow: Bool {
+        guard [301, 302, 303, 307, 308].contains(headParser.statusCode), case .follow = options.redirectPolicy else {
+            return false
+        }
+        return headParser.fields.contains { name, value in name.caseInsensitiveEquals("Location") && !value.isEmpty }
+    }
+
+    private var currentHTTPVersion: String? {
+        guard let easy else { return nil }
+        var version = 0
+        courier_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        switch version {
+        case Int(CURL_HTTP_VERSION_1_0): return TransferMetrics.HTTPVersion.http1_0.rawValue
+        case Int(CURL_HTTP_VERSION_1_1): return TransferMetrics.HTTPVersion.http1_1.rawValue
+        case Int(CURL_HTTP_VERSION_2_0): return TransferMetrics.HTTPVersion.http2.rawValue
+        case Int(CURL_HTTP_VERSION_3): return TransferMetrics.HTTPVersion.http3.rawValue
+        default: return nil
+        }
+    }
+
+    /// The progress callback's work; false aborts the transfer (idle timeout).
+    func flowTick(downloaded: Int64, uploaded: Int64) -> Bool {
+        guard let flow else { return true }
+        flow.uploaded = uploaded
+        if flow.isPaused {
+            // Waiting for the reader or the producer is not the server being idle.
+            lastActivity = .now
+            lastProgress = (downloaded, uploaded)
+        } else if options.idleTimeout != nil, !checkIdle(downloaded: downloaded, uploaded: uploaded) {
+            return false
+        }
+        guard let relay = flow.progress else { return true }
+        let now = ContinuousClock.now
+        if let last = flow.lastProgressReport, now - last < flow.progressInterval { return true }
+        flow.lastProgressReport = now
+        relay.report(download: flow.receivingBody ? downloadProgress(finished: false) : nil,
+                     upload: uploadProgress(finished: false))
+        return true
+    }
+
+    private func downloadProgress(finished: Bool) -> TransferProgress {
+        guard let flow else { return TransferProgress(completedBytes: 0, totalBytes: nil) }
+        let received = flow.downloadBase + Int64(flow.discardingHop ? 0 : receivedBodyBytes)
+        let total = flow.downloadTotal.map { flow.downloadBase + $0 }
+        return TransferProgress(completedBytes: received, totalBytes: total ?? (finished ? received : nil),
+                                isFinished: finished)
+    }
+
+    private func uploadProgress(finished: Bool) -> TransferProgress {
+        guard let flow else { return TransferProgress(completedBytes: 0, totalBytes: nil) }
+        let sent = finished ? max(flow.uploaded, flow.uploadLength ?? 0) : flow.uploaded
+        return TransferProgress(completedBytes: sent, totalBytes: flow.uploadLength ?? (finished ? sent : nil),
+                                isFinished: finished)
+    }
+
+    /// Stops a streamed upload's producer and sends the final progress. Called once, by `finish`.
+    func finishFlow(error: CourierError?) {
+        guard let flow else { return }
+        if case .stream(let buffer)? = flow.upload { buffer.close() }
+        flow.upload = nil
+        guard let relay = flow.progress else { return }
+        var download = downloadProgress(finished: error == nil)
+        var upload = uploadProgress(finished: error == nil)
+        download.isFinished = true
+        upload.isFinished = true
+        relay.finish(download: download, upload: upload)
+    }
+}

@@ -1,0 +1,197 @@
+/// Reads a response head one line at a time, as libcurl's header callback delivers it, and keeps
+/// only what is well-formed HTTP (RFC 9110 §5, RFC 9112 §5 and §6.3):
+///
+/// - an obs-fold continuation line (starting with SP or HTAB) is unfolded into the previous
+///   field's value, joined by one SP; with no field before it, the head is rejected;
+/// - a field name must be a token: whitespace or other separators in it (also before the colon)
+///   reject the head, so no field name ever contains whitespace;
+/// - a bare CR or a NUL inside a value is replaced by SP;
+/// - `Content-Length` values must be digits and all agree (repeats of the same value pass);
+/// - the head, interim responses included, may be at most ``SecurityPolicy/maxResponseHeadSize``.
+///
+/// A rejection sets ``violation`` and ``consume(_:)`` returns false, which aborts the transfer; the
+/// engine reports it as ``CourierError/protocolViolation(message:)``. Pure: no libcurl, no I/O.
+struct ResponseHeadParser {
+    /// The status code of the latest status line, 0 before one arrived.
+    private(set) var statusCode = 0
+    /// The HTTP major version of the latest status line (1 or 2), 0 before one arrived.
+    private(set) var majorVersion = 0
+    /// The fields of the current response (and its trailers), names and values as cleaned.
+    private(set) var fields: [(String, String)] = []
+    /// The agreed `Content-Length` of the current response.
+    private(set) var declaredLength: Int?
+    /// Whether the blank line ending a final (non-1xx) response head has been seen.
+    private(set) var isComplete = false
+    /// Every head byte received so far, line ends and interim responses included.
+    private(set) var byteCount = 0
+    /// Why the head was rejected, if it was.
+    private(set) var violation: String?
+
+    /// Starts over for a new exchange (a redirect hop).
+    mutating func reset() {
+        self = ResponseHeadParser()
+        fields.reserveCapacity(16)
+    }
+
+    /// Takes one line, line end included; returns false when the head must be rejected.
+    mutating func consume(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard violation == nil else { return false }
+        byteCount += line.count
+        if byteCount > SecurityPolicy.maxResponseHeadSize {
+            return reject("the response head is larger than \(SecurityPolicy.maxResponseHeadSize) bytes")
+        }
+        var end = line.count
+        if end > 0, line[end - 1] == 0x0A { end -= 1 }
+        if end > 0, line[end - 1] == 0x0D { end -= 1 }
+        let text = UnsafeRawBufferPointer(rebasing: line[0..<end])
+        if text.isEmpty {
+            if statusCode >= 200 { isComplete = true }
+            return true
+        }
+        if Self.isStatusLine(text) {
+            startResponse(text)
+            return true
+        }
+        if Self.isBlank(text[0]) {
+            return unfold(text)
+        }
+        return addField(text)
+    }
+
+    // MARK: Lines
+
+    /// "HTTP/…": a new response (the first, the one after a 1xx, or the one after a proxy's
+    /// CONNECT answer): what came before is forgotten. No field name can start this way.
+    private mutating func startResponse(_ line: UnsafeRawBufferPointer) {
+        fields.removeAll(keepingCapacity: true)
+        declaredLength = nil
+        isComplete = false
+        majorVersion = line.count > 5 ? Int(line[5]) - 0x30 : 0
+        statusCode = Self.statusCode(in: line) ?? statusCode
+    }
+
+    /// An obs-fold line: its text joins the previous field's value with one SP.
+    private mutating func unfold(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let last = fields.indices.last else {
+            return reject("a folded header line has no field before it")
+        }
+        let (start, end) = Self.trimmed(line, from: 0)
+        if start < end {
+            let more = Self.cleanValue(UnsafeRawBufferPointer(rebasing: line[start..<end]))
+            fields[last].1 += fields[last].1.isEmpty ? more : " " + more
+        }
+        if !isComplete, fields[last].0.caseInsensitiveEquals("Content-Length") {
+            return checkContentLength(fields[last].1)
+        }
+        return true
+    }
+
+    private mutating func addField(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let colon = line.firstIndex(of: 0x3A) else {
+            return reject("a header line has no colon: '\(Self.excerpt(line))'")
+        }
+        let nameBytes = UnsafeRawBufferPointer(rebasing: line[0..<colon])
+        guard !nameBytes.isEmpty, nameBytes.allSatisfy(HTTPToken.isTokenByte) else {
+            return reject("invalid header field name '\(Self.excerpt(nameBytes))'")
+        }
+        let (start, end) = Self.trimmed(line, from: colon + 1)
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        let value = Self.cleanValue(UnsafeRawBufferPointer(rebasing: line[start..<end]))
+        fields.append((name, value))
+        if !isComplete, nameBytes.count == 14, Self.equalsIgnoringCase(nameBytes, "content-length") {
+            return checkContentLength(value)
+        }
+        return true
+    }
+
+    /// A `Content-Length` value is a list of one or more equal digit strings (RFC 9110 §8.6), and
+    /// it must agree with any earlier `Content-Length` field.
+    private mutating func checkContentLength(_ value: String) -> Bool {
+        var agreed: Int?
+        for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let digits = part.trimmingBlanks()
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(digits) else {
+                return reject("invalid Content-Length '\(value)'")
+            }
+            if let agreed, agreed != length {
+                return reject("conflicting Content-Length values \(agreed) and \(length)")
+            }
+            agreed = length
+        }
+        if let declaredLength, let agreed, declaredLength != agreed {
+            return reject("conflicting Content-Length values \(declaredLength) and \(agreed)")
+        }
+        declaredLength = agreed
+        return true
+    }
+
+    private mutating func reject(_ reason: String) -> Bool {
+        violation = reason
+        return false
+    }
+
+    // MARK: Bytes
+
+    static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.count > 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F
+    }
+
+    /// The three digits after the first space of a status line.
+    static func statusCode(in line: UnsafeRawBufferPointer) -> Int? {
+        guard let space = line.firstIndex(of: 0x20), space + 3 <= line.count else { return nil }
+        var code = 0
+        for index in space + 1..<space + 4 {
+            let digit = Int(line[index]) - 0x30
+            guard (0...9).contains(digit) else { return nil }
+            code = code * 10 + digit
+        }
+        return code
+    }
+
+    /// The range of `line` from `start` without leading and trailing SP, HTAB (and CR or NUL,
+    /// which would become SP).
+    private static func trimmed(_ line: UnsafeRawBufferPointer, from start: Int) -> (Int, Int) {
+        func isTrimmed(_ byte: UInt8) -> Bool { isBlank(byte) || byte == 0x0D || byte == 0 }
+        var first = start
+        while first < line.count, isTrimmed(line[first]) { first += 1 }
+        var last = line.count
+        while last > first, isTrimmed(line[last - 1]) { last -= 1 }
+        return (first, last)
+    }
+
+    /// The value as text, with each CR or NUL replaced by SP (RFC 9110 §5.5).
+    private static func cleanValue(_ bytes: UnsafeRawBufferPointer) -> String {
+        guard bytes.contains(where: { $0 == 0x0D || $0 == 0 }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return String(decoding: bytes.map { $0 == 0x0D || $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// At most 40 bytes of `bytes`, for an error message.
+    private static func excerpt(_ bytes: UnsafeRawBufferPointer) -> String {
+        let text = String(decoding: bytes.prefix(40).map { $0 < 0x20 || $0 == 0x7F ? 0x3F : $0 }, as: UTF8.self)
+        return bytes.count > 40 ? text + "…" : text
+    }
+
+    /// ASCII case-insensitive comparison with a lowercase literal.
+    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        for index in 0..<bytes.count where bytes[index] | 0x20 != expected[index] {
+            return false
+        }
+        return true
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing SP and HTAB.
+    fileprivate func trimmingBlanks() -> Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
+        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
+        return result
+    }
+}

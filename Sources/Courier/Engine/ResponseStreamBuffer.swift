@@ -1,0 +1,176 @@
+import Foundation
+import CourierSync
+
+/// The bounded hand-over between libcurl's write callback (the producer, on the engine thread)
+/// and the task reading a streamed response body (the consumer).
+///
+/// The engine offers each piece of body; once ``window`` bytes wait unread the offer is refused,
+/// the write callback pauses the transfer (`CURL_WRITEFUNC_PAUSE`, so libcurl keeps that piece
+/// and stops reading the socket), and the consumer asks the engine to resume it, through the
+/// engine's inbox, once it has read the queue down to half the window. Bytes held here never
+/// exceed the window (pieces from libcurl are at most 16 KiB and the window is at least 64 KiB).
+package final class ResponseStreamBuffer: Sendable {
+    /// What the consumer gets next.
+    enum Element {
+        case chunk(Data)
+        /// The transfer finished; no more chunks.
+        case end(TransportResult)
+    }
+
+    /// Chunks handed to the consumer grow up to this size while it is not reading.
+    static let chunkCapacity = 64 << 10
+    /// The smallest window: four times libcurl's largest write-callback piece.
+    static let minimumWindow = 64 << 10
+
+    private struct State {
+        var chunks: [Data] = []
+        var buffered = 0
+        var highWater = 0
+        var head: ResponseHead?
+        var result: TransportResult?
+        var enginePaused = false
+        var discarded = false
+        var waiter: CheckedContinuation<Void, Never>?
+        var resume: (@Sendable () -> Void)?
+        var pauses = 0
+    }
+
+    /// The most body bytes held here at once.
+    let window: Int
+    private let state = Locked(State())
+
+    init(window: Int) {
+        self.window = max(window, Self.minimumWindow)
+    }
+
+    // MARK: Engine side
+
+    /// Called when the transfer is set up: `resume` asks the engine to unpause it.
+    func attach(resume: @escaping @Sendable () -> Void) {
+        state.withLock { $0.resume = resume }
+    }
+
+    /// The final response's status and headers, before its body.
+    func deliverHead(_ head: ResponseHead) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.head = head
+            return Self.takeWaiter(&state)
+        }
+        waiter?.resume()
+    }
+
+    /// Queues body bytes; returns false when the window is full (the caller pauses the transfer,
+    /// and libcurl offers the same bytes again after it resumes).
+    func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            if state.discarded { return (true, nil) }
+            if state.buffered > 0, state.buffered + bytes.count > window {
+                state.enginePaused = true
+                state.pauses += 1
+                return (false, nil)
+            }
+            if let last = state.chunks.indices.last,
+               state.chunks[last].count + bytes.count <= Self.chunkCapacity {
+                state.chunks[last].append(bytes.assumingMemoryBound(to: UInt8.self))
+            } else {
+                var chunk = Data(capacity: max(Self.chunkCapacity, bytes.count))
+                chunk.append(bytes.assumingMemoryBound(to: UInt8.self))
+                state.chunks.append(chunk)
+            }
+            state.buffered += bytes.count
+            state.highWater = max(state.highWater, state.buffered)
+            return (true, Self.takeWaiter(&state))
+        }
+        waiter?.resume()
+        return accepted
+    }
+
+    /// The transfer ended (with or without an error). The first call wins. A transport that
+    /// never streamed (a stub) delivers its head and whole body here.
+    func complete(_ result: TransportResult) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.result == nil else { return nil }
+            if state.head == nil, let head = result.head {
+                state.head = head
+                if !result.data.isEmpty, !state.discarded {
+                    state.chunks.append(result.data)
+                    state.buffered += result.data.count
+                }
+            }
+            state.result = result
+            state.resume = nil
+            return Self.takeWaiter(&state)
+        }
+        waiter?.resume()
+    }
+
+    private static func takeWaiter(_ state: inout State) -> CheckedContinuation<Void, Never>? {
+        defer { state.waiter = nil }
+        return state.waiter
+    }
+
+    // MARK: Consumer side
+
+    /// Waits for the head; nil when the transfer ended without one (its result says why).
+    func head() async -> ResponseHead? {
+        while true {
+            let (head, ended) = state.withLock { ($0.head, $0.result != nil) }
+            if head != nil || ended { return head }
+            await wait { $0.head != nil || $0.result != nil }
+        }
+    }
+
+    /// The next chunk, or the end. Resumes a paused transfer once half the window is free.
+    func next() async -> Element {
+        while true {
+            let (element, resume) = state.withLock { state -> (Element?, (@Sendable () -> Void)?) in
+                if !state.chunks.isEmpty {
+                    let chunk = state.chunks.removeFirst()
+                    state.buffered -= chunk.count
+                    var resume: (@Sendable () -> Void)?
+                    if state.enginePaused, state.buffered <= window / 2 {
+                        state.enginePaused = false
+                        resume = state.resume
+                    }
+                    return (.chunk(chunk), resume)
+                }
+                if let result = state.result { return (.end(result), nil) }
+                return (nil, nil)
+            }
+            resume?()
+            if let element { return element }
+            await wait { !$0.chunks.isEmpty || $0.result != nil }
+        }
+    }
+
+    /// Suspends until `ready` holds (checked under the lock before suspending).
+    private func wait(until ready: (State) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if ready(state) { return true }
+                state.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// The consumer is gone: drop what is queued and accept (and drop) anything still offered.
+    func discard() {
+        let resume = state.withLock { state -> (@Sendable () -> Void)? in
+            state.discarded = true
+            state.chunks.removeAll()
+            state.buffered = 0
+            guard state.enginePaused else { return nil }
+            state.enginePaused = false
+            return state.resume
+        }
+        resume?()
+    }
+
+    /// The most bytes that were queued at once (tests check it never exceeds the window).
+    var highWater: Int { state.withLock { $0.highWater } }
+
+    /// How many times the engine was told to pause.
+    var pauseCount: Int { state.withLock { $0.pauses } }
+}

@@ -1,0 +1,97 @@
+@testable import Courier
+import XCTest
+
+/// The response head parser as a pure function of the lines libcurl hands over: no sockets.
+final class ResponseHeadParserTests: XCTestCase {
+    /// Feeds `lines` (each gets CRLF) and returns the parser, stopping at the first rejection.
+    private func parse(_ lines: [String]) -> ResponseHeadParser {
+        var parser = ResponseHeadParser()
+        for line in lines {
+            let bytes = Array((line + "\r\n").utf8)
+            let accepted = bytes.withUnsafeBytes { parser.consume($0) }
+            if !accepted { break }
+        }
+        return parser
+    }
+
+    private func fields(_ parser: ResponseHeadParser) -> [String] {
+        parser.fields.map { "\($0.0)=\($0.1)" }
+    }
+
+    func testPlainHead() {
+        let parser = parse(["HTTP/1.1 200 OK", "Content-Type: text/plain", "Content-Length:  12 ", ""])
+        XCTAssertNil(parser.violation)
+        XCTAssertEqual(parser.statusCode, 200)
+        XCTAssertEqual(parser.majorVersion, 1)
+        XCTAssertEqual(parser.declaredLength, 12)
+        XCTAssertTrue(parser.isComplete)
+        XCTAssertEqual(fields(parser), ["Content-Type=text/plain", "Content-Length=12"])
+        XCTAssertEqual(parse(["HTTP/2 204", ""]).majorVersion, 2)
+    }
+
+    func testInterimResponsesAreForgotten() {
+        let parser = parse(["HTTP/1.1 100 Continue", "X-Interim: 1", "", "HTTP/1.1 201 Created", "X-Final: 2", ""])
+        XCTAssertEqual(parser.statusCode, 201)
+        XCTAssertEqual(fields(parser), ["X-Final=2"])
+        XCTAssertTrue(parser.isComplete)
+        XCTAssertFalse(parse(["HTTP/1.1 100 Continue", ""]).isComplete, "a 1xx head does not end the response")
+    }
+
+    func testObsFoldIsUnfoldedWithOneSpace() {
+        let parser = parse(["HTTP/1.1 200 OK", "X-A: one", "   two  ", "\tthree", "Set-Cookie: a=1;", " Path=/", ""])
+        XCTAssertNil(parser.violation)
+        XCTAssertEqual(fields(parser), ["X-A=one two three", "Set-Cookie=a=1; Path=/"])
+    }
+
+    func testObsFoldWithoutAFieldIsRejected() {
+        let parser = parse(["HTTP/1.1 200 OK", " Set-Cookie: a=1", ""])
+        XCTAssertEqual(parser.violation, "a folded header line has no field before it")
+    }
+
+    func testFieldNamesNeverContainWhitespace() {
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "X A: b"]).violation, "invalid header field name 'X A'")
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "X-B : c"]).violation, "invalid header field name 'X-B '")
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", ": c"]).violation, "invalid header field name ''")
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "X(y): c"]).violation, "invalid header field name 'X(y)'")
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "no colon here"]).violation, "a header line has no colon: 'no colon here'")
+    }
+
+    func testBareCRAndNULBecomeSpaces() {
+        let parser = parse(["HTTP/1.1 200 OK", "X-A: a\rb", "X-B: c\u{0}d", "X-C: e\r"])
+        XCTAssertNil(parser.violation)
+        XCTAssertEqual(fields(parser), ["X-A=a b", "X-B=c d", "X-C=e"])
+    }
+
+    func testContentLengthMustAgree() {
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "Content-Length: 5", "Content-Length: 10"]).violation,
+                       "conflicting Content-Length values 5 and 10")
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "content-length: 5, 10"]).violation,
+                       "conflicting Content-Length values 5 and 10")
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "Content-Length:"]).violation, "invalid Content-Length ''")
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "Content-Length: 5", " 10"]).violation, "invalid Content-Length '5 10'")
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "Content-Length: -1"]).violation, "invalid Content-Length '-1'")
+        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "Content-Length: 5,"]).violation, "invalid Content-Length '5,'")
+        let repeated = parse(["HTTP/1.1 200 OK", "Content-Length: 7", "CONTENT-LENGTH: 7", "Content-Length: 7 , 7", ""])
+        XCTAssertNil(repeated.violation, "identical repeats may pass")
+        XCTAssertEqual(repeated.declaredLength, 7)
+        let afterInterim = parse(["HTTP/1.1 100 Continue", "Content-Length: 3", "", "HTTP/1.1 200 OK", "Content-Length: 9", ""])
+        XCTAssertNil(afterInterim.violation, "each response has its own length")
+        XCTAssertEqual(afterInterim.declaredLength, 9)
+    }
+
+    func testTheHeadSizeIsLimited() {
+        let line = "X-Filler: " + String(repeating: "a", count: 50_000)
+        let parser = parse(["HTTP/1.1 200 OK"] + Array(repeating: line, count: 5))
+        XCTAssertEqual(parser.violation, "the response head is larger than \(SecurityPolicy.maxResponseHeadSize) bytes")
+        XCTAssertNil(parse(["HTTP/1.1 200 OK"] + Array(repeating: line, count: 4) + [""]).violation)
+    }
+
+    func testRejectionIsFinal() {
+        var parser = parse(["HTTP/1.1 200 OK", "Bad Name: x"])
+        let bytes = Array("X-Fine: y\r\n".utf8)
+        XCTAssertFalse(bytes.withUnsafeBytes { parser.consume($0) })
+        parser.reset()
+        XCTAssertNil(parser.violation)
+        XCTAssertTrue(bytes.withUnsafeBytes { parser.consume($0) })
+    }
+}

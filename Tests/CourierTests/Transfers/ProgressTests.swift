@@ -1,0 +1,133 @@
+@testable import Courier
+import CourierTesting
+import CourierTestServer
+import Foundation
+import XCTest
+
+/// Upload and download progress: monotonic, totals when known, throttled, ending at completion.
+final class ProgressTests: XCTestCase {
+    var server: TestHTTPServer!
+    var scratch: ScratchDirectory!
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        scratch = try ScratchDirectory()
+    }
+
+    override func tearDown() {
+        server.shutdown()
+        scratch = nil
+    }
+
+    private func assertWellFormed(_ values: [TransferProgress], final expected: Int64, total: Int64?,
+                                  file: StaticString = #filePath, line: UInt = #line) {
+        guard let last = values.last else { return XCTFail("no progress reported", file: file, line: line) }
+        XCTAssertTrue(last.isFinished, file: file, line: line)
+        XCTAssertEqual(values.filter(\.isFinished).count, 1, "exactly one final value", file: file, line: line)
+        XCTAssertEqual(last.completedBytes, expected, file: file, line: line)
+        XCTAssertEqual(last.totalBytes, expected, file: file, line: line)
+        XCTAssertEqual(last.fractionCompleted, 1, file: file, line: line)
+        for (earlier, later) in zip(values, values.dropFirst()) {
+            XCTAssertLessThanOrEqual(earlier.completedBytes, later.completedBytes, "monotonic", file: file, line: line)
+        }
+        for value in values.dropLast() {
+            XCTAssertEqual(value.totalBytes, total, file: file, line: line)
+            XCTAssertLessThanOrEqual(value.completedBytes, expected, file: file, line: line)
+        }
+    }
+
+    func testDownloadProgressAsClosureAndSequence() async throws {
+        let size = 8 << 20
+        let closure = Collector<TransferProgress>()
+        let request = Session().request(server.url("/bytes?size=\(size)"))
+            .downloadProgress(every: .zero) { closure.append($0) }
+        let sequence = request.downloadProgress(every: .zero)
+        let reader = Task { () -> [TransferProgress] in
+            var values: [TransferProgress] = []
+            for await value in sequence { values.append(value) }
+            return values
+        }
+        let data = try await request.validate().data()
+        XCTAssertEqual(data.count, size)
+        let streamed = await reader.value
+        assertWellFormed(streamed, final: Int64(size), total: Int64(size))
+        // Closures run on a serial queue after the response is delivered: wait for the final one.
+        for _ in 0..<500 where !(closure.values.last?.isFinished ?? false) { try await Task.sleep(nanoseconds: 10_000_000) }
+        assertWellFormed(closure.values, final: Int64(size), total: Int64(size))
+        XCTAssertGreaterThan(closure.values.count, 1, "an 8 MiB body reports along the way")
+    }
+
+    func testUploadProgressOfAFile() async throws {
+        let size = 6 << 20
+        let (file, _) = try scratch.file(named: "up.bin", size: size, seed: 2)
+        let request = Session().upload(.file(file), to: server.url("/upload/digest"))
+        let sequence = request.uploadProgress(every: .zero)
+        let downloads = request.downloadProgress()
+        let reader = Task { () -> [TransferProgress] in
+            var values: [TransferProgress] = []
+            for await value in sequence { values.append(value) }
+            return values
+        }
+        let summary = try await request.validate().decodable(TestHTTPUploadSummary.self)
+        XCTAssertEqual(summary.bytes, size)
+        assertWellFormed(await reader.value, final: Int64(size), total: Int64(size))
+        var lastDownload: TransferProgress?
+        for await value in downloads { lastDownload = value }
+        XCTAssertEqual(lastDownload?.isFinished, true)
+        XCTAssertGreaterThan(lastDownload?.completedBytes ?? 0, 0, "the JSON summary came back")
+    }
+
+    func testUnknownTotalIsKnownAtTheEnd() async throws {
+        let request = Session().request(server.url("/chunked?chunks=200&size=5000"))
+        let sequence = request.downloadProgress(every: .zero)
+        let reader = Task { () -> [TransferProgress] in
+            var values: [TransferProgress] = []
+            for await value in sequence { values.append(value) }
+            return values
+        }
+        _ = try await request.data()
+        assertWellFormed(await reader.value, final: 1_000_000, total: nil)
+    }
+
+    func testAFailedTransferStillEndsTheSequence() async throws {
+        let request = Session().request(server.url("/truncated?send=30000&declared=100000"))
+        let sequence = request.downloadProgress(every: .zero)
+        let response = await request.response()
+        guard case .truncatedResponse? = response.error else { return XCTFail("got \(String(describing: response.error))") }
+        var values: [TransferProgress] = []
+        for await value in sequence { values.append(value) }
+        let last = try XCTUnwrap(values.last)
+        XCTAssertTrue(last.isFinished)
+        XCTAssertEqual(last.totalBytes, 100_000)
+        XCTAssertLessThanOrEqual(last.completedBytes, 30_000)
+    }
+
+    func testThrottledObserversSeeFewValues() async throws {
+        let request = Session().request(server.url("/bytes?size=\(16 << 20)"))
+        let sequence = request.downloadProgress(every: .seconds(3600))
+        _ = try await request.data()
+        var values: [TransferProgress] = []
+        for await value in sequence { values.append(value) }
+        XCTAssertLessThanOrEqual(values.count, 2, "at most one value per interval, plus the final one")
+        XCTAssertEqual(values.last?.completedBytes, 16 << 20)
+    }
+
+    func testObservingAfterCompletionGivesTheFinalValue() async throws {
+        let request = Session().request(server.url("/bytes?size=1000"))
+        _ = request.downloadProgress { _ in }
+        _ = try await request.data()
+        var values: [TransferProgress] = []
+        for await value in request.downloadProgress() { values.append(value) }
+        XCTAssertEqual(values, [TransferProgress(completedBytes: 1000, totalBytes: 1000, isFinished: true)])
+    }
+
+    func testStubbedSessionsEndProgressToo() async throws {
+        let session = Session.stubbed { _ in .json("{\"ok\":true}") }
+        let request = session.request("https://example.test/x")
+        let sequence = request.downloadProgress()
+        _ = try await request.data()
+        var values: [TransferProgress] = []
+        for await value in sequence { values.append(value) }
+        XCTAssertEqual(values, [TransferProgress(completedBytes: 11, totalBytes: 11, isFinished: true)])
+    }
+}
