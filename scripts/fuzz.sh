@@ -24,7 +24,7 @@ if [ "${#targets[@]}" -eq 0 ]; then
     for file in Fuzz/*.swift; do targets+=("$(basename "$file" .swift)"); done
 fi
 
-out=.build/fuzz
+out="${COURIER_FUZZ_DIR:-.build/fuzz}"
 mkdir -p "$out/modules/CCurlShim"
 flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name courier -parse-as-library)
 
