@@ -13,15 +13,9 @@ public func fuzzFormEncoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         arrayEncoding: arrays[input.int(in: 0...2)], boolEncoding: input.bool() ? .numeric : .literal,
         spaceEncoding: input.bool() ? .percentEscaped : .plusReplaced, nilEncoding: input.bool() ? .dropKey : .emptyValue)
     let parameters = input.parameters(depth: 3)
-    let encoded: String
-    do {
-        encoded = try ParameterFormConverter.encode(parameters, options: options)
-    } catch let error as CourierError {
-        guard case .parameterEncodingFailed = error else { fatalError("unexpected error \(error)") }
-        return 0
-    } catch {
-        fatalError("untyped error \(error)")
-    }
+    guard let encoded = typedResult({ try ParameterFormConverter.encode(parameters, options: options) },
+                                    expected: { if case .parameterEncodingFailed = $0 { true } else { false } })
+    else { return 0 }
     let bytes = Array(encoded.utf8)
     for (index, byte) in bytes.enumerated() {
         if byte == UInt8(ascii: "%") {

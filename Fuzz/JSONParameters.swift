@@ -10,15 +10,9 @@ public func fuzzJSONParameters(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     var input = FuzzInput(data, size)
     let options = JSONParameterOptions(rawValue: input.int(in: 0...3))
     let parameters = input.parameters(depth: 4)
-    let json: Data
-    do {
-        json = try JSONParameterSerializer.serialize(parameters, options: options)
-    } catch let error as CourierError {
-        guard case .parameterEncodingFailed = error else { fatalError("unexpected error \(error)") }
-        return 0
-    } catch {
-        fatalError("untyped error \(error)")
-    }
+    guard let json = typedResult({ try JSONParameterSerializer.serialize(parameters, options: options) },
+                                 expected: { if case .parameterEncodingFailed = $0 { true } else { false } })
+    else { return 0 }
     let text = String(decoding: json, as: UTF8.self)
     let decoded: JSONValue
     do {

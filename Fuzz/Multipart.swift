@@ -29,15 +29,10 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             expected.append((filename != nil || mimeType != nil ? 2 : 1, payload))
         }
     }
-    let body: Data
-    do {
-        body = try form.encode()
-    } catch let error as CourierError {
-        guard case .multipartEncodingFailed = error else { fatalError("unexpected error \(error)") }
+    guard let body = typedResult({ try form.encode() },
+                                 expected: { if case .multipartEncodingFailed = $0 { true } else { false } }) else {
         require(!isValidBoundary(boundary), "valid boundary '\(boundary)' refused")
         return 0
-    } catch {
-        fatalError("untyped error \(error)")
     }
     require(isValidBoundary(boundary), "invalid boundary '\(boundary)' accepted")
     let delimiter = Array("--\(boundary)".utf8)
@@ -59,7 +54,7 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let lines = split(Array(rest[..<headEnd]), on: Array("\r\n".utf8))
         require(lines.count == wanted.headerLines, "\(lines.count) header lines, expected \(wanted.headerLines)")
         for line in lines {
-            require(!line.contains(0x0D) && !line.contains(0x0A), "CR or LF inside a part header line")
+            require(!line.contains(0x0D) && !line.contains(0x0A), "CR or LF inside a part header line: \(String(decoding: line, as: UTF8.self).debugDescription)")
         }
         require(lines[0].starts(with: Array("Content-Disposition: form-data; name=\"".utf8)), "bad disposition")
         require(Data(rest[(headEnd + 4)...]) == wanted.payload, "payload changed")

@@ -68,7 +68,8 @@ for target in "${targets[@]}"; do
     crashes="$out/crashes/$target"
     mkdir -p "$corpus" "$crashes"
     echo "Fuzzing $target (${mode[*]})"
-    if ! "$out/bin/$target" "${mode[@]}" -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" \
+    # libFuzzer prints the crash itself; Swift's own backtracer can hang a crashing fuzzer.
+    if ! SWIFT_BACKTRACE=enable=no "$out/bin/$target" "${mode[@]}" -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" \
         >"$out/$target.log" 2>&1; then
         failed=$((failed + 1))
         tail -40 "$out/$target.log"

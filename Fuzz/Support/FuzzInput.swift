@@ -1,3 +1,4 @@
+@testable import Courier
 import Foundation
 
 /// Reads structured values (numbers, strings, parameter trees) out of libFuzzer's raw bytes.
@@ -77,4 +78,17 @@ struct FuzzInput {
 /// Stops the fuzzer with `message` (a crash libFuzzer records with the input) when `condition` fails.
 func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
     if !condition() { fatalError(message()) }
+}
+
+/// Runs `body`; a thrown error must be a ``CourierError`` that `expected` accepts (then nil is
+/// returned), anything else stops the fuzzer.
+func typedResult<T>(_ body: () throws -> T, expected: (CourierError) -> Bool) -> T? {
+    do {
+        return try body()
+    } catch let error as CourierError {
+        require(expected(error), "unexpected error \(error)")
+        return nil
+    } catch {
+        fatalError("untyped error \(error)")
+    }
 }
