@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "HeapUsage", path: "Soak/HeapUsage"),
         .testTarget(
             name: "CourierTests",
-            dependencies: ["Courier", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],
+            dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],
             path: "Tests/CourierTests"
         ),
         .testTarget(
@@ -63,8 +63,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["Courier", "CourierSync", "CourierTestServer", "DemoServer", "ExampleServices"],
-            path: "Tests/ServiceTests"
+            dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "DemoServer", "ExampleServices"],
+            path: "Tests/ServiceTests",
+            // Record-and-replay fixtures, read from the source tree (docs/testing.md).
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ServiceSwift5Tests",

@@ -8,7 +8,8 @@
 # Options:
 #   --quick               scale request counts down by 10 (and callgrind counts by 4)
 #   --rounds N            interleaved rounds (default 5, quick 3)
-#   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5
+#   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,
+#                         form-array,form-keys,form-params (parameter encoding, no network)
 #   --no-callgrind        skip the instruction-count mode
 #   --callgrind-only      only the instruction-count mode
 #   --port N              nginx port (default: the first free port from 28080)
@@ -25,7 +26,7 @@ ROUNDS=""
 QUICK=0
 CALLGRIND=1
 TIMED=1
-WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5"
+WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,form-array,form-keys,form-params"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
         --no-callgrind) CALLGRIND=0 ;;
         --callgrind-only) TIMED=0 ;;
         --port) PORT="$2"; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
     shift
@@ -143,6 +144,7 @@ count_for() {
         w2) echo $((50000 / SCALE)) ;;
         w3|w3fetch) echo $((500 / SCALE)) ;;
         w4mem|w4file) echo 1 ;;
+        form-array|form-keys|form-params) echo $((20 / SCALE + 1)) ;;
     esac
 }
 clients_for() {
@@ -151,6 +153,7 @@ clients_for() {
         w1sync) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode
         w4file) echo "courier raw-curl urlsession" ;;
+        form-array|form-keys|form-params) echo "courier" ;;   # Courier's encoders, no network
     esac
 }
 run_one() {  # run_one <client> <workload> <count>; prints the RESULT line

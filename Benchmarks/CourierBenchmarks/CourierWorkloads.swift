@@ -10,12 +10,15 @@ enum CourierWorkloads {
         switch workload {
         case .w1: return try sequential(BenchAPI.small, count: count, warmup: 50)
         case .w1sync: return try sequentialSync(count: count, warmup: 50)
+        case .w1logoff: return try sequentialSync(count: count, warmup: 50, plugins: [NetworkLogger(level: .off)])
+        case .w1logged: return try sequentialSync(count: count, warmup: 50, plugins: [NetworkLogger(level: .basic) { _ in }])
         case .w2: return try concurrent(count: count)
         case .w3: return try decoded(count: count, warmup: 5)
         case .w3fetch: return try sequential(BenchAPI.array, count: count, warmup: 5)
         case .w4mem: return try bigIntoMemory(count: count)
         case .w4file: return try bigToFile(count: count)
         case .w5: return try sequential(BenchAPI.post(try Environment.postBody()), count: count, warmup: 50)
+        case .formArray, .formKeys, .formParameters: return try EncodingWorkloads.run(workload, count: count)
         }
     }
 
@@ -36,8 +39,10 @@ enum CourierWorkloads {
     }
 
     /// W1 with completion handlers and a semaphore: no Swift concurrency, so valgrind can run it.
-    static func sequentialSync(count: Int, warmup: Int) throws -> Measurement {
-        let session = Session()
+    static func sequentialSync(count: Int, warmup: Int, plugins: [any Plugin] = []) throws -> Measurement {
+        var configuration = Session.Configuration()
+        configuration.plugins = plugins
+        let session = Session(configuration: configuration)
         let done = DispatchSemaphore(value: 0)
         let bytes = Counter()
         let failures = Counter()

@@ -11,6 +11,10 @@ struct Report {
         var peakRSSKiB: Int
         var bytes: Int
 
+        /// Milliseconds per run of an encoding workload (wall clock and CPU).
+        var millisecondsPerRun: Double { seconds / Double(count) * 1000 }
+        var cpuMillisecondsPerRun: Double { cpuSeconds / Double(count) * 1000 }
+
         /// Requests per second, or MiB/s for the 512 MiB workloads.
         var rate: Double {
             Report.isBulk(workload) ? Double(bytes) / 1_048_576 / seconds : Double(count) / seconds
@@ -57,6 +61,14 @@ struct Report {
         (.w4mem, "W4 512 MiB into memory"),
         (.w4file, "W4 512 MiB streamed to a file"),
         (.w5, "W5 sequential POST 1.2 KB"),
+        (.w1logoff, "W1 (completion handler) with a NetworkLogger at .off"),
+        (.w1logged, "W1 (completion handler) with a NetworkLogger at .basic"),
+    ]
+
+    static let encodingLabels: [(Workload, String)] = [
+        (.formArray, "URLFormEncoder: struct with a 100,000-element [Int]"),
+        (.formKeys, "URLFormEncoder: [String: Int] with 20,000 keys"),
+        (.formParameters, "RequestParams.form: Parameters with a 100,000-element array"),
     ]
 
     func select(_ client: Client, _ workload: Workload) -> [Run] {
@@ -106,9 +118,11 @@ struct Report {
         }.max() ?? 0
         out.append("Medians over \(rounds) interleaved rounds, (min–max). Rate: requests/s, or MiB/s for W4.")
         out.append("CPU: client-process CPU (user+sys, all threads) per request in µs (W4: seconds per transfer).")
-        out.append("")
-        out.append("| workload | Courier | raw libcurl | URLSession | Courier/raw | Courier/URLSession | CPU C · raw · U | peak RSS MiB C · raw · U |")
-        out.append("|---|---|---|---|---|---|---|---|")
+        if runs.contains(where: { !$0.workload.isEncoding }) {
+            out.append("")
+            out.append("| workload | Courier | raw libcurl | URLSession | Courier/raw | Courier/URLSession | CPU C · raw · U | peak RSS MiB C · raw · U |")
+            out.append("|---|---|---|---|---|---|---|---|")
+        }
         for (workload, label) in Self.labels where runs.contains(where: { $0.workload == workload }) {
             let counts = Set(runs.filter { $0.workload == workload }.map(\.count)).sorted().map(String.init)
             let cpu = triple(workload) { client in
@@ -143,6 +157,8 @@ struct Report {
                     + "\(String(format: "%.0f", entry.perRequest)) | \(ratio) |")
             }
         }
+
+        renderEncoding(into: &out)
 
         for client in [Client.courier, .urlSession] {
             if let decoded = medianRate(client, .w3), let fetch = medianRate(client, .w3fetch) {
@@ -191,6 +207,32 @@ struct Report {
         }
         ratioTarget("W3 fetch-only req/s ≥ 0.8× raw libcurl", .w3fetch, .rawCurl, atLeast: 0.8)
         ratioTarget("W3 decoded ahead of URLSession + JSONDecoder", .w3, .urlSession, atLeast: 1.0)
+        if let milliseconds = Self.median(select(.courier, .formArray).map(\.millisecondsPerRun)) {
+            out.append("| form-encoding a 100,000-element array well under 1 s | \(Self.number(milliseconds)) ms | \(milliseconds < 1000 ? "yes" : "**NO**") |")
+        } else {
+            out.append("| form-encoding a 100,000-element array well under 1 s | not measured | — |")
+        }
         return out.joined(separator: "\n")
+    }
+
+    /// The table of the encoding workloads (no network, Courier only).
+    func renderEncoding(into out: inout [String]) {
+        let rows = Self.encodingLabels.filter { workload, _ in !select(.courier, workload).isEmpty }
+        guard !rows.isEmpty else { return }
+        out.append("")
+        out.append("Parameter encoding, no network (Courier only): milliseconds per encoding, median (min–max) over rounds.")
+        out.append("")
+        out.append("| workload | wall ms | CPU ms | output bytes |")
+        out.append("|---|---|---|---|")
+        for (workload, label) in rows {
+            let runs = select(.courier, workload)
+            let wall = runs.map(\.millisecondsPerRun)
+            guard let median = Self.median(wall), let low = wall.min(), let high = wall.max(),
+                  let cpu = Self.median(runs.map(\.cpuMillisecondsPerRun)) else { continue }
+            let counts = Set(runs.map(\.count)).sorted().map(String.init).joined(separator: ",")
+            let bytes = runs.first.map { $0.bytes / $0.count } ?? 0
+            out.append("| \(label) (n=\(counts)) | \(Self.number(median)) (\(Self.number(low))–\(Self.number(high))) | "
+                + "\(Self.number(cpu)) | \(bytes) |")
+        }
     }
 }

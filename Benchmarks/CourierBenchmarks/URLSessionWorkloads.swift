@@ -30,6 +30,7 @@ enum URLSessionWorkloads {
         switch workload {
         case .w1: return try sequential(count: count, warmup: 50) { request("/small.json") }
         case .w1sync: return try sequentialSync(count: count, warmup: 50)
+        case .w1logoff, .w1logged: throw BenchmarkFailure("\(workload.rawValue) measures Courier's plugins only")
         case .w2: return try concurrent(count: count)
         case .w3: return try decoded(count: count, warmup: 5)
         case .w3fetch: return try sequential(count: count, warmup: 5) { request("/array.json") }
@@ -38,6 +39,8 @@ enum URLSessionWorkloads {
         case .w5:
             let body = try Environment.postBody()
             return try sequential(count: count, warmup: 50) { request("/small.json", post: body) }
+        case .formArray, .formKeys, .formParameters:
+            throw BenchmarkFailure("\(workload.rawValue) measures Courier's encoders only")
         }
     }
 

@@ -7,10 +7,18 @@ import Foundation
 //   CourierBenchmarks run <courier|urlsession> <workload> <count>
 //       prints: RESULT <client> <workload> <count> <seconds> <cpu-seconds> <peak-rss-KiB> <bytes>
 //   CourierBenchmarks report <results.tsv> [<instructions.tsv>]
+//   CourierBenchmarks deadlines <count>      (how late time limits fire; no nginx needed)
 
-/// The benchmark workloads (see docs/performance.md).
+/// The benchmark workloads (see docs/performance.md): requests against nginx (`w…`) and
+/// parameter encoding without any network (`form-…`, Courier only). `w1logoff` and `w1logged`
+/// are W1 through completion handlers with a `NetworkLogger` registered, at `.off` and at `.basic`
+/// (discarding its lines): Courier only, for the cost of plugins.
 enum Workload: String, CaseIterable, Sendable {
-    case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5
+    case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5, w1logoff, w1logged
+    case formArray = "form-array", formKeys = "form-keys", formParameters = "form-params"
+
+    /// Whether this workload only encodes parameters.
+    var isEncoding: Bool { self == .formArray || self == .formKeys || self == .formParameters }
 }
 
 enum Client: String, CaseIterable, Sendable {
@@ -24,6 +32,7 @@ func usage() -> Int32 {
         usage: CourierBenchmarks fixtures <directory>
                CourierBenchmarks run <courier|urlsession> <\(Workload.allCases.map(\.rawValue).joined(separator: "|"))> <count>
                CourierBenchmarks report <results.tsv> [<instructions.tsv>]
+               CourierBenchmarks deadlines <count>
 
         """
     FileHandle.standardError.write(Data(message.utf8))
@@ -49,6 +58,10 @@ func main(_ arguments: [String]) -> Int32 {
                 String(peakRSSKiB()), String(measurement.bytes),
             ]
             print(fields.joined(separator: "\t"))
+            return 0
+        case "deadlines" where arguments.count == 2:
+            guard let count = Int(arguments[1]), count > 0 else { return usage() }
+            print(try DeadlineBench.run(count: count))
             return 0
         case "report" where arguments.count == 2 || arguments.count == 3:
             let results = try String(contentsOfFile: arguments[1], encoding: .utf8)

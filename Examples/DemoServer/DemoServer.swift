@@ -12,11 +12,12 @@ import Foundation
 public final class DemoServer: Sendable {
     private let http: TestHTTPServer
     private let users = UserStore()
+    private let tokens = TokenStore()
 
     /// Starts the server and registers every scenario's routes.
     public init() throws {
         http = try TestHTTPServer()
-        AuthRoutes.register(on: http, users: users)
+        AuthRoutes.register(on: http, users: users, tokens: tokens)
         MusicRoutes.register(on: http)
         TravelRoutes.register(on: http)
         LoginRoutes.register(on: http, users: users)

@@ -1,6 +1,6 @@
 import CourierTestServer
 
-/// The music home routes, answering `{isSuccess, code, message, result}`.
+/// The music home routes, answering `{isSuccess, code, message, result}` with string codes.
 enum MusicRoutes {
     private struct Song: Encodable { let id: Int; let title: String; let artist: String }
     private struct Banner: Encodable { let id: Int; let imageURL: String }
@@ -22,7 +22,7 @@ enum MusicRoutes {
         server.route("GET", "/home/latest") { _ in Wire.result(Array(songs.suffix(2))) }
         server.route("GET", "/home/personalized") { request in
             guard let id = request.query["userId"].flatMap(Int.init), id < 100 else {
-                return Wire.result([Song]?.none, code: 2001, message: "unknown user")
+                return Wire.result([Song]?.none, code: "USER404", message: "unknown user")
             }
             return Wire.result(songs.filter { $0.id % 2 == id % 2 })
         }

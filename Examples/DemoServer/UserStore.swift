@@ -21,6 +21,11 @@ final class UserStore: Sendable {
         state.withLock { $0.users[email.lowercased()] }
     }
 
+    /// The user with `id`, if any.
+    func user(id: Int) -> User? {
+        state.withLock { $0.users.values.first { $0.id == id } }
+    }
+
     /// Adds a user unless the email is taken; returns nil when it is.
     func add(email: String, name: String, password: String?) -> User? {
         state.withLock { state in

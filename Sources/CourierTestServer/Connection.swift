@@ -53,11 +53,16 @@ struct Connection {
         }
     }
 
-    /// The response from a matching custom route, else from the built-in routes.
+    /// The response from a matching custom route, else from the built-in routes, changed by
+    /// the first queued fault that applies.
     func respond(to request: TestHTTPRequest) -> TestHTTPResponse {
-        if let route = core.customRoute(for: request) {
-            return route.handler(request)
+        let normal = {
+            if let route = core.customRoute(for: request) {
+                return route.handler(request)
+            }
+            return BuiltinRoutes.respond(to: request)
         }
-        return BuiltinRoutes.respond(to: request)
+        guard let fault = core.takeFault(for: request) else { return normal() }
+        return fault.apply(to: normal)
     }
 }

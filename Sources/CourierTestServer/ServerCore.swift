@@ -29,6 +29,8 @@ final class ServerCore: Sendable {
         var connectionThreads: [Int: pthread_t] = [:]
         var recordedRequests: [TestHTTPRequest] = []
         var routes: [CustomRoute] = []
+        /// Faults queued by `failNext`, applied in the order they were queued.
+        var faults: [InjectedFault] = []
     }
 
     /// Per-connection thread stack size; parsing and handlers need little.
@@ -106,6 +108,17 @@ final class ServerCore: Sendable {
         state.withLock { state in
             state.recordedRequests.append(request)
             state.requestsServed += 1
+        }
+    }
+
+    /// Takes one use of the first queued fault that applies to `request`, if any.
+    func takeFault(for request: TestHTTPRequest) -> InjectedFault? {
+        state.withLock { state in
+            guard let index = state.faults.firstIndex(where: { $0.applies(to: request) }) else { return nil }
+            let fault = state.faults[index]
+            state.faults[index].remaining -= 1
+            if state.faults[index].remaining <= 0 { state.faults.remove(at: index) }
+            return fault
         }
     }
 

@@ -58,6 +58,11 @@ public struct TestHTTPRequest: Sendable {
         String(data: body, encoding: .utf8)
     }
 
+    /// The body decoded from JSON as `type`.
+    public func decodeJSON<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: body)
+    }
+
     /// The query value for `name` converted to an `Int`, or `nil`.
     public func intQuery(_ name: String) -> Int? {
         query[name].flatMap { Int($0) }

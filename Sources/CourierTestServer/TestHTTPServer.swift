@@ -35,7 +35,7 @@ import Foundation
 /// Built-in routes answer any method; `HEAD` always gets headers only. Call
 /// ``shutdown()`` (or drop the server) to stop it.
 public final class TestHTTPServer: Sendable {
-    private let core: ServerCore
+    let core: ServerCore
     private let host: String
 
     /// Starts listening on `host` (an IPv4/IPv6 literal; `localhost` means `127.0.0.1`)

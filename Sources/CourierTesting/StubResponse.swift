@@ -1,39 +1,46 @@
 import Courier
 import Foundation
 
-/// A canned answer for a stubbed `Session`: a response, or a transport failure.
+/// A canned answer: a response (status, headers, body), or a transport failure, and when to give it.
+///
+/// ```swift
+/// stubs.on(.get("/me"), reply: .json(#"{"name":"Ada"}"#))
+/// stubs.on(.get("/slow"), reply: StubResponse.text("late").delayed(by: 2))
+/// stubs.on(.get("/offline"), reply: .cannotConnect)
+/// stubs.on(.get("/hang"), reply: .never)                  // for cancellation tests
+/// ```
 public struct StubResponse: Sendable {
     /// The status code of the response.
     public var statusCode: Int
-    /// The response headers.
-    public var headers: [String: String]
+    /// The response headers, in order.
+    public var headers: HTTPHeaders
     /// The response body.
     public var body: Data
     /// When set, the request fails with this error instead of receiving the response.
     public var error: CourierError?
-    /// How long to wait before answering, in seconds (cancellation still completes at once).
-    public var delay: TimeInterval
+    /// When to answer; nil uses the transport's behaviour (``StubTransport/behavior``).
+    public var behavior: StubBehavior?
 
     /// Creates a response.
-    public init(statusCode: Int = 200, headers: [String: String] = [:], body: Data = Data(),
-                error: CourierError? = nil, delay: TimeInterval = 0) {
+    public init(statusCode: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
+                error: CourierError? = nil, behavior: StubBehavior? = nil) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.error = error
-        self.delay = delay
+        self.behavior = behavior
     }
 
     /// A JSON body with `Content-Type: application/json`.
     public static func json(_ text: String, statusCode: Int = 200) -> StubResponse {
-        StubResponse(statusCode: statusCode, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
+        StubResponse(statusCode: statusCode, headers: [.contentType("application/json")], body: Data(text.utf8))
     }
 
     /// An `Encodable` value encoded as the JSON body.
     public static func json(_ value: some Encodable, statusCode: Int = 200,
                             encoder: JSONEncoder = JSONEncoder()) -> StubResponse {
         do {
-            return StubResponse(statusCode: statusCode, headers: ["Content-Type": "application/json"],
+            return StubResponse(statusCode: statusCode, headers: [.contentType("application/json")],
                                 body: try encoder.encode(value))
         } catch {
             return failure(.invalidRequest(reason: "stub body could not be encoded: \(error)"))
@@ -42,23 +49,39 @@ public struct StubResponse: Sendable {
 
     /// A plain-text body.
     public static func text(_ text: String, statusCode: Int = 200) -> StubResponse {
-        StubResponse(statusCode: statusCode, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
+        StubResponse(statusCode: statusCode, headers: [.contentType("text/plain; charset=utf-8")], body: Data(text.utf8))
     }
 
-    /// No body, for example a 204.
+    /// No body, for example a 204 or a bare 401.
     public static func empty(statusCode: Int = 204) -> StubResponse {
         StubResponse(statusCode: statusCode)
     }
 
-    /// A transport failure such as `CourierError.timedOut` or `CourierError.cannotConnect`.
+    /// A transport failure such as `CourierError.timedOut(_:)`.
     public static func failure(_ error: CourierError) -> StubResponse {
         StubResponse(statusCode: 0, error: error)
     }
 
+    /// The request timed out (`CourierError.timedOut(_:)`, whole-request limit).
+    public static var timedOut: StubResponse { failure(.timedOut(.request)) }
+    /// No connection could be made (`CourierError.cannotConnect(message:)`).
+    public static var cannotConnect: StubResponse { failure(.cannotConnect(message: "connection refused (stub)")) }
+    /// The transfer was cancelled (`CourierError.cancelled`), as if by another party.
+    public static var cancelled: StubResponse { failure(.cancelled) }
+    /// The TLS handshake failed (`CourierError.tlsFailure(message:)`).
+    public static var tlsFailure: StubResponse { failure(.tlsFailure(message: "certificate verify failed (stub)")) }
+    /// Never answers: the request completes only when cancelled.
+    public static var never: StubResponse { StubResponse(behavior: .never) }
+
     /// The same response answered after `seconds`.
     public func delayed(by seconds: TimeInterval) -> StubResponse {
+        with(.delayed(seconds: seconds))
+    }
+
+    /// The same response with `behavior` replacing the current one.
+    public func with(_ behavior: StubBehavior) -> StubResponse {
         var copy = self
-        copy.delay = seconds
+        copy.behavior = behavior
         return copy
     }
 }

@@ -1,106 +1,191 @@
 import Courier
+import CourierSync
 import Dispatch
 import Foundation
-import CourierSync
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-extension Session {
-    /// A session that never touches the network: `responder` answers every request.
-    ///
-    /// Everything above the transport runs as usual — default headers, validation, serializers,
-    /// services and `NetworkResult` mapping, cancellation — so tests exercise the real pipeline:
-    /// ```swift
-    /// let session = Session.stubbed { request in
-    ///     request.url?.path == "/auth/signin" ? .json(#"{"status":409,"success":false,"message":"wrong password"}"#,
-    ///                                                 statusCode: 409)
-    ///                                         : .empty(statusCode: 404)
-    /// }
-    /// ```
-    /// `responder` runs on a global queue, once per request (once per redirect hop is not modelled:
-    /// stubs answer the request as sent).
-    public static func stubbed(configuration: Configuration = Configuration(),
-                               _ responder: @escaping @Sendable (URLRequest) -> StubResponse) -> Session {
-        Session(configuration: configuration, transport: StubTransport(responder: responder))
-    }
-}
+/// A transport that answers from canned responses and records every request: give it to a
+/// `Session` and everything above the transport runs for real (default headers,
+/// plugins, interceptors, retries, validation, services and `judgeStatus`).
+///
+/// ```swift
+/// let stubs = StubTransport()                          // routers' sampleData by default
+/// stubs.on(.post("/auth/signin"), reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#,
+///                                              statusCode: 409))
+/// stubs.on(.get("/me"), reply: .empty(statusCode: 401), .json(me))   // a sequence: 401, then 200
+/// let session = Session(transport: stubs)
+/// ...
+/// XCTAssertEqual(stubs.requests.map(\.path), ["/auth/signin", "/me", "/me"])
+/// ```
+/// How a request is answered, first match wins:
+/// 1. the stubs registered with `on(...)`, the most recent first (so a test can override a
+///    stub from `setUp`); a sequence answers its responses in order, then repeats the last;
+/// 2. the `fallback` closure, if it returns a response;
+/// 3. the router's `Router.sampleData` with its `Router.sampleStatusCode` and
+///    `Router.sampleHeaders`, when the request came from a router that declares a sample
+///    (non-empty data, or a status other than 200) and `sampleData` is on;
+/// 4. otherwise the request fails with `CourierError.unhandledRequest(reason:)`, whose
+///    reason describes the request (method, URL, headers with secrets redacted, body excerpt)
+///    and lists the stubs tried; it is also listed in ``unmatchedRequests``. Never a silent success.
+public final class StubTransport: Transport {
+    /// When stubs answer unless a response says otherwise.
+    public let behavior: StubBehavior
+    /// The clock `.delayed` answers wait on: the wall clock, or a `TestClock` for virtual time.
+    public let clock: any CourierClock
+    /// Whether routers' sample responses answer requests no stub matched.
+    public let answersWithSampleData: Bool
+    private let fallback: (@Sendable (RecordedRequest) -> StubResponse?)?
 
-/// Answers requests from a closure, honouring delays, cancellation, size limits and downloads.
-final class StubTransport: Transport {
-    let responder: @Sendable (URLRequest) -> StubResponse
+    /// A matcher and its responses; `served` counts the requests it answered.
+    private final class Rule: Sendable {
+        let matcher: RequestMatcher
+        let responses: [StubResponse]
+        private let served = Locked(0)
 
-    init(responder: @escaping @Sendable (URLRequest) -> StubResponse) {
-        self.responder = responder
-    }
+        init(matcher: RequestMatcher, responses: [StubResponse]) {
+            self.matcher = matcher
+            self.responses = responses
+        }
 
-    func execute(_ request: URLRequest, options: TransferOptions,
-                 completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
-        let call = StubCall(request: request, options: options, completion: completion)
-        DispatchQueue.global().async { [responder] in
-            let stub = responder(request)
-            if stub.delay > 0 {
-                DispatchQueue.global().asyncAfter(deadline: .now() + stub.delay) { call.answer(with: stub) }
-            } else {
-                call.answer(with: stub)
+        func nextResponse() -> StubResponse {
+            let index = served.withLock { count in
+                defer { count += 1 }
+                return count
             }
+            guard let last = responses.last else {
+                return .failure(.unhandledRequest(reason: "the stub for \(matcher) has no responses"))
+            }
+            return index < responses.count ? responses[index] : last
+        }
+    }
+
+    private struct State {
+        var rules: [Rule] = []
+        var requests: [RecordedRequest] = []
+        var unmatched: [RecordedRequest] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a stub transport.
+    /// - Parameters:
+    ///   - behavior: when answers come; a response's own ``StubResponse/behavior`` wins.
+    ///   - clock: what `.delayed` answers wait on; a ``TestClock`` makes the wait virtual (pass
+    ///     the same clock to `Session.Configuration.clock` to drive retry backoff too).
+    ///   - sampleData: whether routers' sample responses answer requests no stub matched.
+    ///   - fallback: asked before sample data for requests no stub matched; return nil to pass.
+    public init(behavior: StubBehavior = .immediate, clock: any CourierClock = SystemClock(), sampleData: Bool = true,
+                fallback: (@Sendable (RecordedRequest) -> StubResponse?)? = nil) {
+        self.behavior = behavior
+        self.clock = clock
+        self.answersWithSampleData = sampleData
+        self.fallback = fallback
+    }
+
+    // MARK: Stubbing
+
+    /// Answers requests matching `matcher` with `first`, then each of `rest` in turn; the last
+    /// response answers every request after that. Overrides earlier stubs for the same requests.
+    public func on(_ matcher: RequestMatcher, reply first: StubResponse, _ rest: StubResponse...) {
+        on(matcher, replies: [first] + rest)
+    }
+
+    /// Answers requests matching `matcher` with `responses` in order, then repeats the last.
+    public func on(_ matcher: RequestMatcher, replies responses: [StubResponse]) {
+        state.withLock { $0.rules.append(Rule(matcher: matcher, responses: responses)) }
+    }
+
+    /// Answers requests equal to what `router` builds (method, URL, body), like ``on(_:reply:_:)``.
+    public func on(_ router: some Router, reply first: StubResponse, _ rest: StubResponse...) {
+        on(.router(router), replies: [first] + rest)
+    }
+
+    /// Forgets every stub registered with `on(...)` (recorded requests are kept).
+    public func removeAllStubs() {
+        state.withLock { $0.rules.removeAll() }
+    }
+
+    // MARK: Recording
+
+    /// Every request received, in call order (retries and replays included).
+    public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+
+    /// The requests that matched nothing and failed with `CourierError.unhandledRequest(reason:)`.
+    public var unmatchedRequests: [RecordedRequest] { state.withLock { $0.unmatched } }
+
+    /// The recorded requests that `matcher` accepts, in call order.
+    public func requests(matching matcher: RequestMatcher) -> [RecordedRequest] {
+        requests.filter(matcher.matches)
+    }
+
+    /// Forgets the recorded requests (stubs are kept).
+    public func clearRequests() {
+        state.withLock { state in
+            state.requests.removeAll()
+            state.unmatched.removeAll()
+        }
+    }
+
+    // MARK: Transport
+
+    /// Records the request, picks its answer (see the type's documentation) and delivers it
+    /// according to its behaviour; the completion runs exactly once, on another thread.
+    public func execute(_ request: URLRequest, options: TransferOptions,
+                        completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+        let recorded = state.withLock { state in
+            let recorded = RecordedRequest(request, target: options.target, index: state.requests.count,
+                                           security: options.security)
+            state.requests.append(recorded)
+            return recorded
+        }
+        let call = StubCall(request: request, options: options, completion: completion)
+        let response = answer(to: recorded)
+        switch response.behavior ?? behavior {
+        case .immediate:
+            DispatchQueue.global().async { call.answer(with: response) }
+        case .delayed(let seconds):
+            clock.schedule(after: seconds) { call.answer(with: response) }
+        case .never:
+            break
         }
         return call
     }
-}
 
-/// One stubbed request: completes exactly once, with the stub or with `.cancelled`.
-final class StubCall: TransportCancellable {
-    private let request: URLRequest
-    private let options: TransferOptions
-    private let completion: @Sendable (TransportResult) -> Void
-    private let finished = Locked(false)
-
-    init(request: URLRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void) {
-        self.request = request
-        self.options = options
-        self.completion = completion
+    /// The response for `request`: a stub, the fallback, the router's sample, or a loud failure.
+    private func answer(to request: RecordedRequest) -> StubResponse {
+        let rules = state.withLock { $0.rules }
+        if let rule = rules.last(where: { $0.matcher.matches(request) }) {
+            return rule.nextResponse()
+        }
+        if let fallback, let response = fallback(request) {
+            return response
+        }
+        if answersWithSampleData, let router = request.target as? any Router, Self.declaresSample(router) {
+            return StubResponse(statusCode: router.sampleStatusCode, headers: router.sampleHeaders,
+                                body: router.sampleData)
+        }
+        state.withLock { $0.unmatched.append(request) }
+        return .failure(.unhandledRequest(reason: unmatchedReason(request, rules: rules)))
     }
 
-    func cancel() {
-        finish(TransportResult(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled))
+    /// A router declares a sample when its data is not empty or its status is not the default.
+    private static func declaresSample(_ router: any Router) -> Bool {
+        !router.sampleData.isEmpty || router.sampleStatusCode != 200
     }
 
-    func answer(with stub: StubResponse) {
-        finish(result(for: stub))
-    }
-
-    private func finish(_ result: TransportResult) {
-        let first = finished.withLock { done in
-            defer { done = true }
-            return !done
+    private func unmatchedReason(_ request: RecordedRequest, rules: [Rule]) -> String {
+        var lines = ["no stub matches this request (StubTransport):", request.description]
+        if rules.isEmpty {
+            lines.append("no stubs are registered")
+        } else {
+            lines.append("stubs tried, most recent first:")
+            lines += rules.reversed().map { "  - \($0.matcher)" }
         }
-        if first { completion(result) }
-    }
-
-    private func result(for stub: StubResponse) -> TransportResult {
-        if let error = stub.error {
-            return TransportResult(request: request, head: nil, data: Data(), metrics: nil, error: error)
+        if let router = request.target as? any Router, answersWithSampleData {
+            lines.append("\(RecordedRequest.name(of: router)) declares no sampleData")
         }
-        let head = request.url.map {
-            ResponseHead(url: $0, statusCode: stub.statusCode, httpVersion: "HTTP/1.1",
-                         fields: stub.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-        }
-        if let limit = options.bodyLimit, stub.body.count > limit {
-            return TransportResult(request: request, head: head, data: Data(), metrics: nil,
-                                   error: .responseTooLarge(limit: limit))
-        }
-        var body = stub.body
-        if let destination = options.destination {
-            do {
-                try stub.body.write(to: destination)
-                body = Data()
-            } catch {
-                return TransportResult(request: request, head: head, data: Data(), metrics: nil,
-                                       error: .invalidRequest(reason: "cannot write download destination: \(error)"))
-            }
-        }
-        let metrics = TransferMetrics(bytesReceived: Int64(stub.body.count), httpVersion: .http1_1)
-        return TransportResult(request: request, head: head, data: body, metrics: metrics, error: nil)
+        return lines.joined(separator: "\n")
     }
 }

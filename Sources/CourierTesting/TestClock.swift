@@ -49,6 +49,27 @@ public final class TestClock: CourierClock {
     /// Every delay passed to ``schedule(after:_:)``, in order.
     public var scheduledDelays: [TimeInterval] { state.withLock { $0.delays } }
 
+    /// How much work waits for ``advance(by:)`` (always 0 in ``Mode/immediate``).
+    public var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// Waits, in real time and for at most `timeout` seconds, until at least `count` pieces of
+    /// work wait for ``advance(by:)``: call it before advancing, so that the request under test
+    /// has reached its wait (a delayed stub, a backoff). Throws ``TestClockTimeout`` otherwise.
+    /// ```swift
+    /// let clock = TestClock(mode: .manual)
+    /// let stubs = StubTransport(behavior: .delayed(seconds: 5), clock: clock)
+    /// let response = Task { await Session(transport: stubs).request(url).response() }
+    /// try await clock.waitUntilPending()
+    /// clock.advance(by: 5)                  // the stub answers now
+    /// ```
+    public func waitUntilPending(count: Int = 1, timeout: TimeInterval = 10) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while pendingCount < count {
+            guard Date() < deadline else { throw TestClockTimeout(expected: count, pending: pendingCount) }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+    }
+
     /// Records the wait; runs `work` at once (``Mode/immediate``) or when the clock reaches it.
     public func schedule(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
         let runNow: Bool = state.withLock { state in
@@ -76,5 +97,18 @@ public final class TestClock: CourierClock {
             return due
         }
         for item in due { DispatchQueue.global().async(execute: item.work) }
+    }
+}
+
+/// ``TestClock/waitUntilPending(count:timeout:)`` gave up: less work was waiting than expected.
+public struct TestClockTimeout: Error, Sendable, CustomStringConvertible {
+    /// How many pieces of work the test waited for.
+    public let expected: Int
+    /// How many were waiting when it gave up.
+    public let pending: Int
+
+    /// Says what was expected and found.
+    public var description: String {
+        "TestClock: waited for \(expected) pending piece(s) of work, found \(pending)"
     }
 }

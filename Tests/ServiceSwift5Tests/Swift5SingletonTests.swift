@@ -24,6 +24,18 @@ final class ProfileService: BaseService, @unchecked Sendable {
     }
 }
 
+/// The compiler-checked style: a final class adopting `Service`, no `@unchecked Sendable`.
+final class CheckedProfileService: Service {
+    static let shared = CheckedProfileService()
+    static var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
+
+    private init() {}
+
+    func profile(url: URL) async -> NetworkResult<Profile> {
+        await request(url)
+    }
+}
+
 final class Swift5SingletonTests: XCTestCase {
     func testSingletonJudgesStatus() {
         let body = Data(#"{"status":200,"success":true,"message":"ok","data":{"name":"Ada"}}"#.utf8)
@@ -50,5 +62,9 @@ final class Swift5SingletonTests: XCTestCase {
             done.fulfill()
         }
         await fulfillment(of: [done], timeout: 10)
+
+        // The compiler-checked style works the same way.
+        let checked = await CheckedProfileService.shared.profile(url: server.url("/me"))
+        XCTAssertEqual(checked, .success(Profile(name: "Grace")))
     }
 }

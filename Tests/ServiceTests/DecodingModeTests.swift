@@ -13,13 +13,13 @@ final class DecodingModeTests: XCTestCase {
         XCTAssertEqual(StatusService().judgeStatus(by: 200, body, type: String.self, decodingMode: .message),
                        .success("saved"))
         let noMessage = json(#"{"status":200,"data":null,"success":true}"#)
-        let result = GenericService().judgeStatus(by: 200, noMessage, type: String.self, decodingMode: .message)
+        let result = StatusService().judgeStatus(by: 200, noMessage, type: String.self, decodingMode: .message)
         XCTAssertEqual(result.failure?.error, .decodingFailed(path: "message", reason: "missing or null message"))
         XCTAssertEqual(StatusService().judgeStatus(by: 200, body, type: Int.self, decodingMode: .message).kind, .pathErr)
     }
 
     func testEnvelopeModeDecodesTheWholeBody() {
-        let result = StatusService().judgeStatus(by: 200, body, type: StatusResponse<Item>.self, decodingMode: .envelope)
+        let result = StatusService().judgeStatus(by: 200, body, type: StatusEnvelope.Body<Item>.self, decodingMode: .envelope)
         guard case .success(let envelope) = result else { return XCTFail("expected success, got \(result)") }
         XCTAssertEqual(envelope.status, 200)
         XCTAssertEqual(envelope.message, "saved")
@@ -28,7 +28,7 @@ final class DecodingModeTests: XCTestCase {
 
     func testEnvelopeModeStillHonoursTheSuccessFlag() {
         let refused = json(#"{"status":200,"success":false,"message":"locked","data":null}"#)
-        let result = StatusService().judgeStatus(by: 200, refused, type: StatusResponse<Item>.self, decodingMode: .envelope)
+        let result = StatusService().judgeStatus(by: 200, refused, type: StatusEnvelope.Body<Item>.self, decodingMode: .envelope)
         XCTAssertEqual(result.kind, .requestErr)
         XCTAssertEqual(result.failure?.message, "locked")
     }

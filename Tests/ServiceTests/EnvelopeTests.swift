@@ -21,26 +21,25 @@ final class EnvelopeTests: XCTestCase {
         // Such APIs answer 200 with isSuccess false: that is the server refusing the request.
         let flagged = #"{"isSuccess":false,"code":2001,"message":"unknown user","result":null}"#
         let result = service.judgeStatus(by: 200, json(flagged), type: [Item].self)
-        XCTAssertEqual(result, .requestErr(ServiceFailure(statusCode: 200, message: "unknown user", code: 2001,
+        XCTAssertEqual(result, .requestErr(ServiceFailure(statusCode: 200, message: "unknown user", appCode: "2001",
                                                           body: json(flagged))))
+        XCTAssertEqual(result.failure?.code, 2001)
 
         let missing = #"{"isSuccess":true,"code":1000,"message":"success"}"#
         XCTAssertEqual(service.judgeStatus(by: 200, json(missing), type: [Item].self).failure?.error,
                        .decodingFailed(path: "result", reason: "missing or null payload 'result'"))
     }
 
-    func testGenericEnvelopeWithOptionalFieldsAndTypealias() {
-        typealias Response<T: Decodable> = GenericResponse<T>
-        let service = GenericService()
+    func testStatusEnvelopeWithOptionalFieldsAndTypealias() {
+        typealias Response<T: Decodable> = StatusEnvelope.Body<T>
+        let service = StatusService()
         let body = #"{"status":200,"success":true,"data":{"id":1,"title":"a"}}"#
         XCTAssertEqual(service.judgeStatus(by: 200, json(body), type: Item.self), .success(item))
         guard case .success(let whole) = service.judgeStatus(by: 200, json(body), type: Response<Item>.self,
                                                              decodingMode: .envelope) else {
             return XCTFail("expected the whole envelope")
         }
-        XCTAssertEqual(whole.status, 200)
-        XCTAssertEqual(whole.data, item)
-        XCTAssertNil(whole.message)
+        XCTAssertEqual(whole, Response(status: 200, success: true, message: nil, data: item))
     }
 
     func testSuccessErrorEnvelopeWithStringOrObjectError() {
@@ -54,6 +53,7 @@ final class EnvelopeTests: XCTestCase {
         let object = #"{"success":false,"data":null,"error":{"code":42,"message":"invalid token"}}"#
         let failure = service.judgeStatus(by: 401, json(object), type: Item.self).failure
         XCTAssertEqual(failure?.message, "invalid token")
+        XCTAssertEqual(failure?.appCode, "42")
         XCTAssertEqual(failure?.code, 42)
 
         XCTAssertEqual(service.judgeStatus(by: 200, json(text), type: Item.self).kind, .requestErr)
@@ -62,33 +62,6 @@ final class EnvelopeTests: XCTestCase {
     func testNoEnvelopeDecodesTheDTODirectly() {
         let service = PlainService()
         XCTAssertEqual(service.judgeStatus(by: 200, json(#"{"id":1,"title":"a"}"#), type: Item.self), .success(item))
-    }
-
-    func testCustomEnvelopeFormat() {
-        struct Wrapped<P: Decodable>: ResponseEnvelope {
-            let ok: Bool
-            let info: String?
-            let body: P?
-            var payload: P? { body }
-            var message: String? { info }
-            var isSuccessFlag: Bool? { ok }
-            static var payloadKey: String { "body" }
-        }
-        enum WrappedEnvelope: EnvelopeFormat {
-            static func open<P: Decodable>(_ data: Data, as payload: P.Type, decoder: JSONDecoder) throws -> OpenedEnvelope<P> {
-                OpenedEnvelope(try decoder.decode(Wrapped<P>.self, from: data))
-            }
-        }
-        final class WrappedService: BaseService, @unchecked Sendable {
-            override class var envelope: any EnvelopeFormat.Type { WrappedEnvelope.self }
-        }
-        let service = WrappedService()
-        XCTAssertEqual(service.judgeStatus(by: 200, json(#"{"ok":true,"body":{"id":1,"title":"a"}}"#), type: Item.self),
-                       .success(item))
-        XCTAssertEqual(service.judgeStatus(by: 200, json(#"{"ok":true,"body":{"id":1}}"#), type: Item.self).failure?.error,
-                       .decodingFailed(path: "body.title", reason: "missing key 'title'"))
-        XCTAssertEqual(service.judgeStatus(by: 400, json(#"{"ok":false,"info":"nope"}"#), type: Item.self).failure?.message,
-                       "nope")
     }
 
     func testEnvelopeIsDeclaredOncePerServiceFamily() {
@@ -101,4 +74,25 @@ final class EnvelopeTests: XCTestCase {
         let body = #"{"isSuccess":true,"code":1000,"message":"success","result":{"id":1,"title":"a"}}"#
         XCTAssertEqual(ProfileService().judgeStatus(by: 200, json(body), type: Item.self), .success(item))
     }
+
+    /// An app's own envelope models, under the names apps commonly give them, live next to
+    /// Courier's without shadowing them: Courier's are named after their envelope.
+    func testAppModelsNamedLikeOldLibraryModelsDoNotShadowCouriers() {
+        let body = #"{"status":200,"success":true,"message":"ok","data":{"id":1,"title":"a"}}"#
+        let result = StatusService().judgeStatus(by: 200, json(body), type: StatusEnvelope.Body<Item>.self,
+                                                 decodingMode: .envelope)
+        XCTAssertEqual(result, .success(StatusEnvelope.Body(status: 200, success: true, message: "ok", data: item)))
+        // The app's own `GenericResponse` (another shape) decodes as the app means it.
+        let own = StatusService().judgeStatus(by: 200, json(#"{"code":7,"payload":{"id":1,"title":"a"}}"#),
+                                              type: GenericResponse<Item>.self, decodingMode: .envelope)
+        XCTAssertEqual(own.value?.code, 7)
+        XCTAssertEqual(own.value?.payload, item)
+    }
 }
+
+/// What an app commonly calls its own envelope model, in a shape unlike Courier's.
+struct GenericResponse<T: Decodable & Sendable>: Decodable, Sendable {
+    let code: Int
+    let payload: T?
+}
+

@@ -21,10 +21,6 @@ final class ResultService: BaseService, @unchecked Sendable {
     override class var envelope: any EnvelopeFormat.Type { ResultEnvelope.self }
 }
 
-final class GenericService: BaseService, @unchecked Sendable {
-    override class var envelope: any EnvelopeFormat.Type { GenericEnvelope.self }
-}
-
 final class SuccessErrorService: BaseService, @unchecked Sendable {
     override class var envelope: any EnvelopeFormat.Type { SuccessErrorEnvelope.self }
 }

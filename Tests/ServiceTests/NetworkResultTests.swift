@@ -61,6 +61,20 @@ final class NetworkResultTests: XCTestCase {
         XCTAssertEqual(failure.bodyText, "{}")
     }
 
+    /// A pathErr on a 2xx whose envelope says "success": the description leads with why the
+    /// body was rejected (path, expected type, what was found), the server's message after it.
+    func testPathErrDescriptionLeadsWithTheDecodingFailure() {
+        let body = json(#"{"isSuccess":true,"code":"COMMON200","message":"success","result":[{"id":1,"title":7}]}"#)
+        let result = ResultService().judgeStatus(by: 200, body, type: [Item].self)
+        XCTAssertEqual(result.kind, .pathErr)
+        XCTAssertEqual(result.description, #"pathErr(HTTP 200, code COMMON200: Decoding failed at result[0].title: "#
+                       + #"expected String, found number (server message: "success"))"#)
+
+        let missing = json(#"{"status":200,"success":true,"message":"ok","data":{"id":1}}"#)
+        XCTAssertEqual(StatusService().judgeStatus(by: 200, missing, type: Item.self).failure?.description,
+                       #"HTTP 200: Decoding failed at data.title: missing key 'title' (server message: "ok")"#)
+    }
+
     func testServiceReplyForwardsMembersToTheValue() {
         let reply = ServiceReply(value: Item(id: 5, title: "five"), statusCode: 201, headers: ["Location": "/items/5"])
         XCTAssertEqual(reply.title, "five")

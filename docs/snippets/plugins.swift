@@ -14,3 +14,13 @@ enum HomeAPI: Router {
 actor KeyStore {
     func apiKey() async throws -> String { "key" }
 }
+
+struct Tokens: Decodable, Sendable {
+    let accessToken: String
+    let refreshToken: String
+    let expiresIn: TimeInterval
+}
+
+struct Profile: Decodable, Sendable {
+    let name: String
+}

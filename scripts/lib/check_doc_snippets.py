@@ -4,10 +4,14 @@ Usage: check_doc_snippets.py BIN_PATH FILE.md [FILE.md ...]
 
 Each guide is one compilation unit in script mode (top-level statements and `await` allowed), its
 blocks joined in order, so a later block may use what an earlier one declared. A guide can add:
-- `<!-- snippet-prelude: NAME -->` before its first block: docs/snippets/NAME.swift is put in
-  front (declarations the prose takes for granted, such as a `SignIn` model);
+- `<!-- snippet-prelude: NAME [NAME...] -->` before its first block: docs/snippets/NAME.swift is
+  put in front of every unit (declarations the prose takes for granted, such as a `SignIn` model);
 - `<!-- snippet-unit -->` before a block: that block starts a new unit (for a second version of a
-  type the guide already showed).
+  type the guide already showed); `<!-- snippet-unit: NAME... -->` (or `none`) gives that unit
+  its own preludes;
+- `<!-- snippet-declarations -->` before a block: the block lists signatures without bodies
+  (requirements, overloads); it is checked as the body of a protocol (default values and access
+  modifiers dropped), in a unit of its own.
 Blocks in any other language (```sh, ```text, a peer's code as ```moya) are not compiled.
 Exit status 1 and the compiler's messages, mapped back to the guide's lines, when any unit fails.
 """
@@ -20,34 +24,66 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
+def declarations_unit(body: list[str]) -> list[str]:
+    """Signatures without bodies, made checkable as the requirements of a protocol."""
+    lines = ["protocol DocumentedSignatures { associatedtype Payload: Decodable"]
+    for line in body:
+        line = re.sub(r"\b(public|open|override) ", "", line)
+        line = line.replace("class var ", "static var ")
+        line = re.sub(r"\s*=\s*[^,()]+(?:\([^()]*\))?(?=[,)])", "", line)  # default values
+        lines.append("    " + line)
+    return lines + ["}"]
+
+
 def units(path: pathlib.Path):
-    """Yields (prelude_name, [(first_line_number, block_text)]) per compilation unit."""
+    """Yields (prelude_names, [(first_line_number, block_text)]) per compilation unit."""
     lines = path.read_text().split("\n")
-    prelude, blocks, current = None, [], []
+    default_prelude: list[str] = []
+    result: list[tuple[list[str], list]] = []
+    current: list = []
+    current_prelude: list[str] | None = None
+    declarations = False
+
+    def close():
+        nonlocal current, current_prelude
+        if current:
+            result.append((default_prelude if current_prelude is None else current_prelude, current))
+        current, current_prelude = [], None
+
     index = 0
     while index < len(lines):
         line = lines[index]
-        marker = re.match(r"\s*<!--\s*snippet-prelude:\s*([\w-]+)\s*-->", line)
+        marker = re.match(r"\s*<!--\s*snippet-prelude:\s*([\w\s-]+?)\s*-->", line)
         if marker:
-            prelude = marker.group(1)
-        if re.match(r"\s*<!--\s*snippet-unit\s*-->", line) and current:
-            blocks.append(current)
-            current = []
+            default_prelude = [n for n in marker.group(1).split() if n != "none"]
+        unit = re.match(r"\s*<!--\s*snippet-unit(?::\s*([\w\s-]+?))?\s*-->", line)
+        if unit:
+            close()
+            if unit.group(1):
+                current_prelude = [n for n in unit.group(1).split() if n != "none"]
+        if re.match(r"\s*<!--\s*snippet-declarations\s*-->", line):
+            declarations = True
         fence = re.match(r"^(\s*)```swift\s*$", line)
         if fence:
             indent = len(fence.group(1))
-            start = index + 1
+            start = index + 1  # 1-based line number of the fence
             body = []
             index += 1
             while index < len(lines) and not re.match(r"^\s*```\s*$", lines[index]):
                 body.append(lines[index][indent:])
                 index += 1
-            current.append((start + 1, "\n".join(body)))
+            if declarations:
+                saved = current_prelude
+                close()
+                current_prelude = saved
+                current = [(start, "\n".join(declarations_unit(body)))]
+                close()
+                declarations = False
+            else:
+                current.append((start + 1, "\n".join(body)))
         index += 1
-    if current:
-        blocks.append(current)
-    for unit in blocks:
-        yield prelude, unit
+    close()
+    yield from result
 
 
 def compiler_flags(bin_path: pathlib.Path) -> list[str]:
@@ -65,10 +101,10 @@ def check(path: pathlib.Path, bin_path: pathlib.Path, workdir: pathlib.Path) -> 
     failures = []
     for number, (prelude, blocks) in enumerate(units(path)):
         source, origin = [], []  # origin[i]: the guide line of generated line i+1, or None
-        source.append("import Courier")
+        source.append("import Courier; import Foundation")
         origin.append(None)
-        if prelude:
-            for line in (ROOT / "docs" / "snippets" / f"{prelude}.swift").read_text().split("\n"):
+        for name in prelude:
+            for line in (ROOT / "docs" / "snippets" / f"{name}.swift").read_text().split("\n"):
                 source.append(line)
                 origin.append(None)
         for first_line, text in blocks:

@@ -27,6 +27,7 @@ start_tls_server() {
         openssl req -newkey rsa:2048 -nodes -subj "/CN=courier-client" -keyout client.key -out client.csr >/dev/null 2>&1
         openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -out client.pem >/dev/null 2>&1
     )
+    head -c 262144 /dev/zero > "$dir/bytes.bin"
     local port; port="$(free_port)"
     cat > "$dir/nginx.conf" <<CONF
 worker_processes 1;
@@ -51,6 +52,12 @@ http {
         location = /info {
             default_type application/json;
             return 200 '{"protocol":"\$server_protocol","connection":"\$connection","client":"\$ssl_client_verify"}';
+        }
+        # 256 KiB that take a while to stream, tagged with the connection that carried them.
+        location = /bytes {
+            alias $dir/bytes.bin;
+            default_type application/octet-stream;
+            add_header X-Connection \$connection;
         }
         # Redirects to the URL in ?to= (for https -> http downgrade tests).
         location = /redirect-302 { return 302 \$arg_to; }

@@ -1,6 +1,8 @@
 import Courier
 
-/// The auth example: sign up, sign in, then handle an unknown user (404) and a wrong password (409).
+/// The auth example: sign up, sign in, read the profile with the access token, see an expired
+/// token refreshed by the ``AuthenticationInterceptor`` (once, for three concurrent calls), then
+/// handle an unknown user (404) and a wrong password (409).
 public enum AuthScenario {
     /// What the run observed.
     public struct Outcome: Sendable {
@@ -10,6 +12,12 @@ public enum AuthScenario {
         public var signIn: NetworkResult<SignIn>?
         /// The same sign-in through the completion-handler API.
         public var completionSignIn: NetworkResult<SignIn>?
+        /// The profile read with the first access token.
+        public var profile: NetworkResult<Profile>?
+        /// The profiles read by three concurrent calls after the access token expired.
+        public var profilesAfterExpiry: [NetworkResult<Profile>] = []
+        /// How many refreshes the interceptor made for those three calls.
+        public var refreshes = 0
         /// The server's message for the unknown email (404).
         public var unknownUserMessage: String?
         /// The server's message for the wrong password (409).
@@ -19,6 +27,8 @@ public enum AuthScenario {
         /// Whether every step behaved as the demo API promises.
         public var succeeded: Bool {
             signUp?.isSuccess == true && signIn?.isSuccess == true && completionSignIn?.isSuccess == true
+                && profile?.isSuccess == true && profilesAfterExpiry.count == 3
+                && profilesAfterExpiry.allSatisfy(\.isSuccess) && refreshes == 1
                 && unknownUserMessage != nil && wrongPasswordMessage != nil
         }
     }
@@ -30,7 +40,7 @@ public enum AuthScenario {
 
     private static func run(echo: Bool) async -> Outcome {
         var outcome = Outcome(transcript: Transcript(echo: echo))
-        outcome.transcript.log("== Auth: sign up, sign in, handle 404 and 409 ==")
+        outcome.transcript.log("== Auth: sign up, sign in, refresh an expired token, handle 404 and 409 ==")
         let service = AuthService.shared
 
         let signUp = await service.signUp(email: "ada@example.com", name: "Ada", pw: "lovelace")
@@ -62,6 +72,8 @@ public enum AuthScenario {
         case .requestErr, .pathErr, .serverErr, .networkFail: outcome.transcript.log("completion handler failed: \(viaCompletion)")
         }
 
+        await readProfile(into: &outcome, service: service)
+
         for (email, pw) in [("nobody@example.com", "x"), ("ada@example.com", "wrong")] {
             let attempt = await service.signIn(email: email, pw: pw)
             switch attempt {
@@ -78,5 +90,28 @@ public enum AuthScenario {
             }
         }
         return outcome
+    }
+
+    /// Reads the profile, expires the token on the server, then reads it three times at once:
+    /// the interceptor refreshes the token once and replays the three calls.
+    private static func readProfile(into outcome: inout Outcome, service: AuthService) async {
+        let profile = await service.profile()
+        outcome.profile = profile
+        switch profile {
+        case .success(let me): outcome.transcript.log("profile: \(me.name) <\(me.email)>")
+        case .requestErr, .pathErr, .serverErr, .networkFail: outcome.transcript.log("profile failed: \(profile)")
+        }
+
+        _ = await Session.default.request(AuthRouter.demoExpireTokens).response()
+        outcome.transcript.log("(the demo server expires every access token)")
+        let before = service.authentication.refreshCount
+        async let first = service.profile()
+        async let second = service.profile()
+        async let third = service.profile()
+        outcome.profilesAfterExpiry = await [first, second, third]
+        outcome.refreshes = service.authentication.refreshCount - before
+        let succeeded = outcome.profilesAfterExpiry.filter(\.isSuccess).count
+        outcome.transcript.log("3 concurrent profile calls after expiry: \(succeeded) succeeded, "
+            + "\(outcome.refreshes) token refresh, new token \(service.authentication.credential?.accessToken ?? "none")")
     }
 }

@@ -16,10 +16,15 @@ public enum LoginStatusScenario {
     public struct Outcome: Sendable {
         /// The destination of each login, in order (new email, then the same email again).
         public var destinations: [Destination] = []
+        /// The failure for a login with an invalid email (400, app code `INVALID_EMAIL`).
+        public var invalidEmail: ServiceFailure?
         /// The readable output.
         public var transcript: Transcript
-        /// Whether the first login onboarded and the second went home.
-        public var succeeded: Bool { destinations == [.onboarding, .home] }
+        /// Whether the first login onboarded, the second went home, and the invalid email was
+        /// refused with its app code.
+        public var succeeded: Bool {
+            destinations == [.onboarding, .home] && invalidEmail?.appCode == "INVALID_EMAIL"
+        }
     }
 
     /// Runs the scenario against the demo API at `baseURL`.
@@ -29,7 +34,7 @@ public enum LoginStatusScenario {
 
     private static func run(echo: Bool) async -> Outcome {
         var outcome = Outcome(transcript: Transcript(echo: echo))
-        outcome.transcript.log("== Login with status: 201 → onboarding, 200 → home ==")
+        outcome.transcript.log("== Login with status: 201 → onboarding, 200 → home, error codes ==")
         let email = "grace-\(UInt32.random(in: 0...UInt32.max))@example.com"
         for attempt in 1...2 {
             let destination: Destination
@@ -45,6 +50,14 @@ public enum LoginStatusScenario {
                 outcome.transcript.log("login \(attempt) failed: \(failure)")
             }
             outcome.destinations.append(destination)
+        }
+
+        switch await LoginService.shared.signIn(provider: "kakao", email: "not-an-email") {
+        case .requestErr(let failure):
+            outcome.invalidEmail = failure
+            outcome.transcript.log("invalid email → \(failure.statusCode ?? 0) \(failure.appCode ?? "-"): \(failure.message ?? "")")
+        case let other:
+            outcome.transcript.log("invalid email: unexpected \(other)")
         }
         return outcome
     }

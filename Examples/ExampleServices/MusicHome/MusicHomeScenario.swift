@@ -1,6 +1,7 @@
 import Courier
 
-/// The music home example: loads banners and three song lists with async/await, in parallel.
+/// The music home example: loads banners and three song lists with async/await, in parallel,
+/// with every request logged by the service's ``NetworkLogger`` plugin.
 public enum MusicHomeScenario {
     /// What the run observed.
     public struct Outcome: Sendable {
@@ -14,6 +15,8 @@ public enum MusicHomeScenario {
         public var personalized: [Song] = []
         /// The failure for an unknown user (flagged `isSuccess: false` by the server).
         public var unknownUser: ServiceFailure?
+        /// The lines the service's network logger wrote.
+        public var networkLog: [String] = []
         /// The readable output.
         public var transcript: Transcript
         /// Whether every list loaded and the unknown user was reported.
@@ -24,12 +27,22 @@ public enum MusicHomeScenario {
 
     /// Runs the scenario against the demo API at `baseURL`.
     public static func run(baseURL: String, echo: Bool = true) async -> Outcome {
-        await DemoAPI.$baseURL.withValue(baseURL) { await run(echo: echo) }
+        let log = LogLines()
+        var outcome = await DemoAPI.$baseURL.withValue(baseURL) {
+            await DemoLog.$write.withValue({ line in
+                log.append(line)
+                if echo { print(line) }
+            }) {
+                await run(echo: echo)
+            }
+        }
+        outcome.networkLog = log.lines
+        return outcome
     }
 
     private static func run(echo: Bool) async -> Outcome {
         var outcome = Outcome(transcript: Transcript(echo: echo))
-        outcome.transcript.log("== Music home: {isSuccess, code, message, result} with async/await ==")
+        outcome.transcript.log("== Music home: {isSuccess, code, message, result} with string codes, async/await ==")
         let service = MixUpService.shared
 
         async let banners = service.banners()
@@ -55,7 +68,7 @@ public enum MusicHomeScenario {
         switch await service.personalized(userId: 999) {
         case .requestErr(let failure):
             outcome.unknownUser = failure
-            outcome.transcript.log("user 999: code \(failure.code.map(String.init) ?? "-"), \(failure.message ?? "")")
+            outcome.transcript.log("user 999: code \(failure.appCode ?? "-"), \(failure.message ?? "")")
         case let other:
             outcome.transcript.log("user 999: unexpected \(other)")
         }

@@ -2,7 +2,7 @@ import Courier
 
 /// The travel API's response model, `{status, data?, success, message?}`, under the name the
 /// team uses everywhere.
-public typealias TravelResponse<T: Decodable> = GenericResponse<T>
+public typealias TravelResponse<T: Decodable> = StatusEnvelope.Body<T>
 
 /// One trip offer.
 public struct Trip: Codable, Sendable, Equatable {

@@ -44,7 +44,7 @@ public enum TravelScenario {
         case .success(let envelope):
             outcome.envelopeMessage = envelope.message
             outcome.secondPage = envelope.data
-            outcome.transcript.log("page 2 envelope: status \(envelope.status), message \(envelope.message ?? "-"), "
+            outcome.transcript.log("page 2 envelope: status \(envelope.status ?? 0), message \(envelope.message ?? "-"), "
                 + "\(envelope.data?.trips.count ?? 0) trips")
         case let other:
             outcome.transcript.log("page 2 failed: \(other)")

@@ -7,8 +7,8 @@ public final class TravelService: BaseService, @unchecked Sendable {
 
     private init() { super.init() }
 
-    /// Every response of this service is a ``TravelResponse`` (``GenericResponse``).
-    public override class var envelope: any EnvelopeFormat.Type { GenericEnvelope.self }
+    /// Every response of this service is a ``TravelResponse`` (`StatusEnvelope.Body`).
+    public override class var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
 
     /// One page of trips matching `filter`; an invalid filter is `requestErr` with the server's message.
     public func search(page: Int, size: Int, filter: TripFilter) async -> NetworkResult<TripPage> {

@@ -55,6 +55,9 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
     case protocolViolation(message: String)
     /// Any other libcurl failure, with its `CURLcode` and message.
     case transport(code: Int, message: String)
+    /// A transport other than the engine (a stub, a replay store, your own) had no answer for
+    /// the request; `reason` describes the request and what was missing.
+    case unhandledRequest(reason: String)
 
     // MARK: Validation and serialization
 
@@ -74,6 +77,17 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A ``RequestInterceptor``'s adapter threw an error that is not a `CourierError`; the request
     /// was not sent. `interceptor` is its type name.
     case adaptationFailed(interceptor: String, reason: String)
+
+    // MARK: Authentication
+
+    /// The endpoint needs a credential and the ``AuthenticationInterceptor`` has none (nobody
+    /// signed in); the request was not sent.
+    case missingCredential
+    /// Refreshing the credential failed; every request waiting for the refresh fails with this.
+    case credentialRefreshFailed(reason: String)
+    /// More than `limit` refreshes were needed within `window` seconds: the server keeps refusing
+    /// fresh credentials, so refreshing stops (until the window has passed) instead of looping.
+    case tooManyCredentialRefreshes(limit: Int, window: TimeInterval)
 
     /// Which time limit fired for a ``CourierError/timedOut(_:)`` error.
     public enum TimeoutKind: String, Sendable, Equatable {
@@ -116,12 +130,17 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncatedResponse(let message): return "Connection closed before the response was complete: \(message)"
         case .protocolViolation(let message): return "Invalid HTTP from server: \(message)"
         case .transport(let code, let message): return "Transfer failed (curl \(code)): \(message)"
+        case .unhandledRequest(let reason): return "No response for the request: \(reason)"
         case .unacceptableStatusCode(let code): return "Unacceptable status code \(code)"
         case .unacceptableContentType(let type): return "Unacceptable content type \(type ?? "(none)")"
         case .decodingFailed(let path, let reason): return "Decoding failed at \(path.isEmpty ? "(root)" : path): \(reason)"
         case .stringDecodingFailed: return "The response body is not valid text"
         case .pluginFailed(let plugin, let hook, let reason): return "Plugin \(plugin) failed in \(hook.rawValue): \(reason)"
         case .adaptationFailed(let interceptor, let reason): return "Interceptor \(interceptor) could not adapt the request: \(reason)"
+        case .missingCredential: return "The endpoint needs a credential and none is set (sign in first)"
+        case .credentialRefreshFailed(let reason): return "Refreshing the credential failed: \(reason)"
+        case .tooManyCredentialRefreshes(let limit, let window):
+            return "The credential was refreshed \(limit) times within \(Int(window)) s and is still refused; not refreshing again"
         }
     }
 }

@@ -23,26 +23,21 @@ let courierHeaderCallback: courier_data_cb = { pointer, size, count, context in
     return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
 }
 
-/// Called by libcurl at least once a second while a transfer with an idle limit runs; aborts the
-/// transfer when no byte moved in either direction for longer than the limit.
+/// Called by libcurl at least once a second, and whenever bytes move, while a transfer with an
+/// idle limit runs: records activity for the engine's idle check.
 let courierProgressCallback: courier_xferinfo_cb = { context, _, downloaded, _, uploaded in
     guard let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-    return transfer.checkIdle(downloaded: Int64(downloaded), uploaded: Int64(uploaded)) ? 0 : 1
+    transfer.noteProgress(downloaded: Int64(downloaded), uploaded: Int64(uploaded))
+    return 0
 }
 
 extension CurlTransfer {
-    /// Returns false (abort) when the transfer has been idle for longer than its idle limit.
-    func checkIdle(downloaded: Int64, uploaded: Int64) -> Bool {
-        let now = ContinuousClock.now
-        if downloaded != lastProgress.0 || uploaded != lastProgress.1 {
-            lastProgress = (downloaded, uploaded)
-            lastActivity = now
-            return true
-        }
-        guard let idle = options.idleTimeout, Self.seconds(now - lastActivity) > idle else { return true }
-        idleTimedOut = true
-        return false
+    /// Remembers when a byte last moved in either direction.
+    func noteProgress(downloaded: Int64, uploaded: Int64) {
+        guard downloaded != lastProgress.0 || uploaded != lastProgress.1 else { return }
+        lastProgress = (downloaded, uploaded)
+        lastActivity = .now
     }
 
     /// Appends body bytes; returns false to abort when the size limit is exceeded.
@@ -64,6 +59,7 @@ extension CurlTransfer {
         if !wasComplete, headParser.isComplete {
             headersEnded()
             flowHeadersEnded()
+            if multiplexOrigin != nil { engine.headsArrived.append(self) }
         }
         return true
     }

@@ -34,9 +34,16 @@ final class CurlEngine: Transport, @unchecked Sendable {
     private let inbox = Locked(Inbox())
     /// Easy handles created and not yet cleaned up; zero whenever nothing is in flight.
     let liveHandles = Atomic<Int>(0)
-    private let multi: UnsafeMutableRawPointer
-    private let share: UnsafeMutableRawPointer?
-    private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    let multi: UnsafeMutableRawPointer
+    let share: UnsafeMutableRawPointer?
+    /// Transfers whose handle is in the multi. Loop thread only.
+    var active: [ObjectIdentifier: CurlTransfer] = [:]
+    /// Transfers to an HTTP/2 origin waiting for ``admission`` to start them. Loop thread only.
+    var held: [ObjectIdentifier: CurlTransfer] = [:]
+    /// When transfers to HTTP/2 origins may start (see ``StreamAdmission``). Loop thread only.
+    var admission = StreamAdmission<ObjectIdentifier>()
+    /// Transfers to HTTP/2 origins whose response head arrived in the last perform. Loop thread only.
+    var headsArrived: [CurlTransfer] = []
     private var pendingCommands: [Command] = []
     /// Reset easy handles kept for reuse, which saves libcurl's per-handle set-up. Loop thread only.
     private var idleHandles: [UnsafeMutableRawPointer] = []
@@ -121,18 +128,28 @@ final class CurlEngine: Transport, @unchecked Sendable {
             if stopping { break }
             curl_multi_perform(multi, &running)
             collectFinished()
+            observePlacements()
+            noteHeadsArrived()
+            let started = startAdmitted()
+            let nextDeadline = expireDeadlines(now: .now)
+            // Newly started transfers are performed (and placed) at once, without waiting.
+            if started > 0 { continue }
             let mustWait = inbox.withLock { box in
                 box.loopIsWaiting = box.commands.isEmpty
                 return box.loopIsWaiting
             }
             if mustWait {
                 var ignored: Int32 = 0
-                curl_multi_poll(multi, nil, 0, 1000, &ignored)
+                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: nextDeadline), &ignored)
                 inbox.withLock { $0.loopIsWaiting = false }
             }
         }
         for transfer in Array(active.values) {
             detach(transfer)
+            transfer.finish(error: .cancelled)
+        }
+        for transfer in Array(held.values) {
+            dropHeld(transfer)
             transfer.finish(error: .cancelled)
         }
         curl_multi_cleanup(multi)
@@ -156,6 +173,9 @@ final class CurlEngine: Transport, @unchecked Sendable {
                 if active[ObjectIdentifier(transfer)] != nil {
                     detach(transfer)
                     transfer.finish(error: .cancelled)
+                } else if held[ObjectIdentifier(transfer)] != nil {
+                    dropHeld(transfer)
+                    transfer.finish(error: .cancelled)
                 } else if !transfer.isFinished {
                     // Cancelled before its start command was seen: start sees the flag and completes.
                     transfer.finish(error: .cancelled)
@@ -167,30 +187,6 @@ final class CurlEngine: Transport, @unchecked Sendable {
             }
         }
         return stop
-    }
-
-    private func attach(_ transfer: CurlTransfer) {
-        guard !transfer.isFinished else { return }
-        if transfer.isCancelRequested {
-            transfer.finish(error: .cancelled)
-            return
-        }
-        if let error = transfer.prepare(share: share) {
-            transfer.releaseHandle()
-            transfer.finish(error: error)
-            return
-        }
-        guard let easy = transfer.easy else {
-            transfer.finish(error: .transport(code: -1, message: "Could not create a transfer handle"))
-            return
-        }
-        let code = curl_multi_add_handle(multi, easy)
-        guard code == CURLM_OK else {
-            transfer.releaseHandle()
-            transfer.finish(error: .transport(code: Int(code.rawValue), message: "curl_multi_add_handle failed"))
-            return
-        }
-        active[ObjectIdentifier(transfer)] = transfer
     }
 
     /// An easy handle for a new transfer: a reset one from the pool, or a new one. Loop thread only.
@@ -211,39 +207,6 @@ final class CurlEngine: Transport, @unchecked Sendable {
         curl_easy_reset(handle)
         idleHandles.append(handle)
     }
-
-    /// Removes the transfer's handle from the multi and frees it. Loop thread only.
-    private func detach(_ transfer: CurlTransfer) {
-        active.removeValue(forKey: ObjectIdentifier(transfer))
-        if let easy = transfer.easy {
-            curl_multi_remove_handle(multi, easy)
-        }
-        transfer.releaseHandle()
-    }
-
-    private func collectFinished() {
-        var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi, &remaining) {
-            guard courier_msg_is_done(message) != 0, let easy = courier_msg_easy(message) else { continue }
-            let code = courier_msg_result(message)
-            guard let transfer = CurlTransfer.from(easy: easy),
-                  active[ObjectIdentifier(transfer)] != nil else { continue }
-            // Everything that needs the handle happens before it is removed and freed.
-            let outcome = transfer.evaluate(code: code)
-            curl_multi_remove_handle(multi, easy)
-            switch outcome {
-            case .complete(let error):
-                active.removeValue(forKey: ObjectIdentifier(transfer))
-                transfer.releaseHandle()
-                transfer.finish(error: error)
-            case .redirect(let next):
-                transfer.releaseHandle()
-                transfer.beginRedirect(to: next)
-                active.removeValue(forKey: ObjectIdentifier(transfer))
-                attach(transfer)
-            }
-        }
-    }
 }
 
 /// Process-wide libcurl initialisation. `curl_global_cleanup` is never called: other code in the
@@ -257,3 +220,4 @@ enum CurlGlobal {
         _ = initialized
     }
 }
+

@@ -27,8 +27,6 @@ struct TransferFailureState {
     var connected = false
     /// The request's overall deadline has passed.
     var requestDeadlinePassed = false
-    /// The engine's idle check stopped the transfer.
-    var idleTimedOut = false
     /// The redirect limit in force.
     var redirectLimit = 0
 
@@ -101,7 +99,7 @@ enum CurlResultTable {
             return .transport(code: Int(code.rawValue),
                               message: "could not write to \(state.fileWriteError?.path ?? "the destination"): \(reason)")
         case CURLE_ABORTED_BY_CALLBACK:
-            return state.idleTimedOut ? .timedOut(.idle) : .cancelled
+            return .cancelled
 
         // The request itself.
         case CURLE_URL_MALFORMAT:

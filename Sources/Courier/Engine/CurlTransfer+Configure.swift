@@ -46,18 +46,19 @@ extension CurlTransfer {
         return nil
     }
 
+    /// The engine enforces every limit itself (see CurlEngine+Deadlines.swift); libcurl's own
+    /// connect and overall limits are set too, as a backstop and for its connection attempts.
     private func configureTimeouts(_ easy: UnsafeMutableRawPointer) {
         if let connect = options.connectTimeout, connect > 0 {
             set(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connect))
         }
-        if let total = options.requestTimeout, total > 0 {
-            var remaining = total
-            if let startedAt { remaining -= Self.seconds(ContinuousClock.now - startedAt) }
+        if let requestDeadline {
+            let remaining = Self.seconds(requestDeadline - ContinuousClock.now)
             set(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(remaining)))
         }
         if let idle = options.idleTimeout, idle > 0 {
-            // libcurl's LOW_SPEED_TIME fires seconds late on 7.88; the progress callback, called at
-            // least once a second, watches for stalls instead (only when an idle limit is set).
+            // The progress callback records when bytes last moved; the engine's loop fails the
+            // transfer when that is longer ago than the limit.
             lastActivity = .now
             set(easy, CURLOPT_NOPROGRESS, 0)
             courier_easy_setopt_xferinfo_cb(easy, courierProgressCallback)
@@ -206,3 +207,4 @@ extension CurlTransfer {
         courier_easy_setopt_pointer(easy, option, pointer)
     }
 }
+

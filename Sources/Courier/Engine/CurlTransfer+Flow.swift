@@ -47,8 +47,8 @@ let courierStreamWriteCallback: courier_data_cb = { pointer, size, count, contex
     return transfer.streamBody(UnsafeRawBufferPointer(start: pointer, count: length))
 }
 
-/// The progress callback for flow transfers: idle checks that ignore deliberate pauses, and
-/// throttled progress reports.
+/// The progress callback for flow transfers: activity for the idle check (deliberate pauses
+/// count as activity), and throttled progress reports.
 let courierFlowProgressCallback: courier_xferinfo_cb = { context, _, downloaded, _, uploaded in
     guard let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
@@ -153,7 +153,7 @@ extension CurlTransfer {
         }
     }
 
-    /// The progress callback's work; false aborts the transfer (idle timeout).
+    /// The progress callback's work; always true (the engine's loop enforces the idle limit).
     func flowTick(downloaded: Int64, uploaded: Int64) -> Bool {
         guard let flow else { return true }
         flow.uploaded = uploaded
@@ -161,8 +161,8 @@ extension CurlTransfer {
             // Waiting for the reader or the producer is not the server being idle.
             lastActivity = .now
             lastProgress = (downloaded, uploaded)
-        } else if options.idleTimeout != nil, !checkIdle(downloaded: downloaded, uploaded: uploaded) {
-            return false
+        } else if options.idleTimeout != nil {
+            noteProgress(downloaded: downloaded, uploaded: uploaded)
         }
         guard let relay = flow.progress else { return true }
         let now = ContinuousClock.now

@@ -25,15 +25,8 @@ extension CurlTransfer {
         state.headComplete = headParser.isComplete
         state.connected = (metrics?.preTransfer ?? 0) > 0
         state.requestDeadlinePassed = requestDeadlinePassed
-        state.idleTimedOut = idleTimedOut
         if case .follow(let limit) = options.redirectPolicy { state.redirectLimit = limit }
         return state
-    }
-
-    /// Whether the request's overall time limit (counted from its first hop) is used up.
-    var requestDeadlinePassed: Bool {
-        guard let limit = options.requestTimeout, limit > 0, let startedAt else { return false }
-        return ContinuousClock.now >= startedAt + .milliseconds(Self.milliseconds(limit)) - .milliseconds(1)
     }
 
     private func errorMessage(_ code: CURLcode) -> String {

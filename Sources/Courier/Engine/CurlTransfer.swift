@@ -33,7 +33,6 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     var headParser = ResponseHeadParser()
     var receivedBodyBytes = 0
     var exceededSizeLimit = false
-    var idleTimedOut = false
     /// The open destination file of a download, or -1.
     var fileDescriptor: Int32 = -1
     var fileWriteError: Int32 = 0
@@ -44,6 +43,11 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     var redirectCount = 0
     var startedAt: ContinuousClock.Instant?
     var hopStartedAt: ContinuousClock.Instant?
+    /// When the whole request must be over (counted from submission, queueing and redirects
+    /// included), if it has a limit.
+    let requestDeadline: ContinuousClock.Instant?
+    /// This hop's request went out on a connection, so its connect limit no longer applies.
+    var connectConfirmed = false
     /// Streaming, progress and resume state; nil for plain requests (see CurlTransfer+Flow.swift).
     var flow: TransferFlow?
 
@@ -53,6 +57,9 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         self.options = options
         self.engine = engine
         self.completion = completion
+        requestDeadline = options.requestTimeout.flatMap { limit in
+            limit > 0 ? ContinuousClock.now + .milliseconds(Self.milliseconds(limit)) : nil
+        }
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
@@ -82,6 +89,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
+        connectConfirmed = false
         guard let handle = engine.obtainHandle() else {
             return .transport(code: -1, message: "curl_easy_init failed")
         }
@@ -107,9 +115,9 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         }
     }
 
-    /// Reads the outcome of a finished transfer while its handle is still valid.
-    func evaluate(code: CURLcode) -> Outcome {
-        guard let easy else { return .complete(.transport(code: -1, message: "transfer has no handle")) }
+    /// Reads the metrics and the response head so far while the handle is still valid.
+    func captureResponse() {
+        guard let easy else { return }
         metrics = readMetrics(easy)
         var status = 0
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -119,6 +127,13 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
             head = ResponseHead(url: url, statusCode: statusCode,
                                 httpVersion: version == .unknown ? nil : version.rawValue, fields: headParser.fields)
         }
+    }
+
+    /// Reads the outcome of a finished transfer while its handle is still valid.
+    func evaluate(code: CURLcode) -> Outcome {
+        guard let easy else { return .complete(.transport(code: -1, message: "transfer has no handle")) }
+        captureResponse()
+        let statusCode = head?.statusCode ?? 0
         guard code == CURLE_OK else {
             return .complete(flow?.failure ?? mapError(code))
         }
@@ -152,7 +167,6 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         headParser.reset()
         receivedBodyBytes = 0
         exceededSizeLimit = false
-        idleTimedOut = false
         lastProgress = (0, 0)
     }
 

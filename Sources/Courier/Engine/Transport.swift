@@ -3,13 +3,20 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What the engine needs to carry out one request, resolved from the session configuration.
-package struct TransferOptions: Sendable {
-    var connectTimeout: TimeInterval?
-    var requestTimeout: TimeInterval?
+/// What a ``Session`` asks of its transport for one request, resolved from its configuration.
+///
+/// The libcurl engine reads every field; a transport of your own reads what applies to it
+/// (a stub honours ``bodyLimit`` and ``destination``, a recorder redacts with ``security``).
+public struct TransferOptions: Sendable {
+    /// Seconds allowed to establish a connection; nil for no limit.
+    public var connectTimeout: TimeInterval?
+    /// Seconds allowed for the whole request; nil for no limit.
+    public var requestTimeout: TimeInterval?
     var idleTimeout: TimeInterval?
     var redirectPolicy: Session.RedirectPolicy
-    var security: SecurityPolicy
+    /// The session's security rules: which headers are secrets (never print, log or store their
+    /// values) and the body size limits.
+    public var security: SecurityPolicy
     var automaticDecompression: Bool
     var tls: Session.TLSConfiguration
     var proxy: Session.Proxy
@@ -18,29 +25,45 @@ package struct TransferOptions: Sendable {
     var receiveBufferSize: Int?
     /// libcurl's upload buffer for bodies read through the read callback; nil keeps its 64 KiB.
     var uploadBufferSize: Int?
-    /// When set, the final response body is written to this file instead of memory.
-    package var destination: URL?
+    /// When set, the final response body is written to this file instead of memory (the
+    /// result's `data` stays empty).
+    public var destination: URL?
     /// When set, progress is reported here (only read when someone observes it).
     package var progress: ProgressRelay?
     /// When set, the final response's head and body are handed here as they arrive, with
     /// backpressure, instead of being collected in memory.
     package var responseStream: ResponseStreamBuffer?
+    /// The value the request was built from (a ``Router`` case, a URL...), when the request
+    /// came from ``Session/request(_:)``; stubs read a router's `sampleData` from it.
+    public var target: (any URLRequestConvertible)?
 
     /// The body size limit that applies: ``SecurityPolicy/maxDownloadSize`` for a download to a
-    /// file or a streamed response, ``SecurityPolicy/maxResponseSize`` for a body held in memory.
-    package var bodyLimit: Int? {
+    /// file or a streamed response, ``SecurityPolicy/maxResponseSize`` for a body held in memory;
+    /// nil for no limit. A transport delivering more must fail with
+    /// ``CourierError/responseTooLarge(limit:)``.
+    public var bodyLimit: Int? {
         destination == nil && responseStream == nil ? security.maxResponseSize : security.maxDownloadSize
     }
 }
 
-/// The outcome of one transfer, before validation and serialization.
-package struct TransportResult: Sendable {
+extension TransferOptions {
+    /// The options a session with `configuration` gives a request that sets no timeout of its own.
+    public init(configuration: Session.Configuration = Session.Configuration()) {
+        self = Session.makeOptions(configuration)
+    }
+}
+
+/// The outcome of one transfer, before validation and serialization: a response, or an error.
+public struct TransportResult: Sendable {
     /// The request as last sent (after redirects).
-    var request: URLRequest
+    public var request: URLRequest
     var head: ResponseHead?
-    var data: Data
-    var metrics: TransferMetrics?
-    var error: CourierError?
+    /// The response body (empty when it went to ``TransferOptions/destination``).
+    public var data: Data
+    /// Timings and counters, if the transport measured any.
+    public var metrics: TransferMetrics?
+    /// The failure, if the transfer did not produce a usable response.
+    public var error: CourierError?
 
     package init(request: URLRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
                  error: CourierError?) {
@@ -50,17 +73,69 @@ package struct TransportResult: Sendable {
         self.metrics = metrics
         self.error = error
     }
+
+    /// A response to `request`: `statusCode`, `headers` in order (repeats allowed) and `body`.
+    public init(request: URLRequest, statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
+                httpVersion: String = "HTTP/1.1", metrics: TransferMetrics? = nil) {
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        let head = ResponseHead(url: url, statusCode: statusCode, httpVersion: httpVersion,
+                                fields: headers.map { ($0.name, $0.value) })
+        self.init(request: request, head: head, data: body, metrics: metrics, error: nil)
+    }
+
+    /// A failure of `request`, such as ``CourierError/cancelled`` or ``CourierError/timedOut(_:)``.
+    public init(request: URLRequest, error: CourierError) {
+        self.init(request: request, head: nil, data: Data(), metrics: nil, error: error)
+    }
+
+    /// The response's status code; nil when no response arrived.
+    public var statusCode: Int? { head?.statusCode }
+
+    /// The response's headers in arrival order; empty when no response arrived.
+    public var headers: HTTPHeaders {
+        HTTPHeaders((head?.fields ?? []).map { HTTPHeader(name: $0.0, value: $0.1) })
+    }
 }
 
-/// Cancels a transfer that a transport started; safe to call from any thread, any number of times.
-package protocol TransportCancellable: Sendable {
+/// Cancels a transfer that a transport started.
+///
+/// `cancel()` may be called from any thread, any number of times, before or after the transfer
+/// completed. Before completion it makes the transfer complete promptly with
+/// ``CourierError/cancelled`` (unless its result is already being delivered); after, it does nothing.
+public protocol TransportCancellable: Sendable {
+    /// Stops the transfer if it is still running.
     func cancel()
 }
 
-/// The seam between the Session and what actually moves bytes: the curl engine, or a stub.
+/// What moves a ``Session``'s bytes: the libcurl engine, a stub, a replay store, a fault injector.
 ///
-/// `execute` must call `completion` exactly once, on any thread, including after `cancel()`.
-package protocol Transport: Sendable {
+/// Everything above the transport — default headers, plugins and interceptors, retries,
+/// validation, serializers, services — is the same whichever transport a session uses, so a
+/// transport of your own only turns one `URLRequest` into one ``TransportResult``:
+/// ```swift
+/// struct Offline: Transport {
+///     struct Token: TransportCancellable { func cancel() {} }
+///     func execute(_ request: URLRequest, options: TransferOptions,
+///                  completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+///         completion(TransportResult(request: request, error: .cannotConnect(message: "offline")))
+///         return Token()
+///     }
+/// }
+/// let session = Session(transport: Offline())
+/// ```
+/// The contract (`CourierTesting`'s `TransportConformance` checks it):
+/// - `completion` is called **exactly once** per `execute`, whatever happens: success, failure,
+///   cancellation before or after it started, cancellation racing the answer.
+/// - It may be called on any thread, even before `execute` returns; it must not be called while
+///   the transport holds a lock the session could need (the session may call `execute` or
+///   `cancel` again from inside it, for a retry). Keep it short: hand the result on, do not block.
+/// - `execute` and the returned token's `cancel()` may be called from any thread, concurrently.
+/// - Cancelling before completion completes with ``CourierError/cancelled``; transport failures
+///   are ``CourierError`` values, never thrown errors or crashes.
+/// - Honour ``TransferOptions/bodyLimit`` and ``TransferOptions/destination`` when they are
+///   set, so that limits and downloads behave as with the engine.
+public protocol Transport: Sendable {
+    /// Starts `request` and returns a token that cancels it; calls `completion` exactly once.
     func execute(
         _ request: URLRequest,
         options: TransferOptions,

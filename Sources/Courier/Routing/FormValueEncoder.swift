@@ -1,88 +1,30 @@
 import Foundation
 
-/// A mutable node that form encoding containers write into.
-final class FormNodeBox {
-    enum Content {
-        case unset
-        case value(FormNode)
-        case array([FormNodeBox])
-        case object([(String, FormNodeBox)])
-    }
-
-    var content: Content = .unset
-
-    /// The finished tree; an untouched box is an empty object.
-    func node(sortingKeys: Bool) -> FormNode {
-        switch content {
-        case .unset: return .object([])
-        case .value(let node): return node
-        case .array(let boxes): return .array(boxes.map { $0.node(sortingKeys: sortingKeys) })
-        case .object(let pairs):
-            let ordered = sortingKeys ? pairs.sorted { $0.0 < $1.0 } : pairs
-            return .object(ordered.map { ($0.0, $0.1.node(sortingKeys: sortingKeys)) })
-        }
-    }
-
-    /// The child box for `key`, created (or reset) in this object box.
-    func child(forKey key: String) -> FormNodeBox {
-        var pairs: [(String, FormNodeBox)] = []
-        if case .object(let existing) = content { pairs = existing }
-        let box = FormNodeBox()
-        if let index = pairs.firstIndex(where: { $0.0 == key }) {
-            pairs[index].1 = box
-        } else {
-            pairs.append((key, box))
-        }
-        content = .object(pairs)
-        return box
-    }
-
-    /// A new child box appended to this array box.
-    func appendChild() -> FormNodeBox {
-        var boxes: [FormNodeBox] = []
-        if case .array(let existing) = content { boxes = existing }
-        let box = FormNodeBox()
-        boxes.append(box)
-        content = .array(boxes)
-        return box
-    }
-
-    /// Makes this box an object, keeping existing members.
-    func becomeObject() {
-        if case .object = content { return }
-        content = .object([])
-    }
-
-    /// Makes this box an array, keeping existing elements.
-    func becomeArray() {
-        if case .array = content { return }
-        content = .array([])
-    }
-}
-
-/// A coding key for array positions and `super`.
+/// A coding key for array positions; its text (`Index 2`) is only built when asked for.
 struct FormIndexKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
+    let index: Int
+    var intValue: Int? { index }
+    var stringValue: String { "Index \(index)" }
 
     init(index: Int) {
-        stringValue = "Index \(index)"
-        intValue = index
+        self.index = index
     }
 
     init?(stringValue: String) {
-        self.stringValue = stringValue
-        intValue = nil
+        return nil
     }
 
     init?(intValue: Int) {
         self.init(index: intValue)
     }
-
-    static let superKey = FormIndexKey(stringValue: "super") ?? FormIndexKey(index: 0)
 }
 
 /// The `Encoder` behind ``URLFormEncoder``: writes one value into one ``FormNodeBox``.
+///
+/// Values are written as Alamofire's `URLEncodedFormEncoder` writes them: numbers in Swift's
+/// `String(_:)` form (`1.0`, `1e+20`), `nil` (including `nil` optionals that synthesized
+/// conformances skip with `encodeIfPresent`) as a null node for the nil encoding, a super
+/// encoder writing into the same object.
 struct FormValueEncoder: Encoder {
     let box: FormNodeBox
     let codingPath: [any CodingKey]
@@ -92,8 +34,8 @@ struct FormValueEncoder: Encoder {
     /// `user.tags[2]`, for errors.
     var keyPathString: String {
         codingPath.reduce("") { path, key in
-            if let index = key.intValue, key.stringValue.hasPrefix("Index ") {
-                return ParameterValue.path(path, index: index)
+            if let indexKey = key as? FormIndexKey {
+                return ParameterValue.path(path, index: indexKey.index)
             }
             return ParameterValue.path(path, key: key.stringValue)
         }
@@ -113,27 +55,51 @@ struct FormValueEncoder: Encoder {
         FormSingleValueContainer(encoder: self)
     }
 
-    /// An encoder for a child box one level down.
+    /// An encoder for a child box one level down; a child past the depth limit remembers its
+    /// key path so that ``FormNodeBox/node()`` can name it.
     func child(_ box: FormNodeBox, key: any CodingKey) -> FormValueEncoder {
-        FormValueEncoder(box: box, codingPath: codingPath + [key], settings: settings)
+        let child = FormValueEncoder(box: box, codingPath: codingPath + [key], settings: settings)
+        if child.codingPath.count > ParameterValue.maximumDepth {
+            box.overflowKeyPath = child.keyPathString
+        }
+        return child
+    }
+
+    /// Writes `nil` into ``box``.
+    func encodeNull() throws {
+        try checkDepth()
+        box.set(.null)
     }
 
     /// Writes `value` into ``box``, handling the types with a form-specific representation.
     func encodeValue<T: Encodable>(_ value: T) throws {
+        try checkDepth()
         switch value {
-        case let string as String: box.content = .value(.text(string))
-        case let bool as Bool: box.content = .value(.bool(bool))
-        case let double as Double: box.content = .value(.text(try ParameterValue.format(double, keyPath: keyPathString)))
-        case let float as Float: box.content = .value(.text(try ParameterValue.format(float, keyPath: keyPathString)))
-        case let integer as any BinaryInteger: box.content = .value(.text("\(integer)"))
+        case let string as String: box.set(.text(string))
+        case let bool as Bool: box.set(.bool(bool))
+        case let double as Double: box.set(.text(try text(double)))
+        case let integer as any BinaryInteger: box.set(.text("\(integer)"))
+        case let float as Float: box.set(.text(try text(float)))
         case let decimal as Decimal:
             guard !decimal.isNaN else { throw ParameterValue.nonFinite(keyPath: keyPathString) }
-            box.content = .value(.text(decimal.description))
-        case let url as URL: box.content = .value(.text(url.absoluteString))
+            box.set(.text(decimal.description))
+        case let url as URL: box.set(.text(url.absoluteString))
         case let date as Date: try encodeDate(date)
         case let data as Data: try encodeData(data)
         default: try value.encode(to: self)
         }
+    }
+
+    private func checkDepth() throws {
+        if codingPath.count > ParameterValue.maximumDepth {
+            throw ParameterValue.tooDeep(keyPath: keyPathString)
+        }
+    }
+
+    /// A finite number as `String(value)` writes it: `1.0`, `0.1`, `1e+20`.
+    private func text<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) throws -> String {
+        guard value.isFinite else { throw ParameterValue.nonFinite(keyPath: keyPathString) }
+        return String(value)
     }
 
     private func encodeDate(_ date: Date) throws {
@@ -141,63 +107,40 @@ struct FormValueEncoder: Encoder {
         case .deferredToDate:
             try date.encode(to: self)
         case .secondsSince1970:
-            box.content = .value(.text(try ParameterValue.format(date.timeIntervalSince1970, keyPath: keyPathString)))
+            box.set(.text(try text(date.timeIntervalSince1970)))
         case .millisecondsSince1970:
-            let millis = (date.timeIntervalSince1970 * 1000).rounded()
-            box.content = .value(.text(try ParameterValue.format(millis, keyPath: keyPathString)))
+            box.set(.text(try text(date.timeIntervalSince1970 * 1000)))
         case .iso8601:
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime]
-            box.content = .value(.text(formatter.string(from: date)))
+            box.set(.text(formatter.string(from: date)))
         case .formatted(let formatter):
-            box.content = .value(.text(formatter.string(from: date)))
+            box.set(.text(formatter.string(from: date)))
         case .custom(let transform):
-            box.content = .value(.text(try transform(date)))
+            box.set(.text(try transform(date)))
         }
     }
 
     private func encodeData(_ data: Data) throws {
         switch settings.dataEncoding {
-        case .base64: box.content = .value(.text(data.base64EncodedString()))
+        case .base64: box.set(.text(data.base64EncodedString()))
         case .deferredToData: try data.encode(to: self)
-        case .custom(let transform): box.content = .value(.text(try transform(data)))
+        case .custom(let transform): box.set(.text(try transform(data)))
         }
     }
 }
 
-/// Keyed container writing members into an object box.
-struct FormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+/// Single-value container writing directly into the encoder's box.
+struct FormSingleValueContainer: SingleValueEncodingContainer {
     let encoder: FormValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func childEncoder(for key: Key) -> FormValueEncoder {
-        encoder.child(encoder.box.child(forKey: encoder.settings.encodedKey(key.stringValue)), key: key)
+    mutating func encodeNil() throws {
+        try encoder.encodeNull()
     }
 
-    mutating func encodeNil(forKey key: Key) throws {
-        childEncoder(for: key).box.content = .value(.null)
-    }
-
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try childEncoder(for: key).encodeValue(value)
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy keyType: NestedKey.Type, forKey key: Key
-    ) -> KeyedEncodingContainer<NestedKey> {
-        childEncoder(for: key).container(keyedBy: keyType)
-    }
-
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        childEncoder(for: key).unkeyedContainer()
-    }
-
-    mutating func superEncoder() -> any Encoder {
-        encoder.child(encoder.box.child(forKey: "super"), key: FormIndexKey.superKey)
-    }
-
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
-        childEncoder(for: key)
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try encoder.encodeValue(value)
     }
 }
 
@@ -205,10 +148,7 @@ struct FormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 struct FormUnkeyedContainer: UnkeyedEncodingContainer {
     let encoder: FormValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
-    var count: Int {
-        if case .array(let boxes) = encoder.box.content { return boxes.count }
-        return 0
-    }
+    var count: Int { encoder.box.elementCount }
 
     private func nextEncoder() -> FormValueEncoder {
         let key = FormIndexKey(index: count)
@@ -216,7 +156,7 @@ struct FormUnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func encodeNil() throws {
-        nextEncoder().box.content = .value(.null)
+        try nextEncoder().encodeNull()
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
@@ -233,19 +173,5 @@ struct FormUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func superEncoder() -> any Encoder {
         nextEncoder()
-    }
-}
-
-/// Single-value container writing directly into the encoder's box.
-struct FormSingleValueContainer: SingleValueEncodingContainer {
-    let encoder: FormValueEncoder
-    var codingPath: [any CodingKey] { encoder.codingPath }
-
-    mutating func encodeNil() throws {
-        encoder.box.content = .value(.null)
-    }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        try encoder.encodeValue(value)
     }
 }

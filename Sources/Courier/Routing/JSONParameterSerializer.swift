@@ -23,7 +23,8 @@ public struct JSONParameterOptions: OptionSet, Hashable, Sendable {
 ///
 /// Unlike `JSONSerialization` it never traps: every value is checked and anything that is
 /// not JSON throws ``CourierError/parameterEncodingFailed(keyPath:reason:)`` naming the key
-/// path, for example `user.birthday` with reason `Date is not a JSON value`.
+/// path, for example `user.birthday` with reason `Date is not a JSON value`; so does a tree
+/// nested deeper than ``ParameterValue/maximumDepth`` (its depth is checked before recursing).
 enum JSONParameterSerializer {
     /// Serializes `parameters` as a JSON object in UTF-8.
     static func serialize(_ parameters: Parameters, options: JSONParameterOptions = .default) throws -> Data {
@@ -40,8 +41,9 @@ enum JSONParameterSerializer {
             self.options = options
         }
 
+        /// Writes `value`, found at `keyPath` which has `depth` components.
         mutating func write(_ value: Any, keyPath: String, depth: Int) throws {
-            switch try ParameterValue.classify(value, keyPath: keyPath, valueKind: "a JSON value") {
+            switch try ParameterValue.classify(value, keyPath: keyPath, depth: depth, valueKind: "a JSON value") {
             case .null: append("null")
             case .bool(let bool): append(bool ? "true" : "false")
             case .number(let text): append(text)
@@ -52,15 +54,15 @@ enum JSONParameterSerializer {
         }
 
         mutating func writeObject(_ dictionary: [String: Any], keyPath: String, depth: Int) throws {
-            let keys = options.contains(.sortedKeys) ? dictionary.keys.sorted() : Array(dictionary.keys)
-            guard !keys.isEmpty else { return append("{}") }
+            let members = options.contains(.sortedKeys) ? dictionary.sorted { $0.key < $1.key } : Array(dictionary)
+            guard !members.isEmpty else { return append("{}") }
             append("{")
-            for (offset, key) in keys.enumerated() {
+            for (offset, member) in members.enumerated() {
                 if offset > 0 { append(",") }
                 newline(depth: depth + 1)
-                writeString(key)
+                writeString(member.key)
                 append(options.contains(.prettyPrinted) ? ": " : ":")
-                try write(dictionary[key] as Any, keyPath: ParameterValue.path(keyPath, key: key), depth: depth + 1)
+                try write(member.value, keyPath: ParameterValue.path(keyPath, key: member.key), depth: depth + 1)
             }
             newline(depth: depth)
             append("}")

@@ -17,6 +17,8 @@ import Foundation
 /// unreadable or a directory, building throws ``CourierError/multipartEncodingFailed(reason:)``.
 ///
 /// The boundary is random by default; pass one to ``init(boundary:memoryThreshold:)`` for reproducible bodies.
+/// A request carrying this body always gets ``contentType`` as its `Content-Type`, replacing one
+/// set by the caller: without its boundary the server could not split the body.
 public struct MultipartFormData: Sendable {
     /// The default ``memoryThreshold``: 64 MiB.
     public static let defaultMemoryThreshold = 64 * 1024 * 1024
@@ -42,10 +44,16 @@ public struct MultipartFormData: Sendable {
         return "courier.boundary." + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// The request `Content-Type`: `multipart/form-data; boundary=<boundary>`.
+    /// The request `Content-Type`: `multipart/form-data; boundary=<boundary>`. A boundary
+    /// holding a space or one of `(),/:=?` (allowed in boundaries by RFC 2046, not in an RFC 2045
+    /// token) is quoted: `multipart/form-data; boundary="a b:c"`.
     public var contentType: String {
-        "multipart/form-data; boundary=\(boundary)"
+        let isToken = boundary.utf8.allSatisfy { !Self.quotedBoundaryBytes.utf8.contains($0) }
+        return isToken ? "multipart/form-data; boundary=\(boundary)" : "multipart/form-data; boundary=\"\(boundary)\""
     }
+
+    /// The boundary characters that are not RFC 2045 token characters.
+    private static let quotedBoundaryBytes = "(),/:=? "
 
     /// The number of parts appended so far.
     public var count: Int { parts.count }
@@ -96,14 +104,20 @@ public struct MultipartFormData: Sendable {
         }
     }
 
-    /// RFC 2046 §5.1.1 `bchars`: letters, digits and `'()+_,-./:=?` and space, not last.
-    /// (`~`, although URL-unreserved, is not among them.)
+    /// RFC 2046: 1 to 70 of `A-Z a-z 0-9 '()+_,-./:=?` and space, not ending with a space;
+    /// `"`, backslash, `;` and control characters are rejected, so quoting never needs escapes.
     func validateBoundary() throws {
         let allowed = "'()+_,-./:=? "
         let valid = (1...70).contains(boundary.utf8.count)
             && !boundary.hasSuffix(" ")
             && boundary.utf8.allSatisfy { byte in
-                byte != UInt8(ascii: "~") && PercentEscaping.isUnreserved(byte) || allowed.utf8.contains(byte)
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    return true
+                default:
+                    return allowed.utf8.contains(byte)
+                }
             }
         if !valid {
             throw CourierError.multipartEncodingFailed(

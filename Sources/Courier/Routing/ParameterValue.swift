@@ -2,6 +2,10 @@ import Foundation
 
 /// One value of a ``Parameters`` tree, classified without ever handing unknown objects
 /// to Foundation serializers.
+///
+/// Classification looks at the value's own type only: Swift types are matched first and
+/// Foundation classes (`NSNumber`, `NSNull`) by their metatype, so no value is bridged to an
+/// Objective-C-style object (on Linux that bridging copies the whole sub-tree, every level).
 enum ParameterValue {
     case null
     case bool(Bool)
@@ -11,34 +15,38 @@ enum ParameterValue {
     case array([Any])
     case object([String: Any])
 
-    /// Classifies `value`; `keyPath` (such as `user.tags[2]`) is used in errors, whose reason
-    /// reads `"<Type> is not <valueKind>"`.
-    static func classify(_ value: Any, keyPath: String, valueKind: String) throws -> ParameterValue {
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            guard let wrapped = mirror.children.first else { return .null }
-            return try classify(wrapped.value, keyPath: keyPath, valueKind: valueKind)
-        }
+    /// The deepest key path any parameter encoder accepts, in components (`a.b[0]` has 3):
+    /// deeper trees throw ``tooDeep(keyPath:)`` instead of recursing further.
+    static let maximumDepth = 100
+
+    /// Classifies `value` found at `keyPath` (such as `user.tags[2]`), which has `depth`
+    /// components; errors read `"<Type> is not <valueKind>"`.
+    static func classify(_ value: Any, keyPath: String, depth: Int, valueKind: String) throws -> ParameterValue {
+        guard depth <= maximumDepth else { throw tooDeep(keyPath: keyPath) }
         // NSNumber first, by dynamic type: a Swift Int or Bool is never an NSNumber here.
         if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
             return try classify(number: number, keyPath: keyPath)
         }
         switch value {
-        case is NSNull: return .null
-        case let bool as Bool: return .bool(bool)
         case let string as String: return .string(string)
+        case let bool as Bool: return .bool(bool)
+        case let integer as Int: return .number(String(integer))
+        case let double as Double: return .number(try format(double, keyPath: keyPath))
+        case let dictionary as [String: Any]: return .object(dictionary)
+        case let array as [Any]: return .array(array)
+        case let optional as any OptionalParameter:
+            guard let wrapped = optional.wrappedParameter else { return .null }
+            return try classify(wrapped, keyPath: keyPath, depth: depth, valueKind: valueKind)
         case let substring as Substring: return .string(String(substring))
         case let character as Character: return .string(String(character))
-        case let double as Double: return .number(try format(double, keyPath: keyPath))
         case let float as Float: return .number(try format(float, keyPath: keyPath))
         case let decimal as Decimal:
             guard !decimal.isNaN else { throw nonFinite(keyPath: keyPath) }
             return .number(decimal.description)
         case let integer as any BinaryInteger: return .number("\(integer)")
         case let floating as any BinaryFloatingPoint: return .number(try format(floating, keyPath: keyPath))
-        case let dictionary as [String: Any]: return .object(dictionary)
-        case let array as [Any]: return .array(array)
         default:
+            if type(of: value) is NSNull.Type { return .null }
             throw CourierError.parameterEncodingFailed(
                 keyPath: keyPath, reason: "\(type(of: value)) is not \(valueKind)")
         }
@@ -68,7 +76,8 @@ enum ParameterValue {
     }
 
     /// Writes a finite floating-point value: integral values below 2^53 without a fraction
-    /// (`1.0` → `1`), others in Swift's shortest round-tripping form (`0.1`, `1e+20`).
+    /// (`1.0` → `1`, as `NSNumber` and `JSONSerialization` write them), others in Swift's
+    /// shortest round-tripping form (`0.1`, `1e+20`).
     static func format<F: BinaryFloatingPoint>(_ value: F, keyPath: String) throws -> String {
         guard value.isFinite else { throw nonFinite(keyPath: keyPath) }
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
@@ -79,5 +88,25 @@ enum ParameterValue {
 
     static func nonFinite(keyPath: String) -> CourierError {
         .parameterEncodingFailed(keyPath: keyPath, reason: "NaN and infinite numbers cannot be encoded")
+    }
+
+    static func tooDeep(keyPath: String) -> CourierError {
+        .parameterEncodingFailed(keyPath: keyPath, reason: "nesting deeper than \(maximumDepth) levels is not supported")
+    }
+}
+
+/// Lets ``ParameterValue/classify(_:keyPath:depth:valueKind:)`` unwrap an optional held in
+/// an `Any` without reflection.
+protocol OptionalParameter {
+    /// The wrapped value, or `nil`.
+    var wrappedParameter: Any? { get }
+}
+
+extension Optional: OptionalParameter {
+    var wrappedParameter: Any? {
+        switch self {
+        case .some(let wrapped): return wrapped
+        case .none: return nil
+        }
     }
 }

@@ -4,8 +4,9 @@
 /// ```
 /// Values may be `String`, `Bool`, any integer or floating-point type, `Decimal`,
 /// `NSNumber`, `NSNull`, `nil` optionals, arrays of these and nested `[String: any Sendable]`
-/// dictionaries. Anything else (a `Date`, a custom class, `Double.nan`) makes encoding throw
-/// ``CourierError/parameterEncodingFailed(keyPath:reason:)`` naming the key path.
+/// dictionaries, nested at most 100 levels (a key path such as `user.tags[0]` has at most 100
+/// components). Anything else (a `Date`, a custom class, `Double.nan`, a deeper tree) makes
+/// encoding throw ``CourierError/parameterEncodingFailed(keyPath:reason:)`` naming the key path.
 ///
 /// A nested literal whose values have *different* types is inferred as `[String: Any]`,
 /// which is not `Sendable`; annotate it: `["user": ["name": "Ada", "age": 36] as Parameters]`,

@@ -2,14 +2,19 @@
 enum PercentEscaping {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
-    /// Escapes `string` for a query or form component: every byte except
+    /// Appends `string` escaped for a query or form component to `output`: every byte except
     /// `A-Z a-z 0-9 - . _ ~ / ?` becomes `%XX` (UTF-8, uppercase hex); with
     /// ``URLEncodingOptions/SpaceEncoding/plusReplaced`` a space becomes `+`.
-    static func escapeQuery(_ string: String, options: URLEncodingOptions) -> String {
+    static func appendQueryEscaped(_ string: String, options: URLEncodingOptions, to output: inout [UInt8]) {
         let plus = options.spaceEncoding == .plusReplaced
-        return escape(string) { byte in
-            if plus && byte == UInt8(ascii: " ") { return UInt8(ascii: "+") }
-            return isUnreserved(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") ? byte : nil
+        for byte in string.utf8 {
+            if isUnreserved(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") {
+                output.append(byte)
+            } else if plus && byte == UInt8(ascii: " ") {
+                output.append(UInt8(ascii: "+"))
+            } else {
+                appendEscaped(byte, to: &output)
+            }
         }
     }
 

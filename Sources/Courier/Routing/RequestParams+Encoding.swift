@@ -11,6 +11,16 @@ struct EncodedParameters: Equatable {
     var body: Data?
     /// The `Content-Type` the body needs, or `nil`.
     var contentType: String?
+    /// Whether ``contentType`` replaces a `Content-Type` the caller set (a multipart body,
+    /// whose boundary is part of its type); otherwise the caller's wins.
+    var contentTypeIsRequired = false
+
+    /// Whether the request's `Content-Type` must be set to ``contentType``, given the one the
+    /// caller set (if any).
+    func setsContentType(over existing: String?) -> Bool {
+        contentType != nil && (existing == nil || contentTypeIsRequired)
+    }
+
     /// A body read while sending instead of `body` (a multipart form with files), or `nil`.
     var stream: UploadSegments?
 }
@@ -57,22 +67,29 @@ extension RequestParams {
         case .data(let data, let contentType):
             return EncodedParameters(body: data, contentType: contentType)
         case .multipart(let form) where form.hasFileParts:
-            return EncodedParameters(contentType: form.contentType, stream: try form.streamedBody())
+            return EncodedParameters(contentType: form.contentType, contentTypeIsRequired: true, stream: try form.streamedBody())
         case .multipart(let form):
-            return EncodedParameters(body: try form.encode(), contentType: form.contentType)
+            return EncodedParameters(body: try form.encode(), contentType: form.contentType, contentTypeIsRequired: true)
         case .parameters(let parameters, let options):
-            let text = try ParameterFormConverter.encode(parameters, options: options)
-            if method.encodesParametersInURL {
-                return EncodedParameters(query: text)
-            }
-            return EncodedParameters(body: Data(text.utf8), contentType: Self.formContentType)
+            return Self.methodDependent(try ParameterFormConverter.encode(parameters, options: options), for: method)
+        case .parametersEncodable(let value, let encoder):
+            return Self.methodDependent(try encoder.encode(value), for: method)
         }
+    }
+
+    /// Form text in the query for `GET`, `HEAD` and `DELETE`, otherwise as a form body.
+    private static func methodDependent(_ text: String, for method: HTTPMethod) -> EncodedParameters {
+        if method.encodesParametersInURL {
+            return EncodedParameters(query: text)
+        }
+        return EncodedParameters(body: Data(text.utf8), contentType: formContentType)
     }
 
     /// Returns `request` with these parameters applied: query text appended to its URL
     /// (after `&` when it already has a query), the body set, and `Content-Type` set unless
-    /// the request already has one. The request's method (default `GET`) decides where
-    /// ``parameters(_:options:)`` go.
+    /// the request already has one (a multipart body always sets its own, which carries the
+    /// boundary). The request's method (default `GET`) decides where
+    /// ``parameters(_:options:)`` and ``parametersEncodable(_:encoder:)`` go.
     /// ```swift
     /// let request = try RequestParams.query(["q": "swift"]).apply(to: URLRequest(url: url))
     /// ```
@@ -91,7 +108,8 @@ extension RequestParams {
         } else if let stream = encoded.stream {
             request.httpBodyStream = UploadBodyStream(.segments(stream))
         }
-        if let contentType = encoded.contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
+        if let contentType = encoded.contentType,
+           encoded.setsContentType(over: request.value(forHTTPHeaderField: "Content-Type")) {
             try request.setHeaders([.contentType(contentType)])
         }
         return request

@@ -92,6 +92,14 @@ public enum RequestParams: Sendable {
     /// ```
     case parameters(_ parameters: Parameters, options: URLEncodingOptions = .default)
 
+    /// Method-dependent URL encoding of an `Encodable` value, written by a ``URLFormEncoder``:
+    /// the query for `GET`, `HEAD` and `DELETE`, otherwise a form body, as Alamofire's
+    /// `URLEncodedFormParameterEncoder` does with its default destination.
+    /// ```swift
+    /// .parametersEncodable(SearchFilter(city: "Oslo"))   // GET → ?city=Oslo, POST → body city=Oslo
+    /// ```
+    case parametersEncodable(_ value: any Encodable & Sendable, encoder: URLFormEncoder = URLFormEncoder())
+
     /// A new JSON encoder with `[.sortedKeys, .withoutEscapingSlashes]`, the default for
     /// ``jsonEncodable(_:encoder:)`` and ``queryJSONEncodable(_:_:encoder:options:)``.
     public static var defaultJSONEncoder: JSONEncoder {

@@ -27,9 +27,26 @@ import FoundationNetworking
 /// ```
 /// The default ``asURLRequest()`` joins ``baseURL`` and ``path`` with exactly one `/`,
 /// encodes ``parameters``, and sets ``defaultHeaders`` (`Accept: application/json`), then
-/// ``headers``, then the body's `Content-Type` unless one was given. Every failure throws a
-/// ``CourierError``.
+/// ``headers``, then the body's `Content-Type` unless one was given (a multipart body always
+/// sets its own: the boundary is part of it). Every failure throws a ``CourierError``.
+///
+/// `headers`, `defaultHeaders`, `parameters` and `timeout` have defaults, so their types are
+/// associated types: a router may declare `var headers: [String: String]?` (Moya's habit) or
+/// `var timeout: TimeInterval` and they are used, while `var parameters: [String: Any]` does not
+/// compile (a dictionary does not say how it is encoded). See ``HTTPHeadersConvertible``,
+/// ``RequestParamsConvertible`` and ``TimeoutConvertible``.
 public protocol Router: URLRequestConvertible {
+    /// The type of ``headers``: ``HTTPHeaders`` unless the router declares another
+    /// ``HTTPHeadersConvertible`` type, such as `[String: String]?`.
+    associatedtype HeadersType: HTTPHeadersConvertible = HTTPHeaders
+    /// The type of ``defaultHeaders``: ``HTTPHeaders`` unless the router declares another.
+    associatedtype DefaultHeadersType: HTTPHeadersConvertible = HTTPHeaders
+    /// The type of ``parameters``: ``RequestParams``.
+    associatedtype ParametersType: RequestParamsConvertible = RequestParams
+    /// The type of ``timeout``: `TimeInterval?` unless the router declares another
+    /// ``TimeoutConvertible`` type, such as `TimeInterval`, `Int` or `Duration`.
+    associatedtype TimeoutType: TimeoutConvertible = TimeInterval?
+
     /// The absolute `http`/`https` URL that ``path`` is relative to, such as
     /// `"https://api.example.com/v1"`. It may end with `/` and may carry a query.
     /// An invalid value makes ``asURLRequest()`` throw ``CourierError/invalidURL(_:)``
@@ -40,33 +57,62 @@ public protocol Router: URLRequestConvertible {
     var path: String { get }
     /// The HTTP method.
     var method: HTTPMethod { get }
-    /// Headers for this endpoint, applied over ``defaultHeaders``. Default: none.
-    var headers: HTTPHeaders { get }
+    /// Headers for this endpoint, applied over ``defaultHeaders``: ``HTTPHeaders`` or
+    /// `[String: String]`, optional or not. Default: none.
+    var headers: HeadersType { get }
     /// Headers shared by every endpoint. Default: ``HTTPHeaders/routerDefault``
     /// (`Accept: application/json`).
-    var defaultHeaders: HTTPHeaders { get }
+    var defaultHeaders: DefaultHeadersType { get }
     /// The parameters and how they are encoded. Default: ``RequestParams/requestPlain``.
-    var parameters: RequestParams { get }
-    /// The request timeout in seconds (`URLRequest.timeoutInterval`); `nil` keeps the
-    /// session's default. Default: `nil`.
-    var timeout: TimeInterval? { get }
-    /// A canned response body for stubbing and previews. Default: empty.
+    var parameters: ParametersType { get }
+    /// The request timeout (`URLRequest.timeoutInterval`) in seconds (`TimeInterval` or `Int`)
+    /// or as a `Duration`; `nil` keeps the session's default. Default: `nil`.
+    var timeout: TimeoutType { get }
+    /// A canned response body for stubbing and previews; `CourierTesting`'s `StubTransport`
+    /// answers with it when a test sets no stub of its own. Default: empty (no sample).
     var sampleData: Data { get }
+    /// The status code sent with ``sampleData``. Default: 200.
+    var sampleStatusCode: Int { get }
+    /// The headers sent with ``sampleData``. Default: `Content-Type: application/json` when
+    /// ``sampleData`` is not empty, none otherwise.
+    var sampleHeaders: HTTPHeaders { get }
+    /// The credential this endpoint needs from an ``AuthenticationInterceptor``. Default:
+    /// ``AuthorizationType/none``, so sign-in and refresh endpoints are never sent with a token;
+    /// declare `.bearer` (or another type) for the endpoints that need one.
+    var authorization: AuthorizationType { get }
     /// Builds the request; the default implementation is ``makeURLRequest()``.
     func asURLRequest() throws -> URLRequest
 }
 
-extension Router {
+extension Router where HeadersType == HTTPHeaders {
     /// No endpoint-specific headers.
     public var headers: HTTPHeaders { [] }
+}
+
+extension Router where DefaultHeadersType == HTTPHeaders {
     /// `Accept: application/json`.
     public var defaultHeaders: HTTPHeaders { .routerDefault }
+}
+
+extension Router where ParametersType == RequestParams {
     /// No parameters.
     public var parameters: RequestParams { .requestPlain }
+}
+
+extension Router where TimeoutType == TimeInterval? {
     /// No timeout of the router's own.
     public var timeout: TimeInterval? { nil }
+}
+
+extension Router {
     /// An empty body.
     public var sampleData: Data { Data() }
+    /// 200.
+    public var sampleStatusCode: Int { 200 }
+    /// `Content-Type: application/json` when ``sampleData`` is not empty.
+    public var sampleHeaders: HTTPHeaders { sampleData.isEmpty ? HTTPHeaders() : [.contentType("application/json")] }
+    /// No credential.
+    public var authorization: AuthorizationType { .none }
 
     /// Builds the request with ``makeURLRequest()``.
     public func asURLRequest() throws -> URLRequest {
@@ -75,7 +121,7 @@ extension Router {
 
     /// The URL this router's request goes to, query parameters included.
     public func resolvedURL() throws -> URL {
-        let encoded = try parameters.encoded(for: method)
+        let encoded = try parameters.requestParams.encoded(for: method)
         return try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
     }
 
@@ -85,13 +131,14 @@ extension Router {
         guard method.isValidToken else {
             throw CourierError.invalidRequest(reason: "'\(method.rawValue)' is not a valid HTTP method")
         }
+        let timeout = self.timeout.timeoutSeconds
         if let timeout, !(timeout.isFinite && timeout > 0) {
             throw CourierError.invalidRequest(reason: "timeout must be a positive number of seconds, got \(timeout)")
         }
-        var allHeaders = defaultHeaders.merging(headers)
+        var allHeaders = defaultHeaders.httpHeaders.merging(headers.httpHeaders)
         try allHeaders.validate()
         _ = try URLBuilder.validatedBase(baseURL)  // fail fast, before any body (or file) is encoded
-        let encoded = try parameters.encoded(for: method)
+        let encoded = try parameters.requestParams.encoded(for: method)
         let url = try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
 
         var request = URLRequest(url: url)
@@ -99,7 +146,7 @@ extension Router {
         if let timeout {
             request.timeoutInterval = timeout
         }
-        if let contentType = encoded.contentType, allHeaders["Content-Type"] == nil {
+        if let contentType = encoded.contentType, encoded.setsContentType(over: allHeaders["Content-Type"]) {
             allHeaders.update(.contentType(contentType))
         }
         try request.setHeaders(allHeaders)

@@ -4,7 +4,7 @@
 /// The defaults reproduce the widespread Alamofire conventions, so the same parameters
 /// give byte-identical requests:
 /// `["a": [1, 2], "b": true, "c": "x y"]` → `a%5B%5D=1&a%5B%5D=2&b=1&c=x%20y`.
-public struct URLEncodingOptions: Hashable, Sendable {
+public struct URLEncodingOptions: Sendable {
     /// How array elements are keyed.
     public enum ArrayEncoding: Hashable, Sendable {
         /// `ids[]=1&ids[]=2` (escaped as `ids%5B%5D=1&ids%5B%5D=2`). The default.
@@ -31,12 +31,38 @@ public struct URLEncodingOptions: Hashable, Sendable {
         case plusReplaced
     }
 
-    /// How `nil` and `NSNull` values are written.
+    /// How `nil` optionals and `NSNull` values are written.
     public enum NilEncoding: Hashable, Sendable {
         /// The key is left out entirely. The default.
         case dropKey
         /// The key is written with an empty value: `key=`.
-        case emptyValue
+        case dropValue
+        /// The key is written with the text `null`: `key=null`.
+        case null
+
+        /// The former name of ``dropValue``.
+        @available(*, deprecated, renamed: "dropValue")
+        public static var emptyValue: NilEncoding { .dropValue }
+    }
+
+    /// How the keys of nested objects are joined to their parent's key.
+    public enum KeyPathEncoding: Sendable {
+        /// `user[name]=Ada` (escaped as `user%5Bname%5D=Ada`). The default.
+        case brackets
+        /// `user.name=Ada`.
+        case dots
+        /// The closure turns each nested key into the text appended to its parent's key:
+        /// `.custom { "__\($0)" }` writes `user__name=Ada`.
+        case custom(@Sendable (_ subkey: String) -> String)
+
+        /// `parent` followed by `subkey` written this way.
+        func join(_ parent: String, _ subkey: String) -> String {
+            switch self {
+            case .brackets: return "\(parent)[\(subkey)]"
+            case .dots: return "\(parent).\(subkey)"
+            case .custom(let transform): return parent + transform(subkey)
+            }
+        }
     }
 
     /// How array elements are keyed; default ``ArrayEncoding/brackets``.
@@ -47,20 +73,42 @@ public struct URLEncodingOptions: Hashable, Sendable {
     public var spaceEncoding: SpaceEncoding
     /// How `nil` values are written; default ``NilEncoding/dropKey``.
     public var nilEncoding: NilEncoding
+    /// How nested keys are written; default ``KeyPathEncoding/brackets``.
+    public var keyPathEncoding: KeyPathEncoding
 
     /// Creates options; every argument defaults to the Alamofire-compatible behaviour.
     public init(
         arrayEncoding: ArrayEncoding = .brackets,
         boolEncoding: BoolEncoding = .numeric,
         spaceEncoding: SpaceEncoding = .percentEscaped,
-        nilEncoding: NilEncoding = .dropKey
+        nilEncoding: NilEncoding = .dropKey,
+        keyPathEncoding: KeyPathEncoding = .brackets
     ) {
         self.arrayEncoding = arrayEncoding
         self.boolEncoding = boolEncoding
         self.spaceEncoding = spaceEncoding
         self.nilEncoding = nilEncoding
+        self.keyPathEncoding = keyPathEncoding
     }
 
-    /// Brackets for arrays, `1`/`0` for booleans, `%20` for spaces, `nil` keys dropped.
+    /// Brackets for arrays and nested keys, `1`/`0` for booleans, `%20` for spaces, `nil` keys dropped.
     public static let `default` = URLEncodingOptions()
+
+    /// The key of element `index` of the array at `key`.
+    func arrayKey(_ key: String, index: Int) -> String {
+        switch arrayEncoding {
+        case .brackets: return "\(key)[]"
+        case .noBrackets: return key
+        case .indexInBrackets: return "\(key)[\(index)]"
+        }
+    }
+
+    /// The text written for a `nil` value, or `nil` when its key is dropped.
+    var nilText: String? {
+        switch nilEncoding {
+        case .dropKey: return nil
+        case .dropValue: return ""
+        case .null: return "null"
+        }
+    }
 }

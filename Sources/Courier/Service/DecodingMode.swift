@@ -3,7 +3,7 @@
 /// ```swift
 /// await request(AuthRouter.signIn(email: e, pw: p), as: SignIn.self)                // .payload
 /// await request(AuthRouter.signOut, as: String.self, decodingMode: .message)         // "bye"
-/// await request(AuthRouter.me, as: StatusResponse<User>.self, decodingMode: .envelope)
+/// await request(AuthRouter.me, as: StatusEnvelope.Body<User>.self, decodingMode: .envelope)
 /// ```
 public enum DecodingMode: Sendable, Equatable {
     /// The envelope's payload field (`data` or `result`), or the whole body for ``NoEnvelope``.
@@ -12,7 +12,8 @@ public enum DecodingMode: Sendable, Equatable {
     /// The envelope's message field, as a `String`; a missing message is a
     /// ``NetworkResult/pathErr(_:)``.
     case message
-    /// The whole body, decoded as the requested type (typically an envelope type such as
-    /// ``StatusResponse``), ignoring the service's ``BaseService/envelope``.
+    /// The whole body, decoded as the requested type (typically an envelope model such as
+    /// ``StatusEnvelope/Body``), ignoring the service's ``Service/envelope``; a false success flag
+    /// in a ``ResponseEnvelope`` is still a ``NetworkResult/requestErr(_:)``.
     case envelope
 }

@@ -9,9 +9,9 @@ struct EnvelopeReader {
     /// Why a body did not produce a value.
     enum Rejection: Error {
         /// The body is fine but the server's success flag is false.
-        case flaggedFailure(message: String?, code: Int?)
+        case flaggedFailure(message: String?, appCode: String?)
         /// The body does not hold the promised value.
-        case undecodable(CourierError, message: String?, code: Int?)
+        case undecodable(CourierError, message: String?, appCode: String?)
     }
 
     /// The value the body holds, or why not.
@@ -19,7 +19,7 @@ struct EnvelopeReader {
         if data.isEmpty {
             if let empty = Empty() as? T { return .success(empty) }
             return .failure(.undecodable(.decodingFailed(path: "", reason: "the response body is empty"),
-                                         message: nil, code: nil))
+                                         message: nil, appCode: nil))
         }
         switch mode {
         case .envelope:
@@ -36,7 +36,7 @@ struct EnvelopeReader {
                 guard let payload = opened.payload else {
                     let key = opened.payloadKey ?? ""
                     return .failure(.undecodable(.decodingFailed(path: key, reason: "missing or null payload '\(key)'"),
-                                                 message: opened.message, code: opened.code))
+                                                 message: opened.message, appCode: opened.appCode))
                 }
                 return .success(payload)
             }
@@ -45,25 +45,25 @@ struct EnvelopeReader {
 
     /// The message and code of an error body: from the envelope when it decodes, else from a
     /// top-level `message`, `error`, `msg` or `detail` text field.
-    func failureDetails(in data: Data) -> (message: String?, code: Int?) {
+    func failureDetails(in data: Data) -> (message: String?, appCode: String?) {
         guard !data.isEmpty else { return (nil, nil) }
         let opened = try? format.open(data, as: DiscardedPayload.self, decoder: decoder)
-        if let message = opened?.message, let code = opened?.code { return (message, code) }
+        if let message = opened?.message, let appCode = opened?.appCode { return (message, appCode) }
         // Parse the body a second time only when the envelope left something out.
         let loose = try? decoder.decode(LooseMessage.self, from: data)
-        return (opened?.message ?? loose?.text, opened?.code ?? loose?.code)
+        return (opened?.message ?? loose?.text, opened?.appCode ?? loose?.appCode)
     }
 
-    private func open<P: Decodable>(_ data: Data, as payload: P.Type) -> Result<OpenedEnvelope<P>, Rejection> {
-        let opened: OpenedEnvelope<P>
+    private func open<P: Decodable>(_ data: Data, as payload: P.Type) -> Result<EnvelopeFields<P>, Rejection> {
+        let opened: EnvelopeFields<P>
         do {
             opened = try format.open(data, as: payload, decoder: decoder)
         } catch {
             let details = failureDetails(in: data)
-            return .failure(.undecodable(.decoding(error), message: details.message, code: details.code))
+            return .failure(.undecodable(.decoding(error), message: details.message, appCode: details.appCode))
         }
         if opened.isSuccessFlag == false {
-            return .failure(.flaggedFailure(message: opened.message, code: opened.code))
+            return .failure(.flaggedFailure(message: opened.message, appCode: opened.appCode))
         }
         return .success(opened)
     }
@@ -72,12 +72,12 @@ struct EnvelopeReader {
         open(data, as: DiscardedPayload.self).flatMap { opened in
             guard let message = opened.message else {
                 return .failure(.undecodable(.decodingFailed(path: "message", reason: "missing or null message"),
-                                             message: nil, code: opened.code))
+                                             message: nil, appCode: opened.appCode))
             }
             guard let value = message as? T else {
                 return .failure(.undecodable(
                     .decodingFailed(path: "message", reason: "decoding mode .message yields String, not \(T.self)"),
-                    message: message, code: opened.code))
+                    message: message, appCode: opened.appCode))
             }
             return .success(value)
         }
@@ -89,19 +89,31 @@ struct EnvelopeReader {
             value = try decoder.decode(T.self, from: data)
         } catch {
             let details = failureDetails(in: data)
-            return .failure(.undecodable(.decoding(error), message: details.message, code: details.code))
+            return .failure(.undecodable(.decoding(error), message: details.message, appCode: details.appCode))
         }
-        if let envelope = value as? any ResponseEnvelope, envelope.isSuccessFlag == false {
-            return .failure(.flaggedFailure(message: envelope.message, code: envelope.code))
+        if let envelope = value as? any ResponseEnvelope {
+            let fields = Self.metadata(of: envelope)
+            if fields.isSuccessFlag == false {
+                return .failure(.flaggedFailure(message: fields.message, appCode: fields.appCode))
+            }
         }
         return .success(value)
     }
+
+    /// The flag, message and code of a decoded envelope (opens the existential).
+    private static func metadata<Envelope: ResponseEnvelope>(of envelope: Envelope)
+        -> (isSuccessFlag: Bool?, message: String?, appCode: String?) {
+        let fields = envelope.envelopeFields
+        return (fields.isSuccessFlag, fields.message, fields.appCode)
+    }
 }
 
-/// A best-effort reader of a top-level error text in bodies without a known envelope.
+/// A best-effort reader of the error text and code in bodies without a known envelope: a
+/// top-level `message`, `error`, `msg` or `detail` text and `code`, or the `message` and `code`
+/// of an `error` object (`{"error": {"code": "INVALID_TOKEN", "message": "…"}}`).
 private struct LooseMessage: Decodable {
     let text: String?
-    let code: Int?
+    let appCode: String?
 
     private struct Key: CodingKey {
         let stringValue: String
@@ -112,14 +124,16 @@ private struct LooseMessage: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
+        let nested = try? container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "error"))
         var found: String?
         for name in ["message", "error", "msg", "detail"] {
-            if let text = try? container.decodeIfPresent(String.self, forKey: Key(stringValue: name)) {
+            if let text = container.lenientText(forKey: Key(stringValue: name)) {
                 found = text
                 break
             }
         }
-        text = found
-        code = try? container.decodeIfPresent(Int.self, forKey: Key(stringValue: "code"))
+        text = found ?? nested?.lenientText(forKey: Key(stringValue: "message"))
+        appCode = container.lenientText(forKey: Key(stringValue: "code"))
+            ?? nested?.lenientText(forKey: Key(stringValue: "code"))
     }
 }

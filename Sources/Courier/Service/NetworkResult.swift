@@ -22,9 +22,11 @@ public enum NetworkResult<Value: Sendable>: Sendable {
     /// The server rejected the request: a 4xx status, or a 2xx envelope whose success flag is false.
     case requestErr(ServiceFailure)
     /// The response could not be turned into the promised value: the body (or the envelope's
-    /// payload) does not decode, is missing, or is empty.
+    /// payload) does not decode, is missing, or is empty (or `validate(contentType:)` refused a
+    /// 2xx). Its description leads with the decoding failure: path, expected type, what was found.
     case pathErr(ServiceFailure)
-    /// The server failed: a 5xx status, or a status the client cannot use (1xx, 3xx).
+    /// The server failed: a 5xx status, or a status the client cannot use (1xx, 3xx, or a 2xx
+    /// the request's `validate()` refused).
     case serverErr(ServiceFailure)
     /// No usable HTTP response: the request could not be built, the connection failed, timed out,
     /// was cut short, or was cancelled (``ServiceFailure/isCancelled``).

@@ -1,5 +1,5 @@
 /// A failed ``NetworkResult`` as a Swift error, thrown by ``NetworkResult/get()`` and by the
-/// throwing service helpers such as ``BaseService/requestValue(_:as:decodingMode:)->T``.
+/// throwing service helpers such as ``Service/requestValue(_:as:decodingMode:)->T``.
 ///
 /// ```swift
 /// do {

@@ -5,6 +5,8 @@ import Foundation
 /// ```swift
 /// case .requestErr(let failure) where failure.statusCode == 409:
 ///     showAlert(failure.message ?? "Wrong password")
+/// case .requestErr(let failure) where failure.appCode == "USER404":
+///     offerSignUp()
 /// ```
 public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status code, or nil when no response arrived (``NetworkResult/networkFail(_:)``).
@@ -12,23 +14,37 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
     /// The server's own explanation, read from the envelope's message field (or, without an
     /// envelope, from a top-level `message`, `error`, `msg` or `detail` text field) when present.
     public var message: String?
-    /// The envelope's application code (for example `2001` in `{isSuccess, code, message, result}`).
-    public var code: Int?
+    /// The server's application code as sent, in text form, whether it was a string or a number:
+    /// `"USER404"`, `"INVALID_TOKEN"`, `"2001"`. Read from the envelope's code (or, without an
+    /// envelope, from a top-level `code` field).
+    public var appCode: String?
     /// The raw response body (empty when none arrived).
     public var body: Data
     /// The underlying error: the transport failure for ``NetworkResult/networkFail(_:)``, the
-    /// ``CourierError/decodingFailed(path:reason:)`` for ``NetworkResult/pathErr(_:)``, nil otherwise.
+    /// ``CourierError/decodingFailed(path:reason:)`` for ``NetworkResult/pathErr(_:)``, the
+    /// validation error for a status or content type that `validate()` rejected, nil otherwise.
     public var error: CourierError?
 
     /// Creates a failure context.
-    public init(statusCode: Int? = nil, message: String? = nil, code: Int? = nil, body: Data = Data(),
+    public init(statusCode: Int? = nil, message: String? = nil, appCode: String? = nil, body: Data = Data(),
                 error: CourierError? = nil) {
         self.statusCode = statusCode
         self.message = message
-        self.code = code
+        self.appCode = appCode
         self.body = body
         self.error = error
     }
+
+    /// Creates a failure context with a numeric application code.
+    @available(*, deprecated, message: "pass the code as sent: appCode: \"2001\"")
+    public init(statusCode: Int? = nil, message: String? = nil, code: Int?, body: Data = Data(),
+                error: CourierError? = nil) {
+        self.init(statusCode: statusCode, message: message, appCode: code.map { String($0) }, body: body, error: error)
+    }
+
+    /// The application code as a number, when it is one (`"2001"` → `2001`); nil for codes such
+    /// as `"USER404"`, which ``appCode`` holds.
+    public var code: Int? { appCode.flatMap { Int($0) } }
 
     /// The body as UTF-8 text, or nil if it is empty or not UTF-8.
     public var bodyText: String? {
@@ -38,13 +54,20 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
     /// Whether the call failed because it was cancelled (by `cancel()` or Swift task cancellation).
     public var isCancelled: Bool { error == .cancelled }
 
-    /// `HTTP 404: no such user`, `HTTP 200: Decoding failed at data.id: …` or the transport error.
+    /// `HTTP 404, code USER404: no such user`, or, when there is an underlying error, that error
+    /// first and the server's message after it:
+    /// `HTTP 200, code COMMON200: Decoding failed at result.id: expected Int, found a string (server message: "success")`.
     public var description: String {
         var parts: [String] = []
         if let statusCode { parts.append("HTTP \(statusCode)") }
-        if let code { parts.append("code \(code)") }
+        if let appCode { parts.append("code \(appCode)") }
         var text = parts.joined(separator: ", ")
-        let detail = message ?? error?.description
+        let detail: String?
+        switch (error, message) {
+        case let (error?, message?): detail = "\(error) (server message: \"\(message)\")"
+        case let (error?, nil): detail = error.description
+        case let (nil, message): detail = message
+        }
         if let detail { text += text.isEmpty ? detail : ": \(detail)" }
         return text.isEmpty ? "no details" : text
     }

@@ -6,7 +6,8 @@ import FoundationNetworking
 extension DataRequest {
     /// The request as a `curl` command line, for logs and bug reports. Values of the secret
     /// headers of the session's ``SecurityPolicy`` (`Authorization`, `Cookie` and the others it
-    /// names) are replaced by `<redacted>`, as is a password in the URL.
+    /// names) are replaced by `<redacted>`, as is a password in the URL. It shows the request as
+    /// built, before interceptors and plugins adapt it; ``NetworkLogger`` logs what was sent.
     public func cURLDescription() -> String {
         guard let request else { return "curl # the request could not be built" }
         return CURLCommand.render(request, security: session.configuration.security)

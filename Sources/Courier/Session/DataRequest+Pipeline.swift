@@ -54,6 +54,8 @@ extension DataRequest {
                 guard !isFinished else { return }
                 await wait(delay)
                 guard !isFinished else { return }
+                // A cancel() that ended the wait completes the request, never starts another attempt.
+                if isCancelled { return complete(cancelled, extensions: extensions, context: context) }
                 context.attempt += 1
             }
         }
@@ -67,10 +69,11 @@ extension DataRequest {
     /// Runs one transfer; the transport's completion (on the engine thread) only resumes the task.
     private func transfer(_ request: URLRequest) async -> TransportResult {
         await withCheckedContinuation { (continuation: CheckedContinuation<TransportResult, Never>) in
-            let token = session.transport.execute(request, options: transferOptions(for: request)) {
+            let (slot, options) = beginTransfer(of: request)
+            let token = session.transport.execute(request, options: options) {
                 continuation.resume(returning: $0)
             }
-            install(token, stopIfFinished: true)
+            install(token, slot: slot, stopIfFinished: true)
         }
     }
 

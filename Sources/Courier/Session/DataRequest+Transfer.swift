@@ -11,10 +11,10 @@ import FoundationNetworking
 extension DataRequest {
     /// Hands the request to the transport; `attempt` counts retries already made.
     func send(_ request: URLRequest, attempt: Int) {
-        let token = session.transport.execute(request, options: transferOptions(for: request)) { result in
+        let (slot, options) = beginTransfer(of: request)
+        let token = session.transport.execute(request, options: options) { result in
             // Retains the request (and so its session) until the transfer has completed.
-            if !self.isCancelled, let delay = self.session.configuration.retryPolicy.retryDelay(
-                after: result, sent: request, attempt: attempt, now: self.session.configuration.clock.now) {
+            if let delay = self.retryDelay(after: result, sent: request, attempt: attempt) {
                 self.retry(request, attempt: attempt + 1, after: delay)
                 return
             }
@@ -27,18 +27,18 @@ extension DataRequest {
                 self.complete(outcome)
             }
         }
-        install(token, stopIfFinished: attempt > 0)
+        install(token, slot: slot, stopIfFinished: attempt > 0)
     }
 
-    /// The engine options for `request`, with this request's download destination.
-    func transferOptions(for request: URLRequest) -> TransferOptions {
-        var options = session.transferOptions(for: request)
-        options.destination = destination
-        options.progress = progressRelay(create: false)
-        return options
+    /// The session policy's wait before retrying `sent`, or nil to deliver `result`.
+    private func retryDelay(after result: TransportResult, sent: URLRequest, attempt: Int) -> TimeInterval? {
+        let policy = session.configuration.retryPolicy
+        guard policy.maxRetries > attempt, !isCancelled else { return nil }
+        return policy.retryDelay(after: result, sent: sent, attempt: attempt, now: session.configuration.clock.now)
     }
 
     /// What a transfer delivered, as the outcome of attempt number `attempt` (0 for the first).
+    @inline(__always)
     func outcome(of result: TransportResult, attempt: Int) -> Outcome {
         var outcome = Outcome(request: result.request, head: result.head, data: result.data, metrics: result.metrics,
                               error: result.error, fileURL: result.error == nil ? destination : nil)
@@ -72,8 +72,7 @@ extension DataRequest {
 extension RetryPolicy {
     /// The wait before retrying the attempt `sent` that ended with `result`, or nil.
     func retryDelay(after result: TransportResult, sent: URLRequest, attempt: Int, now: Date) -> TimeInterval? {
-        guard maxRetries > attempt else { return nil }
-        return retryDelay(afterAttempt: attempt, method: sent.httpMethod ?? "GET",
+        retryDelay(afterAttempt: attempt, method: sent.httpMethod ?? "GET",
                           statusCode: result.error == nil ? result.head?.statusCode : nil, error: result.error,
                           retryAfter: result.head?.value(forHeader: "Retry-After"), now: now)
     }

@@ -37,39 +37,51 @@ public final class DataRequest: Sendable {
         }
     }
 
-    /// `finishing`: validation and the plugins' `process` are running; waiters still queue up.
     private enum Phase {
-        case idle, running, finishing, finished(Outcome)
+        case idle, running, finished(Outcome)
+    }
+
+    /// A request's own plugins and interceptors and the task running them, made only for requests
+    /// that have some (requests without any stay as small, and as fast, as before). Touched only
+    /// under the state lock.
+    private final class OwnExtensions {
+        var plugins: [any Plugin] = []
+        var interceptors: [any RequestInterceptor] = []
+        var task: Task<Void, Never>?
     }
 
     private struct State {
+        /// What the request was made from (kept here, not in the object, which stays small
+        /// enough for the allocator's fast path).
+        let target: any URLRequestConvertible
         var phase = Phase.idle
         var validators: [Validator] = []
         var waiters: [@Sendable (Outcome) -> Void] = []
         var token: (any TransportCancellable)?
+        /// Orders tokens: a transport may complete (and the next step install its own token)
+        /// before `execute` returns, so a token is installed only if no later one was.
+        var tokenSlot: UInt64 = 0
+        var lastSlot: UInt64 = 0
         var cancelRequested = false
-        /// This request's own plugins and interceptors.
-        var plugins: [any Plugin] = []
-        var interceptors: [any RequestInterceptor] = []
-        /// The task running plugins and interceptors, if any.
-        var task: Task<Void, Never>?
+        /// Validation and the plugins' `process` are running: the outcome is decided, waiters
+        /// still queue up.
+        var completing = false
+        var own: OwnExtensions?
         /// Created by the first progress observer (DataRequest+Progress.swift).
         var progress: ProgressRelay?
     }
 
     /// The session that made this request.
     public let session: Session
-    /// What the request was made from.
-    let target: any URLRequestConvertible
     private let built: Result<URLRequest, CourierError>
     /// Where a download writes the body; nil for requests that buffer it in memory.
     let destination: URL?
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
          destination: URL?) {
         self.session = session
-        self.target = target
+        state = Locked(State(target: target))
         self.built = request
         self.destination = destination
     }
@@ -86,10 +98,11 @@ public final class DataRequest: Sendable {
     public func cancel() {
         let (token, task): ((any TransportCancellable)?, Task<Void, Never>?) = state.withLock { state in
             switch state.phase {
-            case .finishing, .finished: return (nil, nil)
+            case .finished: return (nil, nil)
             case .idle, .running:
+                if state.completing { return (nil, nil) }
                 state.cancelRequested = true
-                return (state.token, state.task)
+                return (state.token, state.own?.task)
             }
         }
         task?.cancel()
@@ -113,72 +126,9 @@ public final class DataRequest: Sendable {
     /// True once `cancel()` was called on an unfinished request.
     public var isCancelled: Bool { state.withLock { $0.cancelRequested } }
 
-    // MARK: Validation
-
-    /// A validation step. Built-in checks read the status and headers directly; only custom
-    /// closures need the Foundation `HTTPURLResponse`.
-    enum Validator: Sendable {
-        case statusCode(@Sendable (Int) -> Bool)
-        case contentType([String])
-        case custom(Validation)
-
-        func check(_ outcome: Outcome, head: ResponseHead) -> CourierError? {
-            switch self {
-            case .statusCode(let accepts):
-                return accepts(head.statusCode) ? nil : .unacceptableStatusCode(head.statusCode)
-            case .contentType(let acceptable):
-                return Self.check(contentType: head.value(forHeader: "Content-Type"), of: outcome.data,
-                                  against: acceptable)
-            case .custom(let validation):
-                guard let response = head.foundationResponse else { return nil }
-                if case .failure(let error) = validation(outcome.request, response, outcome.data) { return error }
-                return nil
-            }
-        }
-
-        /// `type/subtype`, `type/*` and `*/*` patterns; an empty body passes.
-        static func check(contentType received: String?, of data: Data, against acceptable: [String]) -> CourierError? {
-            guard !data.isEmpty else { return nil }
-            let mime = received?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            let parts = mime.split(separator: "/")
-            for pattern in acceptable.map({ $0.lowercased() }) {
-                let wanted = pattern.split(separator: "/")
-                guard wanted.count == 2, parts.count == 2 else { continue }
-                if (wanted[0] == "*" || wanted[0] == parts[0]) && (wanted[1] == "*" || wanted[1] == parts[1]) {
-                    return nil
-                }
-            }
-            return .unacceptableContentType(received)
-        }
-    }
-
-    /// Adds a validation run when the response arrives, before any handler sees it. It runs on
-    /// a global queue, never on the engine thread.
-    @discardableResult
-    public func validate(_ validation: @escaping Validation) -> Self {
-        state.withLock { $0.validators.append(.custom(validation)) }
-        return self
-    }
-
-    /// Accepts only status codes in `acceptable`; others fail with ``CourierError/unacceptableStatusCode(_:)``.
-    @discardableResult
-    public func validate<S: Sequence & Sendable>(statusCode acceptable: S) -> Self where S.Element == Int {
-        state.withLock { $0.validators.append(.statusCode({ acceptable.contains($0) })) }
-        return self
-    }
-
-    /// Accepts only responses whose `Content-Type` matches one of `acceptable` (`type/subtype`,
-    /// `type/*` or `*/*`). An empty body passes.
-    @discardableResult
-    public func validate(contentType acceptable: [String]) -> Self {
-        state.withLock { $0.validators.append(.contentType(acceptable)) }
-        return self
-    }
-
-    /// Accepts only 2xx status codes.
-    @discardableResult
-    public func validate() -> Self {
-        validate(statusCode: 200..<300)
+    /// Adds a validation step, run when the response arrives.
+    func addValidator(_ validator: Validator) {
+        state.withLock { $0.validators.append(validator) }
     }
 
     // MARK: Plugins and interceptors
@@ -188,7 +138,11 @@ public final class DataRequest: Sendable {
     @discardableResult
     public func plugin(_ plugin: any Plugin) -> Self {
         guard plugin.isEnabled else { return self }
-        state.withLock { $0.plugins.append(plugin) }
+        state.withLock { state in
+            let own = state.own ?? OwnExtensions()
+            own.plugins.append(plugin)
+            state.own = own
+        }
         return self
     }
 
@@ -198,7 +152,11 @@ public final class DataRequest: Sendable {
     /// the request has started it has no effect.
     @discardableResult
     public func interceptor(_ interceptor: any RequestInterceptor) -> Self {
-        state.withLock { $0.interceptors.append(interceptor) }
+        state.withLock { state in
+            let own = state.own ?? OwnExtensions()
+            own.interceptors.append(interceptor)
+            state.own = own
+        }
         return self
     }
 
@@ -207,74 +165,94 @@ public final class DataRequest: Sendable {
     /// Registers `handler` for the outcome and starts the transfer if this is the first one.
     /// The handler may run on the engine thread: it must only hand the outcome on.
     func whenComplete(_ handler: @escaping @Sendable (Outcome) -> Void) {
-        enum Action { case none, start, deliver(Outcome) }
+        enum Action { case none, start(hasOwnExtensions: Bool), deliver(Outcome) }
         let action: Action = state.withLock { state in
             switch state.phase {
             case .finished(let outcome):
                 return .deliver(outcome)
-            case .running, .finishing:
+            case .running:
                 state.waiters.append(handler)
                 return .none
             case .idle:
                 state.waiters.append(handler)
                 state.phase = .running
-                return .start
+                return .start(hasOwnExtensions: state.own != nil)
             }
         }
         switch action {
         case .none: break
         case .deliver(let outcome): handler(outcome)
-        case .start: start()
+        case .start(let hasOwnExtensions): start(direct: !hasOwnExtensions && !session.hasExtensions)
         }
     }
 
-    private func start() {
-        let extensions = resolvedExtensions()
+    /// Starts the first attempt: on the direct path when no plugin or interceptor is involved.
+    private func start(direct: Bool) {
         let request: URLRequest
         switch built {
         case .failure(let error):
-            finish(Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error), extensions)
+            finish(Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error), direct: direct)
             return
         case .success(let built):
             request = session.prepared(built)
         }
         if isCancelled {
-            finish(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled), extensions)
-        } else if extensions.isEmpty {
+            finish(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled), direct: direct)
+        } else if direct {
             send(request, attempt: 0)
         } else {
-            run(request, through: extensions)
+            run(request, through: resolvedExtensions())
         }
     }
 
     /// Completes a request that never reached the transport.
-    private func finish(_ outcome: Outcome, _ extensions: RequestExtensions) {
-        if extensions.plugins.isEmpty {
+    private func finish(_ outcome: Outcome, direct: Bool) {
+        if direct {
             complete(outcome)
         } else {
-            complete(outcome, extensions: extensions, context: context(attempt: 0))
+            complete(outcome, extensions: resolvedExtensions(), context: context(attempt: 0))
         }
     }
 
     /// The session's plugins and interceptors followed by this request's own.
     private func resolvedExtensions() -> RequestExtensions {
-        let (plugins, interceptors) = state.withLock { ($0.plugins, $0.interceptors) }
+        let (plugins, interceptors) = state.withLock { ($0.own?.plugins ?? [], $0.own?.interceptors ?? []) }
         return session.extensions.appending(plugins: plugins, interceptors: interceptors)
     }
 
     /// The context handed to plugins and interceptors.
     func context(attempt: Int) -> RequestContext {
-        RequestContext(target: target, session: session, requestID: session.nextRequestID(), attempt: attempt)
+        RequestContext(target: state.withLock { $0.target }, session: session, requestID: session.nextRequestID(),
+                       attempt: attempt)
+    }
+
+    /// Starts a transfer of `request`: reserves the place of its cancellation token (installed
+    /// once the transport returns it, see ``install(_:slot:stopIfFinished:)``) and makes its
+    /// engine options, with the download destination, progress relay and target, in one lock.
+    func beginTransfer(of request: URLRequest) -> (slot: UInt64, options: TransferOptions) {
+        let (slot, progress, target) = state.withLock { state in
+            state.lastSlot += 1
+            return (state.lastSlot, state.progress, state.target)
+        }
+        var options = session.transferOptions(for: request, destination: destination)
+        options.progress = progress
+        options.target = target
+        return (slot, options)
     }
 
     /// Records the current cancellation token, cancelling at once if `cancel()` came first.
     /// With `stopIfFinished`, a token installed after the request already finished (a retry
-    /// racing `cancel()`) is cancelled too.
-    func install(_ token: any TransportCancellable, stopIfFinished: Bool = false) {
+    /// racing `cancel()`) is cancelled too. A token whose `slot` (see ``beginTransfer(of:)``;
+    /// now when nil) is older than the installed one is ignored: its transfer already completed.
+    func install(_ token: any TransportCancellable, slot reserved: UInt64? = nil, stopIfFinished: Bool = false) {
         let cancelNow: Bool = state.withLock { state in
             switch state.phase {
-            case .finishing, .finished: return stopIfFinished
+            case .finished: return stopIfFinished
             case .idle, .running:
+                if state.completing { return stopIfFinished }
+                let slot = reserved ?? { state.lastSlot += 1; return state.lastSlot }()
+                guard slot >= state.tokenSlot else { return false }
+                state.tokenSlot = slot
                 state.token = token
                 return state.cancelRequested
             }
@@ -286,9 +264,12 @@ public final class DataRequest: Sendable {
     func adopt(_ task: Task<Void, Never>) {
         let cancelNow: Bool = state.withLock { state in
             switch state.phase {
-            case .finishing, .finished: return false
+            case .finished: return false
             case .idle, .running:
-                state.task = task
+                if state.completing { return false }
+                let own = state.own ?? OwnExtensions()
+                own.task = task
+                state.own = own
                 return state.cancelRequested
             }
         }
@@ -299,46 +280,69 @@ public final class DataRequest: Sendable {
     var isFinished: Bool {
         state.withLock { state in
             switch state.phase {
-            case .finishing, .finished: return true
-            case .idle, .running: return false
+            case .finished: return true
+            case .idle, .running: return state.completing
             }
         }
     }
 
+    /// Completes the request with `raw`, unless it already was: runs validation, then hands
+    /// the outcome to every waiter.
+    func complete(_ raw: Outcome) {
+        guard let validators = claimCompletion() else { return }
+        publish(validated(raw, by: validators))
+    }
+
     /// Completes the request with `raw`, unless it already was: runs validation, then the
     /// plugins' `process`, then hands the outcome to every waiter.
-    func complete(_ raw: Outcome, extensions: RequestExtensions? = nil, context: RequestContext? = nil) {
-        let validators: [Validator]? = state.withLock { state in
+    func complete(_ raw: Outcome, extensions: RequestExtensions, context: RequestContext) {
+        guard let validators = claimCompletion() else { return }
+        var outcome = validated(raw, by: validators)
+        if !extensions.plugins.isEmpty {
+            outcome = extensions.process(outcome, context: context)
+        }
+        publish(outcome)
+    }
+
+    /// Marks the request as completing and returns the validators, or nil if it already completed
+    /// (or is completing).
+    private func claimCompletion() -> [Validator]? {
+        state.withLock { state in
             switch state.phase {
-            case .finishing, .finished: return nil
+            case .finished: return nil
             case .idle, .running:
-                state.phase = .finishing
+                if state.completing { return nil }
+                state.completing = true
                 return state.validators
             }
         }
-        guard let validators else { return }
-        var outcome = raw
-        if outcome.error == nil, let head = outcome.head {
-            for validator in validators {
-                if let error = validator.check(outcome, head: head) {
-                    outcome.error = error
-                    outcome.discardFile()
-                    break
-                }
+    }
+
+    /// `outcome` with the first validation failure as its error.
+    private func validated(_ outcome: Outcome, by validators: [Validator]) -> Outcome {
+        guard !validators.isEmpty, outcome.error == nil, let head = outcome.head else { return outcome }
+        var outcome = outcome
+        for validator in validators {
+            if let error = validator.check(outcome, head: head) {
+                outcome.error = error
+                outcome.discardFile()
+                break
             }
         }
-        if let extensions, let context, !extensions.plugins.isEmpty {
-            outcome = extensions.process(outcome, context: context)
-        }
-        let waiters: [@Sendable (Outcome) -> Void] = state.withLock { state in
+        return outcome
+    }
+
+    /// Records the final outcome and hands it to every waiter.
+    private func publish(_ outcome: Outcome) {
+        let (waiters, progress): ([@Sendable (Outcome) -> Void], ProgressRelay?) = state.withLock { state in
             state.phase = .finished(outcome)
             state.token = nil
-            state.task = nil
+            state.own?.task = nil
             let waiters = state.waiters
             state.waiters = []
-            return waiters
+            return (waiters, state.progress)
         }
-        progressRelay(create: false)?.finish(after: outcome)
+        progress?.finish(after: outcome)
         for waiter in waiters { waiter(outcome) }
     }
 

@@ -19,33 +19,54 @@ public final class Session: Sendable {
 
     /// The configuration this session was created with.
     public let configuration: Configuration
-    let transport: any Transport
+    /// What moves this session's bytes: its libcurl engine, or the transport it was given.
+    package let transport: any Transport
     private let ownedEngine: CurlEngine?
     /// The engine options every request starts from, resolved once.
     private let baseOptions: TransferOptions
     /// The enabled plugins, interceptors and retry policy of the configuration, resolved once.
     let extensions: RequestExtensions
+    /// False when the configuration has no enabled plugin and no interceptor: requests then
+    /// take the direct path.
+    let hasExtensions: Bool
     private let requestCounter = Atomic<UInt64>(0)
 
     /// Creates a session running its own libcurl engine.
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, wrappingEngine: { $0 })
+    }
+
+    /// Creates a session whose requests go through `transport` instead of a libcurl engine:
+    /// a stub or a replay store in tests, or a transport of your own (see ``Transport``).
+    /// Everything above the transport (headers, retries, validation, services) is unchanged.
+    public init(configuration: Configuration = Configuration(), transport: any Transport) {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
         extensions = Self.makeExtensions(configuration)
+        hasExtensions = !extensions.isEmpty
+        self.transport = transport
+        ownedEngine = nil
+    }
+
+    /// Creates a session running its own libcurl engine, with `wrap` placed between the session
+    /// and the engine: a fault injector, a recorder, a cache of your own.
+    ///
+    /// `wrap` is called once, with the engine; the session keeps the engine running as long as
+    /// the session lives, so the wrapper must not outlive it.
+    /// ```swift
+    /// let session = Session { engine in FaultInjector(wrapping: engine, failEvery: 10) }
+    /// ```
+    public init(configuration: Configuration = Configuration(),
+                wrappingEngine wrap: (_ engine: any Transport) -> any Transport) {
+        self.configuration = configuration
+        baseOptions = Self.makeOptions(configuration)
+        extensions = Self.makeExtensions(configuration)
+        hasExtensions = !extensions.isEmpty
         let engine = CurlEngine(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
             maxTotalConnections: configuration.maxTotalConnections)
         ownedEngine = engine
-        transport = engine ?? UnavailableTransport()
-    }
-
-    /// Creates a session over another transport (a stub in tests).
-    package init(configuration: Configuration = Configuration(), transport: any Transport) {
-        self.configuration = configuration
-        baseOptions = Self.makeOptions(configuration)
-        extensions = Self.makeExtensions(configuration)
-        self.transport = transport
-        ownedEngine = nil
+        transport = wrap(engine ?? UnavailableTransport())
     }
 
     deinit {
@@ -96,15 +117,17 @@ public final class Session: Sendable {
         return request
     }
 
-    func transferOptions(for request: URLRequest) -> TransferOptions {
+    /// The engine options for `request`, writing its body to `destination` when given.
+    func transferOptions(for request: URLRequest, destination: URL? = nil) -> TransferOptions {
         var options = baseOptions
+        options.destination = destination
         if request.timeoutInterval != Self.foundationDefaultTimeout {
             options.requestTimeout = request.timeoutInterval
         }
         return options
     }
 
-    private static func makeOptions(_ configuration: Configuration) -> TransferOptions {
+    static func makeOptions(_ configuration: Configuration) -> TransferOptions {
         TransferOptions(
             connectTimeout: configuration.timeouts.connect,
             requestTimeout: configuration.timeouts.request,

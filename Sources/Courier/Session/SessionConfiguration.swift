@@ -75,14 +75,19 @@ extension Session {
     }
 
     /// Time limits for a request. Each is in seconds; `nil` means no limit.
+    ///
+    /// The engine enforces them itself, wherever the request is (waiting behind the connection
+    /// limit, connecting, or transferring): each fires within a few milliseconds of its deadline.
     public struct Timeouts: Sendable, Equatable {
-        /// Establishing a connection: DNS, TCP and TLS. Default 10 s.
+        /// Establishing a connection: DNS, TCP and TLS, counted from when the request starts
+        /// connecting. Default 10 s.
         public var connect: TimeInterval? = 10
-        /// The whole request, redirects included. Default 60 s. A `URLRequest` whose
-        /// `timeoutInterval` was changed from Foundation's default (60 s) uses its own value.
+        /// The whole request, counted from when it is made: time queued behind the connection
+        /// limit and redirects included. Default 60 s. A `URLRequest` whose `timeoutInterval` was
+        /// changed from Foundation's default (60 s) uses its own value.
         public var request: TimeInterval? = 60
-        /// Fail when no byte moves in either direction for this long (checked about once a
-        /// second, so it fires up to a second late). Default: off.
+        /// Fail when no byte moves in either direction for this long (a paused streamed body
+        /// does not count as idle). Default: off.
         public var idle: TimeInterval?
 
         /// Creates time limits.

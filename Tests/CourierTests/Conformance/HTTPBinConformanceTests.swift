@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import XCTest
 #if canImport(FoundationNetworking)

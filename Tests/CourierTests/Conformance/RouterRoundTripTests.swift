@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import XCTest
 
@@ -35,7 +36,9 @@ final class RouterRoundTripTests: XCTestCase {
         case formEncodable
         case rawData
         case multipart
+        case multipartOverridingContentType
         case methodDependent(HTTPMethod)
+        case methodDependentEncodable(HTTPMethod)
         case userSegment(String)
 
         var baseURL: String { (try? HTTPBin.url("/anything")) ?? "http://127.0.0.1:1" }
@@ -50,14 +53,21 @@ final class RouterRoundTripTests: XCTestCase {
         var method: HTTPMethod {
             switch self {
             case .plain, .query, .queryEncodable, .userSegment: return .get
-            case .methodDependent(let method): return method
+            case .methodDependent(let method), .methodDependentEncodable(let method): return method
             case .queryData: return .put
             case .form: return .patch
             default: return .post
             }
         }
 
-        var headers: HTTPHeaders { ["X-Router-Case": "\(self)"] }
+        var headers: HTTPHeaders {
+            switch self {
+            case .multipartOverridingContentType:
+                return ["X-Router-Case": "\(self)", "Content-Type": "application/json"]
+            default:
+                return ["X-Router-Case": "\(self)"]
+            }
+        }
 
         static let filter = Filter(destination: "Jeju Island", maxPrice: 300, tags: ["sea", "food"])
 
@@ -79,7 +89,12 @@ final class RouterRoundTripTests: XCTestCase {
                 form.append("Seoul", name: "city")
                 form.append(Data("photo-bytes".utf8), name: "photo", filename: "photo.txt", mimeType: "text/plain")
                 return .multipart(form)
+            case .multipartOverridingContentType:
+                var form = MultipartFormData(boundary: "Courier boundary:1")
+                form.append("Seoul", name: "city")
+                return .multipart(form)
             case .methodDependent: return .parameters(["k": "v w"])
+            case .methodDependentEncodable: return .parametersEncodable(Self.filter)
             }
         }
     }
@@ -161,6 +176,12 @@ final class RouterRoundTripTests: XCTestCase {
         XCTAssertTrue(multipart.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=") ?? false)
     }
 
+    func testMultipartTypeWinsOverTheCallersAndQuotesItsBoundary() async throws {
+        let multipart = try await send(.multipartOverridingContentType)
+        XCTAssertEqual(multipart.form, ["city": .string("Seoul")])
+        XCTAssertEqual(multipart.headers["Content-Type"], #"multipart/form-data; boundary="Courier boundary:1""#)
+    }
+
     func testMethodDependentParameters() async throws {
         let get = try await send(.methodDependent(.get))
         XCTAssertEqual(get.args["k"], .string("v w"))
@@ -170,6 +191,17 @@ final class RouterRoundTripTests: XCTestCase {
         let post = try await send(.methodDependent(.post))
         XCTAssertEqual(post.form, ["k": .string("v w")])
         XCTAssertEqual(post.args, ["fixed": .string("1")])
+    }
+
+    func testMethodDependentEncodable() async throws {
+        let expected: [String: JSONValue] = ["destination": .string("Jeju Island"), "maxPrice": .string("300"),
+                                             "tags[]": .array([.string("sea"), .string("food")])]
+        let get = try await send(.methodDependentEncodable(.get))
+        XCTAssertEqual(get.args, expected.merging(["fixed": .string("1")]) { $1 })
+        XCTAssertEqual(get.form, [:])
+        let put = try await send(.methodDependentEncodable(.put))
+        XCTAssertEqual(put.form, expected)
+        XCTAssertEqual(put.args, ["fixed": .string("1")])
     }
 
     func testPathSegmentsCannotChangeTheRoute() async throws {

@@ -32,7 +32,6 @@ final class CurlResultTableTests: XCTestCase {
         check(CURLE_OPERATION_TIMEDOUT, state { $0.connected = true }, .timedOut(.request))
         check(CURLE_OPERATION_TIMEDOUT, state { $0.requestDeadlinePassed = true }, .timedOut(.request))
         check(CURLE_OPERATION_TIMEDOUT, state { $0.message = "Operation too slow. Less than 1 bytes/sec" }, .timedOut(.connect))
-        check(CURLE_ABORTED_BY_CALLBACK, state { $0.idleTimedOut = true }, .timedOut(.idle))
     }
 
     func testTLS() {

@@ -104,4 +104,28 @@ final class TLSTests: XCTestCase {
         XCTAssertEqual(connections.compactMap { $0 }.count, 32)
         XCTAssertEqual(Set(connections.compactMap { $0 }).count, 1, "PIPEWAIT: all streams share one connection")
     }
+
+    func testHTTP2PastTheStreamLimitOpensFewConnections() async throws {
+        let env = try environment()
+        let streams = Int(ProcessInfo.processInfo.environment["COURIER_TLS_H2_STREAMS"] ?? "") ?? 50
+        let trusted = session { $0.tls.caCertificateFile = env.ca }
+        let requests = 200
+        let url = env.url + "/bytes"
+        let connections = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<requests {
+                group.addTask {
+                    let response = await trusted.request(url).validate().response()
+                    return response.error == nil && response.data?.count == 262_144
+                        ? response.response?.value(forHTTPHeaderField: "X-Connection") : nil
+                }
+            }
+            var seen: [String?] = []
+            for await connection in group { seen.append(connection) }
+            return seen
+        }
+        XCTAssertEqual(connections.compactMap { $0 }.count, requests, "every request succeeds")
+        let needed = (requests + streams - 1) / streams
+        XCTAssertLessThanOrEqual(Set(connections.compactMap { $0 }).count, needed + 1,
+                                 "about ceil(\(requests) / \(streams)) connections, not one per waiting request")
+    }
 }

@@ -16,6 +16,9 @@ extension FaultMatrix {
     private static func service(_ name: String, _ path: String, expect: FaultExpectation,
                                 configure: @escaping @Sendable (inout Session.Configuration) -> Void = { _ in }) -> FaultCase {
         FaultCase(name: name, expectation: expect) { bench in
+            bench.server.route("/fault/service-violation") { _ in
+                .raw("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
+            }
             let service = ProbeService(session: bench.session(configure))
             return FaultOutcome(await service.fetch(bench.server.url(path)))
         }
@@ -27,5 +30,11 @@ extension FaultMatrix {
         service("service: 200 with another shape is a path error", "/hello", expect: .networkResult("pathErr", status: 200)),
         service("service: connection cut short is a network failure", "/truncated?send=5&declared=50",
                 expect: .networkResult("networkFail", status: 200)),
+        service("service: a timeout is a network failure", "/never?case=service",
+                expect: .networkResult("networkFail", status: nil, error: .timedOut(.request)),
+                configure: { $0.timeouts.request = 0.3 }),
+        service("service: a protocol violation is a network failure", "/fault/service-violation",
+                expect: .networkResult("networkFail", status: 200,
+                                       error: .protocolViolation(message: "conflicting Content-Length values 1 and 2"))),
     ]
 }

@@ -32,11 +32,13 @@ final class FaultMatrixTests: XCTestCase {
     func testSecurityDefaults() async throws { try await run(FaultMatrix.security) }
     func testHostileHeads() async throws { try await run(FaultMatrix.heads) }
     func testLibcurlFailures() async throws { try await run(FaultMatrix.errors) }
+    func testTimeLimits() async throws { try await run(FaultMatrix.timeouts) }
     func testTransportFailures() async throws { try await run(FaultMatrix.transport) }
     func testServiceResults() async throws { try await run(FaultMatrix.services) }
 
     func testEveryRowHasAUniqueName() {
         let names = FaultMatrix.all.map(\.name)
         XCTAssertEqual(Set(names).count, names.count)
+        XCTAssertGreaterThanOrEqual(names.count, 40)
     }
 }

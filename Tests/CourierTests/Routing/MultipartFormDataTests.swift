@@ -121,8 +121,21 @@ final class MultipartFormDataTests: XCTestCase {
         XCTAssertNoThrow(try first.encode())
     }
 
+    func testBoundariesWithSpecialCharactersAreQuotedInTheHeader() throws {
+        // RFC 2046 allows `'()+_,-./:=?` and inner spaces in a boundary; RFC 2045 needs the
+        // parameter quoted when it holds any of `(),/:=?` or a space.
+        let token = "simple-1_2.3+'x"
+        XCTAssertEqual(MultipartFormData(boundary: token).contentType, "multipart/form-data; boundary=\(token)")
+        for boundary in ["a b", "a:b", "x=y", "(c)", "a,b", "a/b", "a?b", "courier boundary:1"] {
+            var form = MultipartFormData(boundary: boundary)
+            form.append("v", name: "k")
+            XCTAssertEqual(form.contentType, "multipart/form-data; boundary=\"\(boundary)\"", boundary)
+            XCTAssertTrue(String(decoding: try form.encode(), as: UTF8.self).hasPrefix("--\(boundary)\r\n"), boundary)
+        }
+    }
+
     func testInvalidBoundaryThrows() {
-        for boundary in ["", String(repeating: "x", count: 71), "bad\r\nboundary", "trailing ", "semi;colon", "tilde~"] {
+        for boundary in ["", String(repeating: "x", count: 71), "bad\r\nboundary", "trailing ", "semi;colon", "tilde~", "quote\"d", "back\\slash"] {
             XCTAssertThrowsError(try MultipartFormData(boundary: boundary).encode(), boundary) { error in
                 guard case .multipartEncodingFailed? = error as? CourierError else { return XCTFail("\(error)") }
             }

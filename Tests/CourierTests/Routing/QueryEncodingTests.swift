@@ -98,8 +98,32 @@ final class QueryEncodingTests: XCTestCase {
 
     func testNilAsEmptyValue() throws {
         let missing: Int? = nil
-        let options = URLEncodingOptions(nilEncoding: .emptyValue)
+        let options = URLEncodingOptions(nilEncoding: .dropValue)
         XCTAssertEqual(try encode(["a": missing, "b": NSNull(), "c": 1], options), "a=&b=&c=1")
+    }
+
+    func testNilAsNull() throws {
+        let missing: Int? = nil
+        let options = URLEncodingOptions(nilEncoding: .null)
+        XCTAssertEqual(try encode(["a": missing, "b": NSNull(), "c": [NSNull()]], options),
+                       "a=null&b=null&c%5B%5D=null")
+    }
+
+    func testNestedKeysWithDots() throws {
+        let parameters: Parameters = ["user": ["name": "Ada", "tags": ["a"], "home": ["city": "Oslo"]] as Parameters]
+        let options = URLEncodingOptions(keyPathEncoding: .dots)
+        XCTAssertEqual(try encode(parameters, options), "user.home.city=Oslo&user.name=Ada&user.tags%5B%5D=a")
+    }
+
+    func testNestedKeysWithACustomEncoding() throws {
+        let parameters: Parameters = ["user": ["name": "Ada"] as Parameters]
+        let options = URLEncodingOptions(keyPathEncoding: .custom { "__\($0)" })
+        XCTAssertEqual(try encode(parameters, options), "user__name=Ada")
+    }
+
+    func testIndexesCountEveryElementAsURLEncodingDoes() throws {
+        let options = URLEncodingOptions(arrayEncoding: .indexInBrackets)
+        XCTAssertEqual(try encode(["a": [1, NSNull(), [Int](), 2] as [any Sendable]], options), "a%5B0%5D=1&a%5B3%5D=2")
     }
 
     func testUnsupportedValueNamesKeyPath() {

@@ -150,11 +150,55 @@ final class RequestParamsTests: XCTestCase {
         }
     }
 
+    func testMethodDependentEncodable() throws {
+        for method in [HTTPMethod.get, .head, .delete] {
+            assertRequest(try build(.parametersEncodable(payload), method),
+                          url: "https://api.test/v1/items?fixed=1&count=2&link=a/b&name=Ada", body: nil, contentType: nil)
+        }
+        for method in [HTTPMethod.post, .put, .patch] {
+            assertRequest(try build(.parametersEncodable(payload), method), url: "https://api.test/v1/items?fixed=1",
+                          body: "count=2&link=a/b&name=Ada", contentType: "application/x-www-form-urlencoded; charset=utf-8")
+        }
+        let encoder = URLFormEncoder(keyEncoding: .uppercased)
+        assertRequest(try build(.parametersEncodable(payload, encoder: encoder), .get),
+                      url: "https://api.test/v1/items?fixed=1&COUNT=2&LINK=a/b&NAME=Ada", body: nil, contentType: nil)
+        var post = URLRequest(url: try XCTUnwrap(URL(string: "https://a.test/p")))
+        post.httpMethod = "POST"
+        XCTAssertEqual(try RequestParams.parametersEncodable(payload).apply(to: post).bodyText, "count=2&link=a/b&name=Ada")
+    }
+
     func testExplicitContentTypeWins() throws {
         let request = try AdHocRouter(method: .post, parameters: .body(["a": 1]),
                                       headers: [.contentType("application/vnd.api+json")]).asURLRequest()
         XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "application/vnd.api+json")
         XCTAssertEqual(request.bodyText, #"{"a":1}"#)
+    }
+
+    func testMultipartContentTypeReplacesTheCallersContentType() throws {
+        // The boundary is part of the type: without it the server cannot split the body.
+        var form = MultipartFormData(boundary: "b-1")
+        form.append("v", name: "k")
+        let request = try AdHocRouter(method: .post, parameters: .multipart(form),
+                                      headers: [.contentType("application/json")]).asURLRequest()
+        XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "multipart/form-data; boundary=b-1")
+
+        var typed = URLRequest(url: try XCTUnwrap(URL(string: "https://a.test/upload")))
+        typed.httpMethod = "POST"
+        typed.setValue("multipart/form-data", forHTTPHeaderField: "Content-Type")
+        let applied = try RequestParams.multipart(form).apply(to: typed)
+        XCTAssertEqual(applied.value(forHTTPHeaderField: "Content-Type"), "multipart/form-data; boundary=b-1")
+        XCTAssertEqual(applied.httpBody, try form.encode())
+
+        // A form with a file part is streamed; its type still wins.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-ct-\(UUID().uuidString).txt")
+        try Data("file".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var fileForm = MultipartFormData(boundary: "b 2")
+        fileForm.append(fileURL: file, name: "f")
+        let streamed = try AdHocRouter(method: .post, parameters: .multipart(fileForm),
+                                       headers: [.contentType("text/plain")]).asURLRequest()
+        XCTAssertEqual(streamed.value(forHTTPHeaderField: "Content-Type"), #"multipart/form-data; boundary="b 2""#)
+        XCTAssertNotNil(streamed.httpBodyStream)
     }
 
     func testBadContentTypeIsRejected() {

@@ -74,7 +74,7 @@ final class URLFormEncoderTests: XCTestCase {
     func testSnakeCaseConversionTable() {
         let table = [
             "userID": "user_id", "myURLKey": "my_url_key", "simple": "simple", "already_snake": "already_snake",
-            "address2Line": "address2_line", "URL": "url", "aB": "a_b", "_private": "_private", "": "",
+            "address2Line": "address2_line", "URL": "u_rl", "aB": "a_b", "_private": "_private", "": "",
         ]
         for (input, expected) in table {
             XCTAssertEqual(URLFormEncoder.snakeCased(input), expected, input)
@@ -86,11 +86,29 @@ final class URLFormEncoderTests: XCTestCase {
         XCTAssertEqual(try encoder.encode(["a": 1]), "A=1")
     }
 
+    func testKeyPathEncodings() throws {
+        let value = Profile(userID: 7, myURLKey: "k", homeAddress: Address(streetName: "Main St", zip: "0150"))
+        let dots = URLFormEncoder(options: URLEncodingOptions(keyPathEncoding: .dots))
+        XCTAssertEqual(try dots.encode(value), "homeAddress.streetName=Main%20St&homeAddress.zip=0150&myURLKey=k&userID=7")
+        let custom = URLFormEncoder(keyEncoding: .convertToSnakeCase,
+                                    options: URLEncodingOptions(keyPathEncoding: .custom { "/\($0)" }))
+        XCTAssertEqual(try custom.encode(value), "home_address/street_name=Main%20St&home_address/zip=0150&my_url_key=k&user_id=7")
+    }
+
+    func testOtherKeyEncodings() throws {
+        let value = Profile(userID: 7, myURLKey: "k", homeAddress: Address(streetName: "Main St", zip: "0150"))
+        XCTAssertEqual(try URLFormEncoder(keyEncoding: .convertToKebabCase).encode(value),
+                       "home-address%5Bstreet-name%5D=Main%20St&home-address%5Bzip%5D=0150&my-url-key=k&user-id=7")
+        XCTAssertEqual(try URLFormEncoder(keyEncoding: .capitalized).encode(["userID": 1]), "UserID=1")
+        XCTAssertEqual(try URLFormEncoder(keyEncoding: .uppercased).encode(["userID": 1]), "USERID=1")
+        XCTAssertEqual(try URLFormEncoder(keyEncoding: .lowercased).encode(["userID": 1]), "userid=1")
+    }
+
     func testDateStrategies() throws {
         let value = Stamped(at: date)
         XCTAssertEqual(try URLFormEncoder().encode(value), "at=721692800.5")
         XCTAssertEqual(try URLFormEncoder(dateEncoding: .secondsSince1970).encode(value), "at=1700000000.5")
-        XCTAssertEqual(try URLFormEncoder(dateEncoding: .millisecondsSince1970).encode(value), "at=1700000000500")
+        XCTAssertEqual(try URLFormEncoder(dateEncoding: .millisecondsSince1970).encode(value), "at=1700000000500.0")
         XCTAssertEqual(try URLFormEncoder(dateEncoding: .iso8601).encode(value), "at=2023-11-14T22%3A13%3A20Z")
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -111,7 +129,7 @@ final class URLFormEncoderTests: XCTestCase {
     func testNilStrategies() throws {
         let value = Nillable(a: nil, b: 1)
         XCTAssertEqual(try URLFormEncoder().encode(value), "b=1")
-        let empty = URLFormEncoder(options: URLEncodingOptions(nilEncoding: .emptyValue))
+        let empty = URLFormEncoder(options: URLEncodingOptions(nilEncoding: .dropValue))
         XCTAssertEqual(try empty.encode(value), "a=&b=1")
     }
 
@@ -130,7 +148,7 @@ final class URLFormEncoderTests: XCTestCase {
         let value = Special(url: URL(string: "https://x.test/a?b=c") ?? URL(fileURLWithPath: "/"),
                             price: Decimal(string: "9.99") ?? 0, ratio: 2.0, f: 0.1, u: .max)
         XCTAssertEqual(try URLFormEncoder().encode(value),
-                       "f=0.1&price=9.99&ratio=2&u=18446744073709551615&url=https%3A//x.test/a?b%3Dc")
+                       "f=0.1&price=9.99&ratio=2.0&u=18446744073709551615&url=https%3A//x.test/a?b%3Dc")
     }
 
     func testNonFiniteThrowsWithKeyPath() {
@@ -148,6 +166,33 @@ final class URLFormEncoderTests: XCTestCase {
             }
             XCTAssertEqual(keyPath, "")
         }
+    }
+
+    func testRoutersGuideExample() throws {
+        struct Search: Encodable { var q: String; var page: Int; var price: Double; var note: String? }
+        let value = Search(q: "a b", page: 2, price: 10, note: nil)
+        XCTAssertEqual(try URLFormEncoder().encode(value), "page=2&price=10.0&q=a%20b")
+        let keep = URLFormEncoder(options: URLEncodingOptions(nilEncoding: .dropValue))
+        XCTAssertEqual(try keep.encode(value), "note=&page=2&price=10.0&q=a%20b")
+    }
+
+    func testUnkeyedSuperEncoderAppendsAnElement() throws {
+        struct Items: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: URLFormEncoderTests.Key.self)
+                var items = container.nestedUnkeyedContainer(forKey: Key(stringValue: "items"))
+                try items.encode(1)
+                try 2.encode(to: items.superEncoder())
+            }
+        }
+        XCTAssertEqual(try URLFormEncoder().encode(Items()), "items%5B%5D=1&items%5B%5D=2")
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     func testEncodeAsData() throws {

@@ -1,3 +1,4 @@
+import CourierTesting
 import Foundation
 import XCTest
 
@@ -23,20 +24,5 @@ enum HTTPBin {
         var json: JSONValue?
         var method: String?
         var url: String?
-    }
-}
-
-/// A small JSON tree for comparing echoed bodies in tests.
-enum JSONValue: Decodable, Equatable, Sendable {
-    case string(String), number(Double), bool(Bool), object([String: JSONValue]), array([JSONValue]), null
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
     }
 }

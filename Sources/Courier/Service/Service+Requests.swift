@@ -19,7 +19,7 @@ import Foundation
 /// Cancelling the awaiting task (or the returned ``DataRequest``) cancels the transfer; the
 /// call then completes with ``NetworkResult/networkFail(_:)`` whose ``ServiceFailure/isCancelled``
 /// is true.
-extension BaseService {
+extension Service {
     // MARK: Completion handlers
 
     /// Sends `target` and calls `completion` exactly once, on `queue` (or the session's callback

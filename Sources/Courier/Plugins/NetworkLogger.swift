@@ -1,0 +1,176 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ``Plugin`` that logs each request and its response, readable and without secrets.
+///
+/// ```swift
+/// var configuration = Session.Configuration()
+/// configuration.plugins = [NetworkLogger(level: .headers)]                // to standard error
+/// configuration.plugins = [NetworkLogger(level: .basic) { entry in logger.info("\(entry)") }]
+/// ```
+/// ```text
+/// → #7 GET https://api.example.com/home/latest
+/// ← #7 200 GET https://api.example.com/home/latest · 12.4 ms · 1.2 KB · HTTP/2 · reused connection
+/// ✕ #8 GET https://api.example.com/home/banner · timedOut: Timed out (request timeout) · 10012.0 ms
+/// ```
+/// Each attempt gets a request line and a response (or failure) line, both written before the
+/// caller sees the result. At ``Level/headers`` the headers follow, at ``Level/body`` the bodies:
+/// JSON pretty-printed, binary bodies summarised, long ones cut at `maxBodyLength` characters.
+///
+/// Redaction, in requests and responses alike: the values of the session's secret headers
+/// (``SecurityPolicy``: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the ones
+/// you add) print as `<redacted>`; so do the values of the keys in `redactedKeys` wherever they
+/// appear in a JSON body, a form body, a URL query or a `Location` header (compared without regard
+/// to case, `_` or `-`), as do body keys named like a secret header (`"authorization": …`);
+/// passwords in URLs print as `redacted`. Values the logger cannot recognise as secrets (a token
+/// inside a Base64 blob, free prose) are printed as they are.
+///
+/// At ``Level/off`` the logger is disabled: requests run exactly as without it.
+public struct NetworkLogger: Plugin {
+    /// How much is logged.
+    public enum Level: Int, Sendable, Comparable {
+        /// Nothing; the plugin is not even called.
+        case off
+        /// One line per request and one per response or failure.
+        case basic
+        /// The lines of ``basic``, each followed by its headers.
+        case headers
+        /// The lines of ``headers``, each followed by its body.
+        case body
+
+        /// Orders levels from ``off`` to ``body``.
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// One logged event. Printing it (or its `message`) gives the text.
+    public struct Entry: Sendable, CustomStringConvertible {
+        /// What the entry is about.
+        public enum Kind: Sendable, Equatable {
+            /// A request about to be sent.
+            case request
+            /// A response, whatever its status.
+            case response
+            /// A transfer that ended without a response (or with a transport error).
+            case failure
+        }
+
+        /// What the entry is about; map ``Kind/failure`` to your logging library's error level.
+        public let kind: Kind
+        /// The request's ``RequestContext/requestID``, shared by its request and response entries.
+        public let requestID: UInt64
+        /// The text: one line at ``Level/basic``, more below it at higher levels.
+        public let message: String
+
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// Keys whose values are redacted by default: `password`, `pw`, `passwd`, `secret`,
+    /// `clientSecret`, `token`, `accessToken`, `refreshToken`, `idToken`, `apiKey`.
+    public static let defaultRedactedKeys: Set<String> = [
+        "password", "pw", "passwd", "secret", "clientSecret", "token", "accessToken", "refreshToken", "idToken", "apiKey",
+    ]
+
+    /// Writes each entry's message as a line to standard error.
+    public static let standardError: @Sendable (Entry) -> Void = { entry in
+        FileHandle.standardError.write(Data((entry.message + "\n").utf8))
+    }
+
+    /// How much is logged.
+    public let level: Level
+    /// Keys whose values are redacted in bodies, queries and `Location` headers.
+    public let redactedKeys: Set<String>
+    /// The most characters of a body that are printed.
+    public let maxBodyLength: Int
+    private let sink: @Sendable (Entry) -> Void
+
+    /// Creates a logger.
+    /// - Parameters:
+    ///   - level: how much is logged. Default: ``Level/basic``.
+    ///   - redactedKeys: body, query and `Location` keys whose values are hidden. Default:
+    ///     ``defaultRedactedKeys``; add yours with `NetworkLogger.defaultRedactedKeys.union([...])`.
+    ///   - maxBodyLength: the most characters of a body printed. Default: 4096.
+    ///   - sink: where entries go. Default: ``standardError``.
+    public init(level: Level = .basic, redactedKeys: Set<String> = NetworkLogger.defaultRedactedKeys,
+                maxBodyLength: Int = 4096, sink: @escaping @Sendable (Entry) -> Void = NetworkLogger.standardError) {
+        self.level = level
+        self.redactedKeys = redactedKeys
+        self.maxBodyLength = max(0, maxBodyLength)
+        self.sink = sink
+    }
+
+    /// False at ``Level/off``.
+    public var isEnabled: Bool { level != .off }
+
+    /// Logs the request line (and its headers and body, by level).
+    public func willSend(_ request: URLRequest, context: RequestContext) {
+        guard level > .off else { return }
+        let redactor = redactor(for: context)
+        var lines = ["→ #\(context.requestID) \(request.httpMethod ?? "GET") \(redactor.url(request.url))"
+            + (context.attempt > 0 ? " · attempt \(context.attempt + 1)" : "")]
+        if level >= .headers {
+            let fields = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+            lines += fields.map { "    \($0.key): \(redactor.header(name: $0.key, value: $0.value))" }
+        }
+        if level >= .body, let body = LogBody.render(request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"),
+                                                       redactor: redactor, limit: maxBodyLength) {
+            lines.append(Self.indented(body))
+        }
+        sink(Entry(kind: .request, requestID: context.requestID, message: lines.joined(separator: "\n")))
+    }
+
+    /// Logs the response line, or the failure with its kind (and headers and body, by level).
+    public func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
+        guard level > .off else { return }
+        let redactor = redactor(for: context)
+        let target = "\(response.request?.httpMethod ?? "GET") \(redactor.url(response.request?.url))"
+        var facts: [String] = []
+        if let error = response.error {
+            facts.append("\(error.kind): \(redactor.text(error.description))")
+        }
+        if let metrics = response.metrics {
+            facts.append(String(format: "%.1f ms", (metrics.total + metrics.redirectTime) * 1000))
+        }
+        if response.error == nil {
+            facts.append(response.fileURL != nil ? "saved to a file" : Self.size(response.data?.count ?? 0))
+        }
+        if let metrics = response.metrics, response.statusCode != nil {
+            facts.append(metrics.httpVersion.rawValue)
+            facts.append(metrics.connectionReused ? "reused connection" : "new connection")
+            if metrics.redirectCount > 0 {
+                facts.append("after \(metrics.redirectCount) redirect\(metrics.redirectCount == 1 ? "" : "s")")
+            }
+        }
+        if context.attempt > 0 { facts.append("attempt \(context.attempt + 1)") }
+        let failed = response.error != nil
+        let status = response.statusCode.map { "\($0) " } ?? ""
+        var lines = [(failed ? "✕" : "←") + " #\(context.requestID) \(status)\(target) · " + facts.joined(separator: " · ")]
+        if level >= .headers {
+            lines += response.headers.map { "    \($0.name): \(redactor.header(name: $0.name, value: $0.value))" }
+        }
+        if level >= .body, let body = LogBody.render(response.data, contentType: response.headers["Content-Type"],
+                                                       redactor: redactor, limit: maxBodyLength) {
+            lines.append(Self.indented(body))
+        }
+        sink(Entry(kind: failed ? .failure : .response, requestID: context.requestID,
+                   message: lines.joined(separator: "\n")))
+    }
+
+    private func redactor(for context: RequestContext) -> LogRedactor {
+        LogRedactor(security: context.session.configuration.security, keys: redactedKeys)
+    }
+
+    private static func indented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+    }
+
+    private static func size(_ bytes: Int) -> String {
+        switch bytes {
+        case ..<1024: return "\(bytes) B"
+        case ..<(1 << 20): return String(format: "%.1f KB", Double(bytes) / 1024)
+        default: return String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Validation: checks run when the response arrives, before any handler (or plugin's `process`)
+/// sees it.
+extension DataRequest {
+    // MARK: Validation
+
+    /// A validation step. Built-in checks read the status and headers directly; only custom
+    /// closures need the Foundation `HTTPURLResponse`.
+    enum Validator: Sendable {
+        case statusCode(@Sendable (Int) -> Bool)
+        case contentType([String])
+        case custom(Validation)
+
+        func check(_ outcome: Outcome, head: ResponseHead) -> CourierError? {
+            switch self {
+            case .statusCode(let accepts):
+                return accepts(head.statusCode) ? nil : .unacceptableStatusCode(head.statusCode)
+            case .contentType(let acceptable):
+                return Self.check(contentType: head.value(forHeader: "Content-Type"), of: outcome.data,
+                                  against: acceptable)
+            case .custom(let validation):
+                guard let response = head.foundationResponse else { return nil }
+                if case .failure(let error) = validation(outcome.request, response, outcome.data) { return error }
+                return nil
+            }
+        }
+
+        /// `type/subtype`, `type/*` and `*/*` patterns; an empty body passes.
+        static func check(contentType received: String?, of data: Data, against acceptable: [String]) -> CourierError? {
+            guard !data.isEmpty else { return nil }
+            let mime = received?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            let parts = mime.split(separator: "/")
+            for pattern in acceptable.map({ $0.lowercased() }) {
+                let wanted = pattern.split(separator: "/")
+                guard wanted.count == 2, parts.count == 2 else { continue }
+                if (wanted[0] == "*" || wanted[0] == parts[0]) && (wanted[1] == "*" || wanted[1] == parts[1]) {
+                    return nil
+                }
+            }
+            return .unacceptableContentType(received)
+        }
+    }
+
+    /// Adds a validation run when the response arrives, before any handler sees it. It runs on
+    /// a global queue, never on the engine thread.
+    @discardableResult
+    public func validate(_ validation: @escaping Validation) -> Self {
+        addValidator(.custom(validation))
+        return self
+    }
+
+    /// Accepts only status codes in `acceptable`; others fail with ``CourierError/unacceptableStatusCode(_:)``.
+    @discardableResult
+    public func validate<S: Sequence & Sendable>(statusCode acceptable: S) -> Self where S.Element == Int {
+        addValidator(.statusCode({ acceptable.contains($0) }))
+        return self
+    }
+
+    /// Accepts only responses whose `Content-Type` matches one of `acceptable` (`type/subtype`,
+    /// `type/*` or `*/*`). An empty body passes.
+    @discardableResult
+    public func validate(contentType acceptable: [String]) -> Self {
+        addValidator(.contentType(acceptable))
+        return self
+    }
+
+    /// Accepts only 2xx status codes.
+    @discardableResult
+    public func validate() -> Self {
+        validate(statusCode: 200..<300)
+    }
+}

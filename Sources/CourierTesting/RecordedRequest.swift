@@ -1,0 +1,118 @@
+import Courier
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request as a test transport received it: what the session really sent, after default
+/// headers, plugins and interceptors. Every attempt is its own record, so a retry or a replay
+/// after a token refresh shows up as a separate call.
+///
+/// ```swift
+/// let sent = try XCTUnwrap(stubs.requests.last)
+/// XCTAssertEqual(sent.method, "POST")
+/// XCTAssertEqual(sent.path, "/auth/signin")
+/// XCTAssertEqual(sent.header("Authorization"), "Bearer fresh")
+/// XCTAssertEqual(sent.json, ["email": "ada@example.com", "pw": "lovelace"])
+/// ```
+public struct RecordedRequest: Sendable, CustomStringConvertible {
+    /// The request exactly as handed to the transport.
+    public let urlRequest: URLRequest
+    /// What the request was built from (a router case...), when the session knew it.
+    public let target: (any URLRequestConvertible)?
+    /// The position of this call among all calls the transport received, from 0.
+    public let index: Int
+    /// The session's secret-header policy, used by ``description``.
+    public let security: SecurityPolicy
+
+    /// Records `urlRequest`; transports of your own can use it too.
+    public init(_ urlRequest: URLRequest, target: (any URLRequestConvertible)? = nil, index: Int = 0,
+                security: SecurityPolicy = SecurityPolicy()) {
+        self.urlRequest = urlRequest
+        self.target = target
+        self.index = index
+        self.security = security
+    }
+
+    /// The method, such as `"POST"`.
+    public var method: String { urlRequest.httpMethod ?? "GET" }
+
+    /// The full URL, query included.
+    public var url: URL? { urlRequest.url }
+
+    /// The path, percent-decoded (`/search/a b`); empty when there is no URL.
+    public var path: String {
+        guard let url else { return "" }
+        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.path ?? url.path
+    }
+
+    /// The query items in order, percent-decoded.
+    public var queryItems: [URLQueryItem] {
+        guard let url else { return [] }
+        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    }
+
+    /// The first value of the query item `name`; nil when absent.
+    public func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// The headers as sent.
+    public var headers: HTTPHeaders {
+        HTTPHeaders(urlRequest.allHTTPHeaderFields ?? [:])
+    }
+
+    /// The value of the header `name`, matched without regard to case.
+    public func header(_ name: String) -> String? {
+        urlRequest.value(forHTTPHeaderField: name)
+    }
+
+    /// The body bytes (empty when there is none).
+    public var body: Data { urlRequest.httpBody ?? Data() }
+
+    /// The body as UTF-8 text; nil when it is not valid UTF-8.
+    public var bodyText: String? { String(data: body, encoding: .utf8) }
+
+    /// The body parsed as JSON; nil when it is empty or not JSON.
+    public var json: JSONValue? { JSONValue(data: body) }
+
+    /// The body decoded as `type` from JSON.
+    public func decodeJSON<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: body)
+    }
+
+    /// The target as a value of `type` (`sent.target(as: AuthRouter.self)`); nil for another type.
+    public func target<Target: URLRequestConvertible>(as type: Target.Type) -> Target? {
+        target as? Target
+    }
+
+    /// The method and URL, such as `POST https://api.example.com/auth/signin`.
+    public var requestLine: String { "\(method) \(url?.absoluteString ?? "(no URL)")" }
+
+    /// The method, URL, headers (secrets shown as `<redacted>` per ``security``), a body excerpt
+    /// and the target, one item per line: what a failing test needs to see.
+    public var description: String {
+        var lines = [requestLine]
+        for header in headers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
+            lines.append("  \(header.name): \(security.printable(header: header.name, value: header.value))")
+        }
+        if !body.isEmpty { lines.append("  body: \(Self.excerpt(of: body))") }
+        if let target { lines.append("  from: \(Self.name(of: target))") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `Type.caseName` for an enum case (associated values left out: they may be secrets), else the type.
+    static func name(of target: any URLRequestConvertible) -> String {
+        let typeName = String(reflecting: type(of: target))
+        let mirror = Mirror(reflecting: target)
+        guard mirror.displayStyle == .enum else { return typeName }
+        return "\(typeName).\(mirror.children.first?.label ?? String(describing: target))"
+    }
+
+    /// The first 200 characters of a text body, or its size when it is binary.
+    static func excerpt(of body: Data, limit: Int = 200) -> String {
+        guard let text = String(data: body, encoding: .utf8) else { return "<\(body.count) bytes of binary data>" }
+        if text.count <= limit { return text }
+        return String(text.prefix(limit)) + "… (\(body.count) bytes)"
+    }
+}

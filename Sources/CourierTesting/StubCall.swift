@@ -1,0 +1,44 @@
+import Courier
+import CourierSync
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One stubbed transfer: completes exactly once, with its answer or with `.cancelled`.
+final class StubCall: TransportCancellable {
+    private let request: URLRequest
+    private let options: TransferOptions
+    private let completion: @Sendable (TransportResult) -> Void
+    private let finished = Locked(false)
+
+    init(request: URLRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void) {
+        self.request = request
+        self.options = options
+        self.completion = completion
+    }
+
+    func cancel() {
+        finish(TransportResult(request: request, error: .cancelled))
+    }
+
+    func answer(with stub: StubResponse) {
+        guard !isFinished else { return }
+        if let error = stub.error {
+            finish(TransportResult(request: request, error: error))
+        } else {
+            finish(CannedResult.make(for: request, options: options, statusCode: stub.statusCode,
+                                     headers: stub.headers, body: stub.body))
+        }
+    }
+
+    private var isFinished: Bool { finished.withLock { $0 } }
+
+    private func finish(_ result: TransportResult) {
+        let first = finished.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first { completion(result) }
+    }
+}

@@ -1,0 +1,40 @@
+/// What ``TransportConformance/run()`` found: one entry per check, with its failures.
+///
+/// ```swift
+/// let report = await TransportConformance(transport: myTransport, answered: ping, pending: hang).run()
+/// XCTAssertTrue(report.passed, report.description)
+/// ```
+public struct TransportConformanceReport: Sendable, CustomStringConvertible {
+    /// One check of the contract.
+    public struct Check: Sendable {
+        /// What the check verifies, such as `cancel before completion`.
+        public let name: String
+        /// What went wrong; empty when the check passed.
+        public let failures: [String]
+        /// Why the check did not run (no pending request was given); nil when it ran.
+        public let skippedBecause: String?
+
+        /// Whether the check ran and found nothing wrong.
+        public var passed: Bool { failures.isEmpty && skippedBecause == nil }
+    }
+
+    /// Every check, in the order they ran.
+    public let checks: [Check]
+
+    /// True when no check failed (skipped checks do not fail the report).
+    public var passed: Bool { checks.allSatisfy { $0.failures.isEmpty } }
+
+    /// Every failure, prefixed with its check's name.
+    public var failures: [String] {
+        checks.flatMap { check in check.failures.map { "\(check.name): \($0)" } }
+    }
+
+    /// One line per check: `ok`, `FAILED` with the reasons, or `skipped` with why.
+    public var description: String {
+        checks.map { check in
+            if let reason = check.skippedBecause { return "skipped  \(check.name) (\(reason))" }
+            if check.failures.isEmpty { return "ok       \(check.name)" }
+            return "FAILED   \(check.name)\n" + check.failures.map { "           - \($0)" }.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+}

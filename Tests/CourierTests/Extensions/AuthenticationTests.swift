@@ -1,0 +1,225 @@
+import Courier
+import CourierSync
+import CourierTestServer
+import CourierTesting
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The authentication interceptor against the in-process server: credentials applied per
+/// endpoint, single-flight refresh, refresh failure, loop prevention.
+final class AuthenticationTests: XCTestCase {
+    var server: TestHTTPServer!
+    /// The one access token `/me` accepts.
+    let validToken = Locked("new")
+    let refreshes = Counter()
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        server.route("/me") { [validToken] request in
+            request.header("Authorization") == "Bearer " + validToken.withLock { $0 }
+                ? .text("me") : .jsonString(#"{"error":"token expired"}"#, status: 401)
+        }
+        server.route("/signin") { _ in .jsonString(#"{"error":"wrong password"}"#, status: 401) }
+    }
+
+    override func tearDown() { server.shutdown() }
+
+    struct Route: Router {
+        let baseURL: String
+        let path: String
+        var authorization: AuthorizationType = .bearer
+        var method: HTTPMethod { .get }
+    }
+
+    private func route(_ path: String, _ authorization: AuthorizationType = .bearer) -> Route {
+        Route(baseURL: server.baseURL.absoluteString, path: path, authorization: authorization)
+    }
+
+    /// An interceptor starting from `old`, whose refresh returns `new` after `gate` (if any) opens.
+    private func interceptor(credential: AuthCredential? = AuthCredential(accessToken: "old"),
+                             limit: AuthenticationInterceptor.RefreshLimit = .init(),
+                             refresh: (@Sendable (AuthCredential) async throws -> AuthCredential)? = nil)
+        -> AuthenticationInterceptor {
+        let refreshes = self.refreshes
+        return AuthenticationInterceptor(credential: credential, limit: limit) { expired in
+            refreshes.increment()
+            if let refresh { return try await refresh(expired) }
+            return AuthCredential(accessToken: "new")
+        }
+    }
+
+    private func session(_ interceptor: AuthenticationInterceptor, clock: (any CourierClock)? = nil) -> Session {
+        Session.with(interceptors: [interceptor], clock: clock)
+    }
+
+    private func waitUntil(_ condition: () -> Bool) async {
+        for _ in 0..<1000 where !condition() { try? await Task.sleep(nanoseconds: 5_000_000) }
+    }
+
+    func testTheCredentialIsAppliedAsTheEndpointAsks() async {
+        let auth = interceptor(credential: AuthCredential(accessToken: "tok"))
+        let session = session(auth)
+        _ = await session.request(route("/echo", .bearer)).response()
+        _ = await session.request(route("/echo", .basic)).response()
+        _ = await session.request(route("/echo", .custom(header: "X-Auth-Token"))).response()
+        _ = await session.request(route("/echo", .custom(header: "Authorization", scheme: "Token"))).response()
+        let sent = server.recordedRequests(path: "/echo")
+        XCTAssertEqual(sent.map { $0.header("Authorization") }, ["Bearer tok", "Basic tok", nil, "Token tok"])
+        XCTAssertEqual(sent[2].header("X-Auth-Token"), "tok")
+    }
+
+    func testEndpointsThatOptOutAreNeverAuthenticatedNorRefreshed() async {
+        let auth = interceptor()
+        let session = session(auth)
+        let signIn = await session.request(route("/signin", .none)).response()
+        let plain = await session.request(server.url("/signin")).response()
+        XCTAssertEqual(signIn.statusCode, 401, "the sign-in's own 401 is the caller's to handle")
+        XCTAssertEqual(plain.statusCode, 401)
+        XCTAssertEqual(server.recordedRequests(path: "/signin").map { $0.header("Authorization") }, [nil, nil])
+        XCTAssertEqual(refreshes.value, 0)
+        XCTAssertEqual(signIn.metrics?.retryCount, 0)
+    }
+
+    func testA401RefreshesAndReplays() async {
+        let auth = interceptor()
+        let response = await session(auth).request(route("/me")).response()
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(response.metrics?.retryCount, 1)
+        XCTAssertEqual(refreshes.value, 1)
+        XCTAssertEqual(auth.credential?.accessToken, "new")
+        XCTAssertEqual(server.recordedRequests(path: "/me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
+    }
+
+    func testFiftyConcurrent401sCauseExactlyOneRefresh() async {
+        let server = self.server!
+        // The refresh completes only once all 50 requests have been refused, so every one of
+        // them really hit a 401 while the others were in flight.
+        let auth = interceptor(refresh: { _ in
+            for _ in 0..<2000 where server.recordedRequests(path: "/me").count < 50 {
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
+            return AuthCredential(accessToken: "new")
+        })
+        let session = session(auth)
+        let route = route("/me")
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<50 { group.addTask { await session.request(route).response().statusCode ?? 0 } }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        XCTAssertEqual(statuses, Array(repeating: 200, count: 50))
+        XCTAssertEqual(refreshes.value, 1)
+        let sent = server.recordedRequests(path: "/me").map { $0.header("Authorization") ?? "" }
+        XCTAssertEqual(sent.filter { $0 == "Bearer old" }.count, 50)
+        XCTAssertEqual(sent.filter { $0 == "Bearer new" }.count, 50)
+    }
+
+    func testRequestsStartedDuringARefreshWaitForIt() async {
+        let gate = Locked(false)
+        let auth = interceptor(refresh: { _ in
+            for _ in 0..<2000 where !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 5_000_000) }
+            return AuthCredential(accessToken: "new")
+        })
+        let session = session(auth)
+        let route = route("/me")
+        let first = Task { await session.request(route).response() }
+        await waitUntil { refreshes.value == 1 }
+        let later = (0..<10).map { _ in Task { await session.request(route).response() } }
+        try? await Task.sleep(nanoseconds: 100_000_000)
+        XCTAssertEqual(server.recordedRequests(path: "/me").count, 1, "nothing is sent while the refresh runs")
+        gate.withLock { $0 = true }
+        let firstStatus = await first.value.statusCode
+        XCTAssertEqual(firstStatus, 200)
+        for task in later {
+            let response = await task.value
+            XCTAssertEqual(response.statusCode, 200)
+            XCTAssertEqual(response.metrics?.retryCount, 0, "sent once, with the new credential")
+        }
+        XCTAssertEqual(refreshes.value, 1)
+    }
+
+    func testAKnownExpiredCredentialIsRefreshedBeforeSending() async {
+        let clock = TestClock()
+        let expired = AuthCredential(accessToken: "old", refreshToken: "r", expiresAt: clock.now.addingTimeInterval(-1))
+        let auth = interceptor(credential: expired)
+        let response = await session(auth, clock: clock).request(route("/me")).response()
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(server.recordedRequests(path: "/me").map { $0.header("Authorization") }, ["Bearer new"])
+        XCTAssertEqual(refreshes.value, 1)
+    }
+
+    func testAFailedRefreshFailsEveryWaitingRequest() async {
+        let server = self.server!
+        let auth = interceptor(refresh: { _ in
+            for _ in 0..<2000 where server.recordedRequests(path: "/me").count < 20 {
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
+            throw TestFailure("refresh token revoked")
+        })
+        let session = session(auth)
+        let route = route("/me")
+        let errors = await withTaskGroup(of: CourierError?.self) { group in
+            for _ in 0..<20 { group.addTask { await session.request(route).response().error } }
+            return await group.reduce(into: [CourierError?]()) { $0.append($1) }
+        }
+        XCTAssertEqual(errors, Array(repeating: .credentialRefreshFailed(reason: "refresh token revoked"), count: 20))
+        XCTAssertEqual(refreshes.value, 1)
+        XCTAssertEqual(auth.credential?.accessToken, "old")
+    }
+
+    func testRefreshLoopsEndWithATypedErrorUntilTheWindowPasses() async {
+        validToken.withLock { $0 = "nothing-is-accepted" }
+        let clock = TestClock(mode: .manual)
+        let issued = Locked(0)
+        let auth = interceptor(limit: .init(maxRefreshes: 2, window: 60), refresh: { _ in
+            AuthCredential(accessToken: "new-\(issued.withLock { $0 += 1; return $0 })")
+        })
+        let session = session(auth, clock: clock)
+        let response = await session.request(route("/me")).response()
+        XCTAssertEqual(response.error, .tooManyCredentialRefreshes(limit: 2, window: 60))
+        XCTAssertEqual(refreshes.value, 2)
+        XCTAssertEqual(server.recordedRequests(path: "/me").count, 3, "the first attempt and one per refresh")
+
+        let again = await session.request(route("/me")).response()
+        XCTAssertEqual(again.error, .tooManyCredentialRefreshes(limit: 2, window: 60), "still within the window")
+        XCTAssertEqual(refreshes.value, 2)
+
+        clock.advance(by: 61)
+        validToken.withLock { $0 = "new-3" }
+        let later = await session.request(route("/me")).response()
+        XCTAssertEqual(later.statusCode, 200, "a new window allows a refresh again")
+        XCTAssertEqual(refreshes.value, 3)
+        XCTAssertEqual(issued.withLock { $0 }, 3)
+    }
+
+    func testAMissingCredentialFailsBeforeSending() async {
+        let auth = interceptor(credential: nil)
+        let response = await session(auth).request(route("/me")).response()
+        XCTAssertEqual(response.error, .missingCredential)
+        XCTAssertTrue(server.recordedRequests(path: "/me").isEmpty)
+        XCTAssertEqual(refreshes.value, 0)
+    }
+
+    func testA401ForAnOlderCredentialIsReplayedWithoutRefreshing() async {
+        // The app signs in again while a request sent with the old token is on its way back.
+        let auth = interceptor()
+        let release = Locked(false)
+        server.route("/slow-me") { [validToken] request in
+            for _ in 0..<2000 where !release.withLock({ $0 }) { usleep(5_000) }
+            return request.header("Authorization") == "Bearer " + validToken.withLock { $0 }
+                ? .text("me") : .text("expired", status: 401)
+        }
+        let session = session(auth)
+        let route = route("/slow-me")
+        let pending = Task { await session.request(route).response() }
+        await waitUntil { server.recordedRequests(path: "/slow-me").count == 1 }
+        auth.credential = AuthCredential(accessToken: "new")
+        release.withLock { $0 = true }
+        let response = await pending.value
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(refreshes.value, 0)
+        XCTAssertEqual(server.recordedRequests(path: "/slow-me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
+    }
+}

@@ -1,0 +1,118 @@
+import Courier
+import CourierSync
+import CourierTestServer
+import CourierTesting
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `TransportConformance` run against every transport Courier ships, and shown to catch
+/// transports that break the contract.
+final class TransportConformanceTests: XCTestCase {
+    private func request(_ url: String) -> URLRequest { URLRequest(url: URL(string: url)!) }
+
+    func testTheEngineConforms() async throws {
+        let server = try TestHTTPServer()
+        defer { server.shutdown() }
+        let engine = Locked<(any Transport)?>(nil)
+        let session = Session { live in
+            engine.withLock { $0 = live }
+            return live
+        }
+        let transport = try XCTUnwrap(engine.withLock { $0 })
+        let report = await TransportConformance(transport: transport, answered: URLRequest(url: server.url("/hello")),
+                                                pending: URLRequest(url: server.url("/never"))).run()
+        XCTAssertTrue(report.passed, report.description)
+        XCTAssertEqual(report.checks.filter { $0.skippedBecause != nil }.count, 0)
+        withExtendedLifetime(session) {}
+    }
+
+    func testTheStubTransportConforms() async {
+        let stubs = StubTransport()
+        stubs.on(.get("/answered"), reply: .text("ok"))
+        stubs.on(.get("/pending"), reply: .never)
+        let report = await TransportConformance(transport: stubs, answered: request("https://stub.test/answered"),
+                                                pending: request("https://stub.test/pending")).run()
+        XCTAssertTrue(report.passed, report.description)
+    }
+
+    func testTheDelayedStubTransportConforms() async {
+        let stubs = StubTransport(behavior: .delayed(seconds: 0.01))
+        stubs.on(.get("/answered"), reply: .text("ok"))
+        stubs.on(.get("/pending"), reply: .never)
+        let report = await TransportConformance(transport: stubs, answered: request("https://stub.test/answered"),
+                                                pending: request("https://stub.test/pending")).run()
+        XCTAssertTrue(report.passed, report.description)
+    }
+
+    func testTheReplayTransportConformsInReplayAndRecordModes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-conformance-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try TestHTTPServer()
+        let recording = ReplayTransport(fixtures: directory, mode: .record)
+        let recordReport = await TransportConformance(transport: recording, answered: URLRequest(url: server.url("/hello")),
+                                                      pending: URLRequest(url: server.url("/never"))).run()
+        XCTAssertTrue(recordReport.passed, recordReport.description)
+        server.shutdown()
+
+        let replaying = ReplayTransport(fixtures: directory, mode: .replay)
+        let replayReport = await TransportConformance(transport: replaying,
+                                                      answered: URLRequest(url: server.url("/hello"))).run()
+        XCTAssertTrue(replayReport.passed, replayReport.description)
+        XCTAssertEqual(replayReport.checks.filter { $0.skippedBecause != nil }.map(\.name),
+                       ["cancel before completion", "concurrent cancels"])
+    }
+
+    // MARK: The helper catches broken transports
+
+    /// Completes twice, and ignores cancellation.
+    struct Careless: Transport {
+        struct Token: TransportCancellable { func cancel() {} }
+        func execute(_ request: URLRequest, options: TransferOptions,
+                     completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+            let hangs = request.url?.path == "/pending"
+            DispatchQueue.global().async {
+                guard !hangs else { return }
+                completion(TransportResult(request: request, statusCode: 200))
+                completion(TransportResult(request: request, statusCode: 200))
+            }
+            return Token()
+        }
+    }
+
+    /// Answers every request with the result of the first one it saw.
+    final class Mixer: Transport {
+        struct Token: TransportCancellable { func cancel() {} }
+        private let first = Locked<URLRequest?>(nil)
+        func execute(_ request: URLRequest, options: TransferOptions,
+                     completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+            let answered = first.withLock { stored in
+                if stored == nil { stored = request }
+                return stored ?? request
+            }
+            DispatchQueue.global().async { completion(TransportResult(request: answered, statusCode: 200)) }
+            return Token()
+        }
+    }
+
+    func testTheHelperReportsDoubleCompletionsAndIgnoredCancellation() async {
+        let report = await TransportConformance(transport: Careless(), answered: request("https://x.test/ok"),
+                                                pending: request("https://x.test/pending"), timeout: 0.5).run()
+        XCTAssertFalse(report.passed)
+        let failed = Set(report.checks.filter { !$0.failures.isEmpty }.map(\.name))
+        XCTAssertTrue(failed.isSuperset(of: ["answers once", "cancel before completion", "concurrent cancels",
+                                             "concurrent calls"]), report.description)
+        XCTAssertTrue(report.description.contains("completed 2 times"), report.description)
+        XCTAssertTrue(report.description.contains("did not complete within 0.5 s"), report.description)
+    }
+
+    func testTheHelperReportsCrossedResults() async {
+        let report = await TransportConformance(transport: Mixer(), answered: request("https://x.test/ok"),
+                                                concurrency: 8, timeout: 2).run()
+        let concurrent = report.checks.first { $0.name == "concurrent calls" }
+        XCTAssertFalse(concurrent?.failures.isEmpty ?? true, report.description)
+        XCTAssertTrue(report.description.contains("completed with the result of request"), report.description)
+    }
+}
