@@ -68,11 +68,9 @@ extension DataRequest {
 
     /// Runs one transfer; the transport's completion (on the engine thread) only resumes the task.
     private func transfer(_ request: URLRequest) async -> TransportResult {
-        await withCheckedContinuation { (continuation: CheckedContinuation<TransportResult, Never>) in
+        await awaitHandoff { deliver in
             let (slot, options) = beginTransfer(of: request)
-            let token = session.transport.execute(request, options: options) {
-                continuation.resume(returning: $0)
-            }
+            let token = session.transport.execute(request, options: options, completion: deliver)
             install(token, slot: slot, stopIfFinished: true)
         }
     }
