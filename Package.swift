@@ -57,6 +57,7 @@ let package = Package(
         .executableTarget(name: "MusicHomeExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/MusicHomeExample"),
         .executableTarget(name: "TravelExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/TravelExample"),
         .executableTarget(name: "LoginStatusExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/LoginStatusExample"),
+        .executableTarget(name: "OrderTrackingExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/OrderTrackingExample"),
         .executableTarget(
             name: "DogsExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/DogsExample",
             swiftSettings: [.swiftLanguageMode(.v5)]

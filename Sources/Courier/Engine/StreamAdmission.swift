@@ -99,7 +99,7 @@ struct StreamAdmission<ID: Hashable> {
 
     /// Transfers whose placement the engine should read after the next perform.
     var unplaced: [ID] {
-        origins.values.flatMap(\.unplaced)
+        origins.isEmpty ? [] : origins.values.flatMap(\.unplaced)
     }
 
     /// Records where a started transfer stands.

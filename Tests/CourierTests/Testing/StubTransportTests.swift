@@ -311,6 +311,31 @@ final class StubTransportTests: XCTestCase {
         XCTAssertEqual(seen.withLock { $0 }, ["me 503", "me 200"])
     }
 
+    func testStreamsAndEventStreamsReadStubbedBodies() async throws {
+        enum Feed: Router {
+            case events
+            var baseURL: String { "https://api.example.test" }
+            var path: String { "/events" }
+            var method: HTTPMethod { .get }
+            var sampleData: Data { Data("data: first\n\ndata: second\n\n".utf8) }
+            var sampleHeaders: HTTPHeaders { [.contentType("text/event-stream")] }
+        }
+        let stubs = StubTransport()
+        stubs.on(.get("/lines"), reply: .text("one\ntwo\n"))
+        let session = Session(transport: stubs)
+        var lines: [String] = []
+        for try await line in session.streamRequest("https://api.example.test/lines").lines(maximumLineLength: 100) {
+            lines.append(line)
+        }
+        XCTAssertEqual(lines, ["one", "two"])
+        var events: [String] = []
+        for try await event in session.streamRequest(Feed.events).events {
+            events.append(event.data)
+        }
+        XCTAssertEqual(events, ["first", "second"], "from the router's sample")
+        XCTAssertTrue(stubs.requests.last?.target is Feed)
+    }
+
     func testValidationSeesStubbedStatuses() async {
         let stubs = StubTransport()
         stubs.on(.get("/v1/me"), reply: .json(#"{"error":"boom"}"#, statusCode: 500))
