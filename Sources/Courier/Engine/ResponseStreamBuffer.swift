@@ -50,10 +50,14 @@ package final class ResponseStreamBuffer: Sendable {
 
     /// The most body bytes held here at once.
     let window: Int
+    /// A waiting reader is woken as soon as this much is queued (a quarter of the window); less
+    /// waits for the end of the engine's round, so a fast body costs few wake-ups.
+    let wakeThreshold: Int
     private let state = Locked(State())
 
     init(window: Int) {
         self.window = max(window, Self.minimumWindow)
+        wakeThreshold = self.window / 4
     }
 
     // MARK: Engine side
@@ -74,7 +78,7 @@ package final class ResponseStreamBuffer: Sendable {
 
     /// Queues body bytes; refuses them when the window is full (the caller pauses the transfer,
     /// and libcurl offers the same bytes again after it resumes). A waiting reader is woken at
-    /// once when a whole chunk is ready, else by the next ``flush()``.
+    /// once when ``wakeThreshold`` bytes are ready, else by the next ``flush()``.
     func offer(_ bytes: UnsafeRawBufferPointer) -> Offer {
         let (offer, waiters) = state.withLock { state -> (Offer, [CheckedContinuation<Void, Never>]) in
             if state.discarded { return (.accepted, []) }
@@ -94,7 +98,7 @@ package final class ResponseStreamBuffer: Sendable {
             state.buffered += bytes.count
             state.highWater = max(state.highWater, state.buffered)
             guard !state.waiters.isEmpty else { return (.accepted, []) }
-            if state.buffered >= Self.chunkCapacity { return (.accepted, Self.takeWaiters(&state)) }
+            if state.buffered >= wakeThreshold { return (.accepted, Self.takeWaiters(&state)) }
             guard !state.flushScheduled else { return (.accepted, []) }
             state.flushScheduled = true
             return (.acceptedFlushLater, [])
