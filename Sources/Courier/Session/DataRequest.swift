@@ -75,6 +75,7 @@ public final class DataRequest: Sendable {
 
     /// The session that made this request.
     public let session: Session
+    /// The request as built, with the session's default headers.
     private let built: Result<URLRequest, CourierError>
     /// Where a download writes the body; nil for requests that buffer it in memory.
     let destination: URL?
@@ -86,7 +87,12 @@ public final class DataRequest: Sendable {
          destination: URL?, resumeOffset: Int64? = nil) {
         self.session = session
         state = Locked(State(target: target))
-        self.built = request
+        // Default headers are added once, here, where the built request is not shared yet (no
+        // copy of Foundation's request storage).
+        switch consume request {
+        case .success(let built): self.built = .success(session.prepared(built))
+        case .failure(let error): self.built = .failure(error)
+        }
         self.destination = destination
         self.resumeOffset = resumeOffset
     }
@@ -95,7 +101,7 @@ public final class DataRequest: Sendable {
     /// Interceptors and plugins may still change what is actually sent.
     public var request: URLRequest? {
         guard case .success(let request) = built else { return nil }
-        return session.prepared(request)
+        return request
     }
 
     /// Cancels the request: it completes with ``CourierError/cancelled`` unless it already finished,
@@ -199,7 +205,7 @@ public final class DataRequest: Sendable {
             finish(Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error), direct: direct)
             return
         case .success(let built):
-            request = session.prepared(built)
+            request = built
         }
         if isCancelled {
             finish(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled), direct: direct)

@@ -103,7 +103,7 @@ public final class Session: Sendable {
     }
 
     /// The request as it will be sent: default headers added where the request has none.
-    func prepared(_ request: URLRequest) -> URLRequest {
+    func prepared(_ request: consuming URLRequest) -> URLRequest {
         guard !configuration.defaultHeaders.isEmpty else { return request }
         // Read and assign the header dictionary once: per-header `setValue` is costly on Linux.
         var fields = request.allHTTPHeaderFields ?? [:]

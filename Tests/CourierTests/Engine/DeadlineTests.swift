@@ -56,6 +56,26 @@ final class DeadlineTests: XCTestCase {
         for task in busyTasks { await task.value }
     }
 
+    func testWaitingForAConnectionIsNotConnecting() async throws {
+        let server = try TestHTTPServer()
+        defer { server.shutdown() }
+        var configuration = Session.Configuration()
+        configuration.maxConnectionsPerHost = 1
+        configuration.timeouts = .init(connect: 0.2, request: 8)
+        let session = Session(configuration: configuration)
+        let busy = session.request(server.url("/delay?ms=600"))
+        let busyTask = Task { await busy.response() }
+        for _ in 0..<500 where server.recordedRequests(path: "/delay").isEmpty {
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+        // Queued three times longer than the connect limit: the limit starts when connecting does.
+        let queued = await session.request(server.url("/hello")).response()
+        XCTAssertNil(queued.error)
+        XCTAssertEqual(queued.statusCode, 200)
+        let busyResponse = await busyTask.value
+        XCTAssertEqual(busyResponse.statusCode, 200)
+    }
+
     func testConnectTimeoutAgainstABlackhole() async {
         let blackhole = Loopback.Blackhole()
         var configuration = Session.Configuration()
