@@ -69,7 +69,9 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "$crashes"
     echo "Fuzzing $target (${mode[*]})"
     # libFuzzer prints the crash itself; Swift's own backtracer can hang a crashing fuzzer.
-    if ! SWIFT_BACKTRACE=enable=no "$out/bin/$target" "${mode[@]}" -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" \
+    dictionary=()
+    if [ -f "Fuzz/$target.dict" ]; then dictionary=(-dict="Fuzz/$target.dict"); fi
+    if ! SWIFT_BACKTRACE=enable=no "$out/bin/$target" "${mode[@]}" "${dictionary[@]}" -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" \
         >"$out/$target.log" 2>&1; then
         failed=$((failed + 1))
         tail -40 "$out/$target.log"
