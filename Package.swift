@@ -51,6 +51,7 @@ let package = Package(
         .executableTarget(name: "MusicHomeExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/MusicHomeExample"),
         .executableTarget(name: "TravelExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/TravelExample"),
         .executableTarget(name: "LoginStatusExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/LoginStatusExample"),
+        .executableTarget(name: "OrderTrackingExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/OrderTrackingExample"),
         .executableTarget(
             name: "DogsExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/DogsExample",
             swiftSettings: [.swiftLanguageMode(.v5)]
@@ -58,7 +59,9 @@ let package = Package(
         .testTarget(
             name: "ServiceTests",
             dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "DemoServer", "ExampleServices"],
-            path: "Tests/ServiceTests"
+            path: "Tests/ServiceTests",
+            // Record-and-replay fixtures, read from the source tree (docs/testing.md).
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ServiceSwift5Tests",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds and runs the five service examples in order, each against its own embedded demo server.
+# Builds and runs the service examples in order, each against its own embedded demo server.
 # Exits non-zero if the build or any example fails. Needs only Swift; installs libcurl's
 # development package with apt-get when pkg-config cannot find it (Debian/Ubuntu).
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
 ensure_system_packages
 
-EXAMPLES=(AuthExample MusicHomeExample TravelExample LoginStatusExample DogsExample)
+EXAMPLES=(AuthExample MusicHomeExample TravelExample LoginStatusExample DogsExample OrderTrackingExample)
 
 echo "Building the examples..."
 for example in "${EXAMPLES[@]}"; do

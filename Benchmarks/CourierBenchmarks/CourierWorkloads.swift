@@ -103,6 +103,7 @@ enum CourierWorkloads {
         var configuration = Session.Configuration()
         configuration.receiveBufferSize = 256 << 10
         configuration.timeouts.request = nil
+        configuration.security.maxResponseSize = nil  // 512 MiB is over the 64 MiB default
         let session = Session(configuration: configuration)
         return try runBlocking {
             var clock = Stopwatch()

@@ -14,30 +14,34 @@ import FoundationNetworking
 /// after its deadline each request completed: median, 99th percentile and maximum, in ms.
 ///
 /// Scenarios: `direct` (a connection per request), `queued` (2 connections for all requests,
-/// so most wait behind the connection limit) and `idle` (the head arrives, then nothing).
+/// so most wait behind the connection limit), `idle` (the head arrives, then nothing) and
+/// `connect` (a listener that never accepts, its queue full: connect limit 200 ms). Lateness is
+/// over the requests that failed with the expected kind.
 enum DeadlineBench {
     static func run(count: Int) throws -> String {
         var lines = ["scenario\trequests\tfired as expected\tmedian ms\tp99 ms\tmax ms"]
-        for scenario in ["direct", "queued", "idle"] {
-            let server = try SilentServer(sendHead: scenario == "idle")
+        for scenario in ["direct", "queued", "idle", "connect"] {
+            let server = try SilentServer(sendHead: scenario == "idle", accepting: scenario != "connect")
             defer { server.stop() }
             var configuration = Session.Configuration()
             configuration.maxConnectionsPerHost = scenario == "queued" ? 2 : 0
             if scenario == "idle" { configuration.timeouts = .init(connect: 5, request: 30, idle: 0.2) }
+            if scenario == "connect" { configuration.timeouts = .init(connect: 0.2, request: 2) }
             let session = Session(configuration: configuration)
-            let expected: CourierError = .timedOut(scenario == "idle" ? .idle : .request)
+            let fixedLimit = scenario == "idle" || scenario == "connect"
+            let expected: CourierError = .timedOut(scenario == "idle" ? .idle : scenario == "connect" ? .connect : .request)
             let results = try runBlocking { () async -> [(Bool, Double)] in
                 await withTaskGroup(of: (Bool, Double).self) { group in
                     for index in 0..<count {
                         group.addTask {
                             let limit = 0.2 + Double(index % 20) * 0.01
                             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/\(index)")!)
-                            if scenario != "idle" { request.timeoutInterval = limit }
+                            if !fixedLimit { request.timeoutInterval = limit }
                             let start = ContinuousClock.now
                             let error = await session.request(request).response().error
                             let elapsed = ContinuousClock.now - start
                             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                            return (error == expected, (seconds - (scenario == "idle" ? 0.2 : limit)) * 1000)
+                            return (error == expected, (seconds - (fixedLimit ? 0.2 : limit)) * 1000)
                         }
                     }
                     var results: [(Bool, Double)] = []
@@ -45,8 +49,10 @@ enum DeadlineBench {
                     return results
                 }
             }
-            let late = results.map { $0.1 }.sorted()
-            func percentile(_ p: Double) -> Double { late[min(late.count - 1, Int(Double(late.count) * p))] }
+            let late = results.filter { $0.0 }.map { $0.1 }.sorted()
+            func percentile(_ p: Double) -> Double {
+                late.isEmpty ? .nan : late[min(late.count - 1, Int(Double(late.count) * p))]
+            }
             lines.append([scenario, String(count), String(results.filter { $0.0 }.count),
                           String(format: "%.1f", percentile(0.5)), String(format: "%.1f", percentile(0.99)),
                           String(format: "%.1f", late.last ?? 0)].joined(separator: "\t"))
@@ -55,14 +61,15 @@ enum DeadlineBench {
     }
 }
 
-/// Accepts every connection on 127.0.0.1 and never answers (or sends one head, then stalls).
+/// Accepts every connection on 127.0.0.1 and never answers (or sends one head, then stalls); or,
+/// not accepting, a listener whose queue fills so that further connections hang.
 private final class SilentServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
     private let accepted = Locked<[Int32]>([])
     private let stopped = Locked(false)
 
-    init(sendHead: Bool) throws {
+    init(sendHead: Bool, accepting: Bool) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         listener = fd
         var address = sockaddr_in()
@@ -71,11 +78,25 @@ private final class SilentServer: @unchecked Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 1024) == 0 && getsockname(fd, $0, &length) == 0
+                bind(fd, $0, length) == 0 && listen(fd, accepting ? 1024 : 0) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
         guard bound else { throw BenchmarkFailure("cannot listen on 127.0.0.1") }
         port = Int(UInt16(bigEndian: address.sin_port))
+        guard accepting else {
+            // Fill the accept queue first: the kernel then drops further SYNs, so connects hang.
+            for _ in 0..<4 {
+                let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+                _ = withUnsafePointer(to: &address) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                accepted.withLock { $0.append(client) }
+            }
+            usleep(100_000)
+            return
+        }
         Thread.detachNewThread { [self] in
             while true {
                 let client = accept(fd, nil, nil)

@@ -6,31 +6,51 @@ import Synchronization
 /// What one workload run produced.
 struct Measurement {
     var seconds: Double
-    var cpuSeconds: Double
+    var usage: ResourceUsage
     var bytes: Int
+
+    var cpuSeconds: Double { usage.userSeconds + usage.systemSeconds }
 }
 
-/// Wall-clock and CPU time of the code between `start()` and `stop(bytes:)`.
+/// CPU time and context switches of the whole process (every thread), from `getrusage`.
+struct ResourceUsage {
+    var userSeconds: Double
+    var systemSeconds: Double
+    /// Context switches where a thread gave up the CPU to wait (a futex, poll, read...).
+    var voluntarySwitches: Int
+    /// Context switches where the scheduler took the CPU from a runnable thread.
+    var involuntarySwitches: Int
+
+    static func now() -> ResourceUsage {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return ResourceUsage(
+            userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+            systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
+            voluntarySwitches: usage.ru_nvcsw, involuntarySwitches: usage.ru_nivcsw)
+    }
+
+    static func - (end: ResourceUsage, start: ResourceUsage) -> ResourceUsage {
+        ResourceUsage(userSeconds: end.userSeconds - start.userSeconds,
+                      systemSeconds: end.systemSeconds - start.systemSeconds,
+                      voluntarySwitches: end.voluntarySwitches - start.voluntarySwitches,
+                      involuntarySwitches: end.involuntarySwitches - start.involuntarySwitches)
+    }
+}
+
+/// Wall-clock time, CPU time and context switches of the code between `start()` and `stop(bytes:)`.
 struct Stopwatch {
     private var wallStart = DispatchTime.now()
-    private var cpuStart = Stopwatch.cpuTime()
+    private var usageStart = ResourceUsage.now()
 
     mutating func start() {
-        cpuStart = Self.cpuTime()
+        usageStart = ResourceUsage.now()
         wallStart = DispatchTime.now()
     }
 
     func stop(bytes: Int) -> Measurement {
         let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart.uptimeNanoseconds) / 1e9
-        return Measurement(seconds: wall, cpuSeconds: Self.cpuTime() - cpuStart, bytes: bytes)
-    }
-
-    /// User plus system CPU time of the whole process, every thread included.
-    static func cpuTime() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return Measurement(seconds: wall, usage: ResourceUsage.now() - usageStart, bytes: bytes)
     }
 }
 

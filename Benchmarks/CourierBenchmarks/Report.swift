@@ -10,6 +10,8 @@ struct Report {
         var cpuSeconds: Double
         var peakRSSKiB: Int
         var bytes: Int
+        /// User and system CPU seconds and context switches; nil in results from older runs.
+        var usage: ResourceUsage?
 
         /// Milliseconds per run of an encoding workload (wall clock and CPU).
         var millisecondsPerRun: Double { seconds / Double(count) * 1000 }
@@ -20,6 +22,10 @@ struct Report {
             Report.isBulk(workload) ? Double(bytes) / 1_048_576 / seconds : Double(count) / seconds
         }
         var cpuMicrosecondsPerRequest: Double { cpuSeconds / Double(count) * 1e6 }
+        /// Per request, or per transfer for the 512 MiB workloads (where it is the same).
+        func perRequest(_ value: (ResourceUsage) -> Double) -> Double? {
+            usage.map { value($0) / Double(count) }
+        }
     }
 
     struct Instructions {
@@ -35,11 +41,17 @@ struct Report {
     init(results: String, instructions text: String) {
         for line in results.split(separator: "\n") {
             let f = line.split(separator: "\t").map(String.init)
-            guard f.count == 8, f[0] == "RESULT", let client = Client(rawValue: f[1]),
+            guard f.count == 8 || f.count == 12, f[0] == "RESULT", let client = Client(rawValue: f[1]),
                   let workload = Workload(rawValue: f[2]), let count = Int(f[3]), let seconds = Double(f[4]),
                   let cpu = Double(f[5]), let rss = Int(f[6]), let bytes = Int(f[7]), seconds > 0 else { continue }
+            var usage: ResourceUsage?
+            if f.count == 12, let user = Double(f[8]), let system = Double(f[9]), let voluntary = Int(f[10]),
+               let involuntary = Int(f[11]) {
+                usage = ResourceUsage(userSeconds: user, systemSeconds: system, voluntarySwitches: voluntary,
+                                      involuntarySwitches: involuntary)
+            }
             runs.append(Run(client: client, workload: workload, count: count, seconds: seconds,
-                            cpuSeconds: cpu, peakRSSKiB: rss, bytes: bytes))
+                            cpuSeconds: cpu, peakRSSKiB: rss, bytes: bytes, usage: usage))
         }
         for line in text.split(separator: "\n") {
             let f = line.split(separator: "\t").map(String.init)
@@ -111,6 +123,35 @@ struct Report {
         Client.allCases.map { client in value(client).map(Self.number) ?? "—" }.joined(separator: " · ")
     }
 
+    /// Medians per request of user CPU, system CPU, voluntary and involuntary context switches.
+    func usageTable() -> [String] {
+        guard runs.contains(where: { $0.usage != nil }) else { return [] }
+        var out = ["", "Per request (W4: per transfer), medians over rounds: user CPU µs, system CPU µs, "
+            + "voluntary and involuntary context switches of the client process (all threads).", ""]
+        out.append("| workload | client | user µs | sys µs | voluntary cs | involuntary cs |")
+        out.append("|---|---|---|---|---|---|")
+        for (workload, label) in Self.labels {
+            for client in Client.allCases {
+                let runs = select(client, workload).filter { $0.usage != nil }
+                guard !runs.isEmpty else { continue }
+                func median(_ value: @escaping (ResourceUsage) -> Double, scale: Double = 1) -> String {
+                    let values = runs.compactMap { $0.perRequest(value) }.map { $0 * scale }
+                    guard let median = Self.median(values) else { return "—" }
+                    return median >= 100 ? String(format: "%.0f", median) : String(format: "%.2f", median)
+                }
+                let scale = Self.isBulk(workload) ? 1.0 : 1e6
+                out.append("| \(label) | \(client.rawValue) | \(median({ $0.userSeconds }, scale: scale)) | "
+                    + "\(median({ $0.systemSeconds }, scale: scale)) | \(median({ Double($0.voluntarySwitches) })) | "
+                    + "\(median({ Double($0.involuntarySwitches) })) |")
+            }
+        }
+        if runs.contains(where: { Self.isBulk($0.workload) }) {
+            out.append("")
+            out.append("W4 rows give CPU in seconds (not µs) per 512 MiB transfer.")
+        }
+        return out
+    }
+
     func render() -> String {
         var out: [String] = []
         let rounds = Set(runs.map(\.client)).map { client in
@@ -142,6 +183,7 @@ struct Report {
             out.append("")
             out.append("W1 with completion handlers compares against raw libcurl's W1 (C is synchronous anyway).")
         }
+        out.append(contentsOf: usageTable())
 
         if !instructions.isEmpty {
             out.append("")

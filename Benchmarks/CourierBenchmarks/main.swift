@@ -6,6 +6,7 @@ import Foundation
 //   CourierBenchmarks fixtures <directory>
 //   CourierBenchmarks run <courier|urlsession> <workload> <count>
 //       prints: RESULT <client> <workload> <count> <seconds> <cpu-seconds> <peak-rss-KiB> <bytes>
+//               <user-seconds> <system-seconds> <voluntary-switches> <involuntary-switches>
 //   CourierBenchmarks report <results.tsv> [<instructions.tsv>]
 //   CourierBenchmarks deadlines <count>      (how late time limits fire; no nginx needed)
 
@@ -56,6 +57,9 @@ func main(_ arguments: [String]) -> Int32 {
                 "RESULT", client.rawValue, workload.rawValue, String(count),
                 String(format: "%.6f", measurement.seconds), String(format: "%.6f", measurement.cpuSeconds),
                 String(peakRSSKiB()), String(measurement.bytes),
+                String(format: "%.6f", measurement.usage.userSeconds),
+                String(format: "%.6f", measurement.usage.systemSeconds),
+                String(measurement.usage.voluntarySwitches), String(measurement.usage.involuntarySwitches),
             ]
             print(fields.joined(separator: "\t"))
             return 0

@@ -11,6 +11,7 @@
  *              w5 (POST /small.json with the 1.2 KB JSON body read from output-file)
  * Prints one tab-separated line:
  *   RESULT raw-curl <workload> <count> <seconds> <cpu_seconds> <peak_rss_kb> <body_bytes_total>
+ *          <user_seconds> <system_seconds> <voluntary_switches> <involuntary_switches>
  */
 #include <curl/curl.h>
 #include <stdio.h>
@@ -63,17 +64,15 @@ static double now_seconds(void) {
 }
 
 /* Start of the timed region: set after the warm-up requests (see `begin_timing`). */
-static double timed_start, timed_cpu_start;
+static double timed_start;
+static struct rusage timed_usage_start;
 
-static double cpu_seconds(void) {
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
-           (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
+static double seconds_of(struct timeval value) {
+    return (double)value.tv_sec + (double)value.tv_usec / 1e6;
 }
 
 static void begin_timing(void) {
-    timed_cpu_start = cpu_seconds();
+    getrusage(RUSAGE_SELF, &timed_usage_start);
     timed_start = now_seconds();
 }
 
@@ -274,7 +273,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     double seconds = now_seconds() - timed_start;
-    double cpu = cpu_seconds() - timed_cpu_start;
-    printf("RESULT\traw-curl\t%s\t%ld\t%.6f\t%.6f\t%ld\t%lld\n", workload, count, seconds, cpu, peak_rss_kb(), bytes);
+    struct rusage end;
+    getrusage(RUSAGE_SELF, &end);
+    double user = seconds_of(end.ru_utime) - seconds_of(timed_usage_start.ru_utime);
+    double sys = seconds_of(end.ru_stime) - seconds_of(timed_usage_start.ru_stime);
+    printf("RESULT\traw-curl\t%s\t%ld\t%.6f\t%.6f\t%ld\t%lld\t%.6f\t%.6f\t%ld\t%ld\n", workload, count, seconds,
+           user + sys, peak_rss_kb(), bytes, user, sys, end.ru_nvcsw - timed_usage_start.ru_nvcsw,
+           end.ru_nivcsw - timed_usage_start.ru_nivcsw);
     return 0;
 }

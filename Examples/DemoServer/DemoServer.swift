@@ -1,8 +1,8 @@
 import CourierTestServer
 import Foundation
 
-/// The embedded API server behind every example: serves the auth, music home, travel, login and
-/// dogs routes on 127.0.0.1 (an ephemeral port) from in-memory data.
+/// The embedded API server behind every example: serves the auth, music home, travel, login,
+/// dogs and order-tracking (server-sent events) routes on 127.0.0.1 (an ephemeral port) from in-memory data.
 ///
 /// ```swift
 /// let server = try DemoServer()
@@ -22,6 +22,7 @@ public final class DemoServer: Sendable {
         TravelRoutes.register(on: http)
         LoginRoutes.register(on: http, users: users)
         DogsRoutes.register(on: http)
+        OrderEventRoutes.register(on: http)
     }
 
     /// `http://127.0.0.1:<port>`.

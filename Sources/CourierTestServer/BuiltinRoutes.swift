@@ -59,6 +59,10 @@ enum BuiltinRoutes {
             return largeHeader(request)
         case "/upload":
             return .json(TestHTTPUploadSummary(body: request.body))
+        case "/resumable":
+            return resumable(request)
+        case "/sse":
+            return serverSentEvents(request)
         case digestPath:
             return .json(request.streamedBodySummary ?? TestHTTPUploadSummary(body: request.body))
         default:
@@ -153,6 +157,26 @@ enum BuiltinRoutes {
         let interval = max(0, request.intQuery("interval") ?? 100)
         return .data(TestHTTPServer.alphabetBytes(count: count), contentType: "text/plain")
             .with(.trickle(bytesPerChunk: chunk, intervalMs: interval))
+    }
+
+    /// `/sse?count=N&per=P&interval=ms&retry=ms`: events `id: i` / `data: event i` for i in
+    /// 1...N, resuming after the request's `Last-Event-ID`, at most P per connection, `interval`
+    /// ms apart; 204 once every event was sent. `retry` adds a `retry:` field first.
+    static func serverSentEvents(_ request: TestHTTPRequest) -> TestHTTPResponse {
+        let count = max(0, request.intQuery("count") ?? 5)
+        let perConnection = max(1, request.intQuery("per") ?? max(1, count))
+        let after = request.header("Last-Event-ID").flatMap { Int($0) } ?? 0
+        guard after < count else { return TestHTTPResponse(status: 204) }
+        var text = request.intQuery("retry").map { "retry: \($0)\n\n" } ?? ""
+        var parts: [Int] = text.isEmpty ? [] : [text.utf8.count]
+        for id in (after + 1)...min(count, after + perConnection) {
+            let event = "id: \(id)\ndata: event \(id)\n\n"
+            parts.append(event.utf8.count)
+            text += event
+        }
+        return TestHTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"],
+                                body: Data(text.utf8))
+            .with(.paced(parts: parts, intervalMs: max(0, request.intQuery("interval") ?? 0)))
     }
 
     /// `/large-header?size=N`.

@@ -72,18 +72,14 @@ struct ResponseWriter {
             guard send(head) else { return .closeNow }
             if isHead || !mayHaveBody { return afterBody }
             let size = max(1, chunkSize)
-            var offset = 0
-            while offset < body.count {
-                let slice = body[(body.startIndex + offset)..<(body.startIndex + min(body.count, offset + size))]
-                var chunk = Data(String(slice.count, radix: 16).utf8)
-                chunk.append(contentsOf: [0x0D, 0x0A])
-                chunk.append(slice)
-                chunk.append(contentsOf: [0x0D, 0x0A])
-                guard send(chunk) else { return .closeNow }
-                offset += slice.count
-            }
-            guard send(Data("0\r\n\r\n".utf8)) else { return .closeNow }
-            return afterBody
+            let sizes = Array(repeating: size, count: (body.count + size - 1) / size)
+            return sendChunked(body, sizes: sizes, intervalMs: 0) ? afterBody : .closeNow
+
+        case .paced(let parts, let intervalMs):
+            let head = makeHead(response, contentLength: 0, chunked: mayHaveBody, closing: closing)
+            guard send(head) else { return .closeNow }
+            if isHead || !mayHaveBody { return afterBody }
+            return sendChunked(body, sizes: parts, intervalMs: intervalMs) ? afterBody : .closeNow
 
         case .trickle(let bytesPerChunk, let intervalMs):
             let head = makeHead(response, contentLength: body.count, chunked: false, closing: closing)
@@ -117,6 +113,28 @@ struct ResponseWriter {
             POSIXSocket.drainUntilClosed(fd)
             return .closeNow
         }
+    }
+
+    /// Sends `body` as chunks of `sizes` (the rest as one more chunk), `intervalMs` apart, then
+    /// the last chunk; false if the peer is gone or the server stops.
+    private func sendChunked(_ body: Data, sizes: [Int], intervalMs: Int) -> Bool {
+        var offset = 0
+        var index = 0
+        while offset < body.count {
+            if offset > 0, intervalMs > 0 {
+                guard stop.sleep(milliseconds: intervalMs) else { return false }
+            }
+            let size = index < sizes.count ? max(1, sizes[index]) : body.count - offset
+            index += 1
+            let slice = body[(body.startIndex + offset)..<(body.startIndex + min(body.count, offset + size))]
+            var chunk = Data(String(slice.count, radix: 16).utf8)
+            chunk.append(contentsOf: [0x0D, 0x0A])
+            chunk.append(slice)
+            chunk.append(contentsOf: [0x0D, 0x0A])
+            guard send(chunk) else { return false }
+            offset += slice.count
+        }
+        return send(Data("0\r\n\r\n".utf8))
     }
 
     /// Builds the status line and header section. Adds `Content-Length` (unless chunked, the

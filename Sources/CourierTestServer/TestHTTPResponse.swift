@@ -22,6 +22,10 @@ public struct TestHTTPResponse: Sendable {
         case truncate(sendBytes: Int, declaredLength: Int)
         /// Sends the body with `Transfer-Encoding: chunked`, `chunkSize` bytes per chunk, one write per chunk.
         case chunked(chunkSize: Int)
+        /// Sends the body with `Transfer-Encoding: chunked`, one chunk per entry of `parts` (their
+        /// sizes in bytes; any rest of the body as one more chunk), `intervalMs` milliseconds apart:
+        /// a live stream such as server-sent events.
+        case paced(parts: [Int], intervalMs: Int)
         /// Sends headers with a correct `Content-Length`, then the body `bytesPerChunk` bytes
         /// at a time with `intervalMs` milliseconds between writes.
         case trickle(bytesPerChunk: Int, intervalMs: Int)

@@ -29,6 +29,8 @@ import Foundation
 /// | `/cookies` | JSON of the `Cookie` header |
 /// | `/large-header?size=N` | an `X-Large` header of N bytes |
 /// | `/upload` | JSON ``TestHTTPUploadSummary`` of the body |
+/// | `/resumable?size=N&seed=S&cut=K,…&etag=E&weak=1&validators=0&ignoreRange=1` | ``deterministicBytes(count:seed:)`` with ETag, Last-Modified, `Range`/`If-Range` (206/416), cut at offsets K |
+/// | `/sse?count=N&per=P&interval=ms&retry=ms` | server-sent events 1…N after `Last-Event-ID`, P per connection, then 204 |
 /// | `/upload/digest` | the same, hashed while it arrives (any size, never kept in memory) |
 /// | anything else | 404 JSON `{"error":"not found"}` |
 ///

@@ -66,7 +66,7 @@ public struct FixtureKey: Hashable, Sendable, CustomStringConvertible {
 
     /// JSON re-encoded with sorted keys, or the bytes themselves.
     private static func canonical(_ body: Data) -> Data {
-        JSONValue(data: body)?.data ?? body
+        JSONTree(data: body)?.data ?? body
     }
 
     static func fnv1a64(_ data: Data) -> UInt64 {

@@ -74,7 +74,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     public var bodyText: String? { String(data: body, encoding: .utf8) }
 
     /// The body parsed as JSON; nil when it is empty or not JSON.
-    public var json: JSONValue? { JSONValue(data: body) }
+    public var json: JSONTree? { JSONTree(data: body) }
 
     /// The body decoded as `type` from JSON.
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {

@@ -115,7 +115,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Also requires the body to be JSON equal to `expected` (key order and number spelling ignored).
-    public func jsonBody(_ expected: JSONValue) -> RequestMatcher {
+    public func jsonBody(_ expected: JSONTree) -> RequestMatcher {
         and(RequestMatcher("JSON body \(expected)") { $0.json == expected })
     }
 

@@ -115,6 +115,86 @@ final class RouteTests: XCTestCase {
         }
     }
 
+    func testUploadDigestHashesWithoutKeepingTheBody() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        let body = TestHTTPServer.deterministicBytes(count: 300_000, seed: 8)
+        client.send("POST /upload/digest HTTP/1.1\r\nHost: a\r\nContent-Length: \(body.count)\r\n\r\n")
+        client.send(body)
+        let summary = try JSONDecoder().decode(TestHTTPUploadSummary.self, from: try client.readResponse().body)
+        XCTAssertEqual(summary, TestHTTPUploadSummary(body: body))
+        // Chunked, in pieces that do not line up with SHA-256 blocks.
+        client.send("POST /upload/digest HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for size in [1, 63, 65, 1000, 0] {
+            let piece = body.prefix(size)
+            client.send(String(size, radix: 16) + "\r\n")
+            client.send(Data(piece) + Data("\r\n".utf8))
+        }
+        let chunked = try JSONDecoder().decode(TestHTTPUploadSummary.self, from: try client.readResponse().body)
+        var expected = Data()
+        for size in [1, 63, 65, 1000] { expected.append(body.prefix(size)) }
+        XCTAssertEqual(chunked, TestHTTPUploadSummary(body: expected))
+        let recorded = server.recordedRequests(path: "/upload/digest")
+        XCTAssertEqual(recorded.map(\.body.count), [0, 0], "bodies are not kept")
+        XCTAssertEqual(recorded.first?.streamedBodySummary, summary)
+    }
+
+    func testServerSentEventsResumeAfterLastEventID() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/sse?count=5&per=2&retry=7")
+        let first = try client.readResponse()
+        XCTAssertEqual(first.header("Content-Type"), "text/event-stream")
+        XCTAssertEqual(first.header("Transfer-Encoding"), "chunked")
+        XCTAssertEqual(first.chunkSizes, [10, 21, 21], "one chunk per event, as a live server sends them")
+        XCTAssertEqual(String(decoding: first.body, as: UTF8.self),
+                       "retry: 7\n\nid: 1\ndata: event 1\n\nid: 2\ndata: event 2\n\n")
+        client.get("/sse?count=5&per=2", extra: "Last-Event-ID: 4\r\n")
+        XCTAssertEqual(String(decoding: try client.readResponse().body, as: UTF8.self), "id: 5\ndata: event 5\n\n")
+        client.get("/sse?count=5&per=2", extra: "Last-Event-ID: 5\r\n")
+        XCTAssertEqual(try client.readResponse().status, 204)
+    }
+
+    func testResumableHonoursRangeAndIfRange() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        let body = TestHTTPServer.deterministicBytes(count: 1000, seed: 2)
+        client.get("/resumable?size=1000&seed=2")
+        let whole = try client.readResponse()
+        XCTAssertEqual(whole.status, 200)
+        XCTAssertEqual(whole.body, body)
+        XCTAssertEqual(whole.header("ETag"), "\"s2-1000\"")
+        XCTAssertEqual(whole.header("Accept-Ranges"), "bytes")
+        client.get("/resumable?size=1000&seed=2", extra: "Range: bytes=100-\r\nIf-Range: \"s2-1000\"\r\n")
+        let partial = try client.readResponse()
+        XCTAssertEqual(partial.status, 206)
+        XCTAssertEqual(partial.header("Content-Range"), "bytes 100-999/1000")
+        XCTAssertEqual(partial.body, body.subdata(in: 100..<1000))
+        client.get("/resumable?size=1000&seed=2", extra: "Range: bytes=100-199\r\n")
+        XCTAssertEqual(try client.readResponse().body, body.subdata(in: 100..<200))
+        client.get("/resumable?size=1000&seed=2", extra: "Range: bytes=100-\r\nIf-Range: \"old\"\r\n")
+        let changed = try client.readResponse()
+        XCTAssertEqual(changed.status, 200, "a validator that does not match gets the whole body")
+        XCTAssertEqual(changed.body, body)
+        client.get("/resumable?size=1000&seed=2", extra: "Range: bytes=1000-\r\n")
+        let beyond = try client.readResponse()
+        XCTAssertEqual(beyond.status, 416)
+        XCTAssertEqual(beyond.header("Content-Range"), "bytes */1000")
+    }
+
+    func testResumableCutsAtTheGivenOffsets() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        client.get("/resumable?size=1000&cut=300,600")
+        let head = try client.readHead()
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(client.readToEnd().count, 300, "closed after the bytes before the first cut")
+        let again = try RawHTTPClient(port: server.port)
+        again.get("/resumable?size=1000&cut=300,600", extra: "Range: bytes=300-\r\n")
+        XCTAssertEqual(try again.readHead().status, 206)
+        XCTAssertEqual(again.readToEnd().count, 300, "cut again at 600")
+    }
+
     func testBytesAreDeterministicAndLarge() throws {
         let server = try makeServer(self)
         let client = try RawHTTPClient(port: server.port)

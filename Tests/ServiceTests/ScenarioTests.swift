@@ -18,6 +18,15 @@ final class ScenarioTests: XCTestCase {
         super.tearDown()
     }
 
+    func testOrderTrackingFollowsTheEventStreamAcrossAReconnection() async throws {
+        let outcome = await OrderTrackingScenario.run(baseURL: try baseURL(), echo: false)
+        XCTAssertTrue(outcome.succeeded, outcome.transcript.description)
+        XCTAssertEqual(outcome.steps.map(\.status),
+                       ["received", "confirmed", "packed", "shipped", "out for delivery", "delivered"])
+        let requests = server?.testServer.recordedRequests(path: "/orders/42/events") ?? []
+        XCTAssertEqual(requests.map { $0.header("Last-Event-ID") }, [nil, "3", "6"])
+    }
+
     func testAuth() async throws {
         let outcome = await AuthScenario.run(baseURL: try baseURL(), echo: false)
         XCTAssertTrue(outcome.succeeded, outcome.transcript.description)

@@ -1,13 +1,14 @@
 // Declarations docs/testing.md takes for granted.
 import CourierTesting
 import CourierTestServer
+import DemoServer
 import Foundation
 import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-struct Profile: Codable, Sendable, Equatable {
+struct User: Codable, Sendable, Equatable {
     var name: String
 }
 

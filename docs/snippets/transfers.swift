@@ -41,3 +41,43 @@ enum BackupAPI: Router {
     var path: String { "/store" }
     var method: HTTPMethod { .put }
 }
+
+let output = FileHandle.nullDevice
+
+struct LogEntry: Decodable, Sendable { let message: String }
+struct Delta: Decodable, Sendable { let text: String }
+
+enum LogsAPI: Router {
+    case tail(service: String), export
+    var baseURL: String { "https://logs.example.com" }
+    var path: String { "/logs" }
+    var method: HTTPMethod { .get }
+}
+
+enum VideoAPI: Router {
+    case file(id: Int)
+    var baseURL: String { "https://video.example.com" }
+    var path: String { "/files" }
+    var method: HTTPMethod { .get }
+}
+
+enum ChatAPI: Router {
+    case completions(prompt: String)
+    var baseURL: String { "https://llm.example.com" }
+    var path: String { "/v1/completions" }
+    var method: HTTPMethod { .post }
+}
+
+enum FeedAPI: Router {
+    case updates
+    var baseURL: String { "https://feed.example.com" }
+    var path: String { "/updates" }
+    var method: HTTPMethod { .get }
+}
+
+enum FilesAPI: Router {
+    case archive(id: Int)
+    var baseURL: String { "https://files.example.com" }
+    var path: String { "/archives" }
+    var method: HTTPMethod { .get }
+}

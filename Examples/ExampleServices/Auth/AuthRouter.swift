@@ -1,4 +1,5 @@
 import Courier
+import Foundation
 
 /// The authentication endpoints of the demo API. Each declares the credential it needs: only
 /// `me` is sent with the access token; sign-up, sign-in and refresh never are.
@@ -50,5 +51,28 @@ public enum AuthRouter: DemoRouter {
         case .me: return .bearer
         case .signUp, .signIn, .refresh, .demoExpireTokens: return .none
         }
+    }
+
+    /// What the demo API answers for each endpoint, for stubs (`StubTransport` answers with it
+    /// when a test sets nothing else) and previews.
+    public var sampleData: Data {
+        switch self {
+        case .signUp:
+            return Data(#"{"status":201,"success":true,"message":"signed up","data":{"userId":1,"name":"Ada"}}"#.utf8)
+        case .signIn:
+            return Data(#"{"status":200,"success":true,"message":"signed in","data":{"userId":1,"name":"Ada","accessToken":"sample-access-1","refreshToken":"sample-refresh-1","expiresIn":3600}}"#.utf8)
+        case .refresh:
+            return Data(#"{"status":200,"success":true,"message":"refreshed","data":{"accessToken":"sample-access-2","refreshToken":"sample-refresh-2","expiresIn":3600}}"#.utf8)
+        case .me:
+            return Data(#"{"status":200,"success":true,"message":"ok","data":{"userId":1,"name":"Ada","email":"ada@example.com"}}"#.utf8)
+        case .demoExpireTokens:
+            return Data(#"{"status":200,"success":true,"message":"every access token has expired"}"#.utf8)
+        }
+    }
+
+    /// 201 for a sign-up, 200 otherwise.
+    public var sampleStatusCode: Int {
+        if case .signUp = self { return 201 }
+        return 200
     }
 }

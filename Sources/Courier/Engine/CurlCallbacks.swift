@@ -58,7 +58,7 @@ extension CurlTransfer {
         guard headParser.consume(bytes) else { return false }
         if !wasComplete, headParser.isComplete {
             headersEnded()
-            flowHeadersEnded()
+            guard flowHeadersEnded() else { return false }
             if multiplexOrigin != nil { engine.headsArrived.append(self) }
         }
         return true

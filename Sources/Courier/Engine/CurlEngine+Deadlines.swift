@@ -5,10 +5,14 @@ import Foundation
 /// Time limits, enforced by the loop itself so that each fires on time whatever libcurl is
 /// doing with the transfer: libcurl 7.88 checks the timeouts of a transfer queued behind its
 /// connection limit only when the transfer leaves the queue (up to a second late, measured), and
-/// a transfer queued in ``CurlEngine/admission`` is not in libcurl at all. Loop thread only.
+/// a transfer queued in ``CurlEngine/admission`` is not in libcurl at all.
+///
+/// The connect limit is left to libcurl (`CURLOPT_CONNECTTIMEOUT_MS`): it counts from when the
+/// transfer starts connecting, not while it waits for a connection, and libcurl's own timer
+/// wakes the loop for it on time. Loop thread only.
 extension CurlEngine {
-    /// Fails every transfer whose request, connect or idle limit has passed; returns the next
-    /// instant at which one will.
+    /// Fails every transfer whose request or idle limit has passed; returns the next instant at
+    /// which one will.
     func expireDeadlines(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         var next: ContinuousClock.Instant?
         func consider(_ instant: ContinuousClock.Instant) {
@@ -31,16 +35,6 @@ extension CurlEngine {
                 }
                 consider(deadline)
             }
-            if let deadline = transfer.connectDeadline {
-                if deadline <= now {
-                    if !transfer.confirmConnected() {
-                        expire(transfer, .connect)
-                        continue
-                    }
-                } else {
-                    consider(deadline)
-                }
-            }
             if let deadline = transfer.idleDeadline(now: now) {
                 if deadline <= now {
                     expire(transfer, .idle)
@@ -61,9 +55,9 @@ extension CurlEngine {
 
     /// How long `curl_multi_poll` may wait: until the next deadline (rounded up to the next
     /// millisecond), at most a second.
-    static func pollTimeout(until deadline: ContinuousClock.Instant?) -> Int32 {
+    static func pollTimeout(until deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> Int32 {
         guard let deadline else { return 1000 }
-        let (seconds, attoseconds) = (deadline - .now).components
+        let (seconds, attoseconds) = (deadline - now).components
         guard seconds < 1 else { return 1000 }
         let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(max(0, min(1000, milliseconds)))

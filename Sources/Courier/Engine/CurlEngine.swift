@@ -45,8 +45,9 @@ final class CurlEngine: Transport, @unchecked Sendable {
     /// Transfers to HTTP/2 origins whose response head arrived in the last perform. Loop thread only.
     var headsArrived: [CurlTransfer] = []
     private var pendingCommands: [Command] = []
-    /// Reset easy handles kept for reuse, which saves libcurl's per-handle set-up. Loop thread only.
-    private var idleHandles: [UnsafeMutableRawPointer] = []
+    /// Easy handles kept for reuse, which saves libcurl's per-handle set-up: reset ones (profile
+    /// nil), and ones that kept the session options of `profile`. Loop thread only.
+    private var idleHandles: [(handle: UnsafeMutableRawPointer, profile: HandleProfile?)] = []
     private static let maxIdleHandles = 64
 
     /// Creates the engine and starts its loop thread. Returns nil if libcurl cannot be initialised.
@@ -131,7 +132,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
             observePlacements()
             noteHeadsArrived()
             let started = startAdmitted()
-            let nextDeadline = expireDeadlines(now: .now)
+            let now = ContinuousClock.now
+            let nextDeadline = expireDeadlines(now: now)
             // Newly started transfers are performed (and placed) at once, without waiting.
             if started > 0 { continue }
             let mustWait = inbox.withLock { box in
@@ -140,7 +142,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
             }
             if mustWait {
                 var ignored: Int32 = 0
-                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: nextDeadline), &ignored)
+                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: nextDeadline, now: now), &ignored)
                 inbox.withLock { $0.loopIsWaiting = false }
             }
         }
@@ -153,7 +155,9 @@ final class CurlEngine: Transport, @unchecked Sendable {
             transfer.finish(error: .cancelled)
         }
         curl_multi_cleanup(multi)
-        for handle in idleHandles { curl_easy_cleanup(handle) }
+        // Transfers hold the engine: drop the last references to them (no retain cycle).
+        headsArrived.removeAll()
+        for (handle, _) in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
         if let share { curl_share_cleanup(share) }
     }
@@ -189,23 +193,38 @@ final class CurlEngine: Transport, @unchecked Sendable {
         return stop
     }
 
-    /// An easy handle for a new transfer: a reset one from the pool, or a new one. Loop thread only.
-    func obtainHandle() -> UnsafeMutableRawPointer? {
-        let handle = idleHandles.popLast() ?? curl_easy_init()
-        if handle != nil { liveHandles.add(1, ordering: .relaxed) }
-        return handle
+    /// An easy handle for a new transfer, and whether it already has the session options of
+    /// `profile`: a pooled one (preferably configured with `profile`), or a new one. Loop thread only.
+    func obtainHandle(for profile: HandleProfile) -> (UnsafeMutableRawPointer, Bool)? {
+        if let last = idleHandles.last {
+            // All handles of a session usually share one profile: the last one almost always fits.
+            if last.profile == profile || last.profile == nil {
+                idleHandles.removeLast()
+                liveHandles.add(1, ordering: .relaxed)
+                return (last.handle, last.profile != nil)
+            }
+            let index = idleHandles.lastIndex { $0.profile == profile || $0.profile == nil } ?? idleHandles.count - 1
+            let pooled = idleHandles.remove(at: index)
+            if pooled.profile != nil, pooled.profile != profile { curl_easy_reset(pooled.handle) }
+            liveHandles.add(1, ordering: .relaxed)
+            return (pooled.handle, pooled.profile == profile)
+        }
+        guard let handle = curl_easy_init() else { return nil }
+        liveHandles.add(1, ordering: .relaxed)
+        return (handle, false)
     }
 
-    /// Takes back a handle that is no longer in the multi: reset and pooled, or freed. Loop thread only.
-    func recycle(_ handle: UnsafeMutableRawPointer) {
+    /// Takes back a handle that is no longer in the multi: pooled with the session options of
+    /// `profile` kept, or reset and pooled (profile nil), or freed. Loop thread only.
+    func recycle(_ handle: UnsafeMutableRawPointer, keeping profile: HandleProfile?) {
         liveHandles.subtract(1, ordering: .relaxed)
         guard idleHandles.count < Self.maxIdleHandles else {
             curl_easy_cleanup(handle)
             return
         }
         // Reset drops every option (callbacks, private pointer, buffers) but keeps caches.
-        curl_easy_reset(handle)
-        idleHandles.append(handle)
+        if profile == nil { curl_easy_reset(handle) }
+        idleHandles.append((handle, profile))
     }
 }
 

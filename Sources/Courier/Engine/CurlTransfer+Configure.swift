@@ -6,55 +6,78 @@ import FoundationNetworking
 #endif
 
 /// The one place where a request and its options become curl options.
+///
+/// Options come in two groups. Session options (callbacks, protocols, TLS, proxy, HTTP version,
+/// buffer and size limits, the connect timeout: everything ``HandleProfile`` covers) are the same
+/// for every request of a session; a pooled handle that kept them from a plain earlier transfer is
+/// not configured again. Request options (URL, method, body, headers, request timeout, the
+/// transfer's own pointers) are set for every transfer, each one explicitly, so nothing of the
+/// previous request survives. Anything that sets other options (streams, uploads, progress, idle
+/// checks, HEAD and custom methods) makes the transfer not plain, and its handle is reset when it
+/// is recycled.
 extension CurlTransfer {
-    func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?) -> CourierError? {
+    func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
+                   hasSessionOptions: Bool) -> CourierError? {
+        keepsSessionOptions = false
         guard let url = request.url else { return .invalidRequest(reason: "the request has no URL") }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return .unsupportedScheme(url.scheme ?? "")
         }
         guard url.host != nil else { return .invalidURL(url.absoluteString) }
 
+        if !hasSessionOptions { configureSessionOptions(easy, share: share) }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        set(easy, CURLOPT_NOSIGNAL, 1)
         set(easy, CURLOPT_PRIVATE, pointer: context)
         set(easy, CURLOPT_ERRORBUFFER, pointer: errorBuffer)
-        courier_easy_setopt_data_cb(easy, CURLOPT_WRITEFUNCTION, courierWriteCallback)
         set(easy, CURLOPT_WRITEDATA, pointer: context)
-        courier_easy_setopt_data_cb(easy, CURLOPT_HEADERFUNCTION, courierHeaderCallback)
         set(easy, CURLOPT_HEADERDATA, pointer: context)
         guard set(easy, CURLOPT_URL, url.absoluteString) == CURLE_OK else {
             return .invalidURL(url.absoluteString)
         }
+        configureTimeouts(easy, reused: hasSessionOptions)
+        if let error = configureMethodAndBody(easy, reused: hasSessionOptions) { return error }
+        if let error = configureHeaders(easy) { return error }
+        configureFlow(easy)
+        keepsSessionOptions = flow == nil && options.idleTimeout == nil && keepsMethodOptions
+        return nil
+    }
+
+    /// The options of ``HandleProfile``, the same for every request of a session.
+    private func configureSessionOptions(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?) {
+        set(easy, CURLOPT_NOSIGNAL, 1)
+        courier_easy_setopt_data_cb(easy, CURLOPT_WRITEFUNCTION, courierWriteCallback)
+        courier_easy_setopt_data_cb(easy, CURLOPT_HEADERFUNCTION, courierHeaderCallback)
         set(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         set(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         set(easy, CURLOPT_FOLLOWLOCATION, 0)  // redirects are decided by RedirectDecision
         if let share { set(easy, CURLOPT_SHARE, pointer: share) }
-        set(easy, CURLOPT_PIPEWAIT, 1)
+        // Wait for an HTTP/2 connection being set up rather than open another, only where HTTP/2
+        // is possible: for cleartext http, waiting would make every concurrent request to a new
+        // host wait for the first connection (and each for the one before when connects fail).
+        if multiplexOrigin != nil { set(easy, CURLOPT_PIPEWAIT, 1) }
         if options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
         if options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
         if let size = options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }
         if let limit = options.bodyLimit {
             courier_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
-        configureTimeouts(easy)
-        configureTLS(easy)
-        configureProxy(easy)
-        configureVersion(easy)
-        if let error = configureMethodAndBody(easy) { return error }
-        if let error = configureHeaders(easy) { return error }
-        configureFlow(easy)
-        return nil
-    }
-
-    /// The engine enforces every limit itself (see CurlEngine+Deadlines.swift); libcurl's own
-    /// connect and overall limits are set too, as a backstop and for its connection attempts.
-    private func configureTimeouts(_ easy: UnsafeMutableRawPointer) {
         if let connect = options.connectTimeout, connect > 0 {
             set(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connect))
         }
+        configureTLS(easy)
+        configureProxy(easy)
+        configureVersion(easy)
+    }
+
+    /// libcurl enforces the connect limit (a session option: see
+    /// ``configureSessionOptions(_:share:)``); the engine enforces the request and idle limits (see
+    /// CurlEngine+Deadlines.swift), with libcurl's overall limit set too, as a backstop.
+    private func configureTimeouts(_ easy: UnsafeMutableRawPointer, reused: Bool) {
         if let requestDeadline {
             let remaining = Self.seconds(requestDeadline - ContinuousClock.now)
             set(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(remaining)))
+        } else if reused {
+            set(easy, CURLOPT_TIMEOUT_MS, 0)
         }
         if let idle = options.idleTimeout, idle > 0 {
             // The progress callback records when bytes last moved; the engine's loop fails the
@@ -104,7 +127,10 @@ extension CurlTransfer {
         set(easy, CURLOPT_HTTP_VERSION, value)
     }
 
-    private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer) -> CourierError? {
+    /// Sets the method and the body. On a handle that kept its session options the previous
+    /// request was a plain GET or POST: a GET clears the old body pointer, a POST replaces it.
+    private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer, reused: Bool) -> CourierError? {
+        keepsMethodOptions = false
         let method = (request.httpMethod ?? "GET")
         guard !method.isEmpty, method.utf8.allSatisfy(HTTPToken.isTokenByte) else {
             return .invalidRequest(reason: "invalid HTTP method '\(method)'")
@@ -116,13 +142,15 @@ extension CurlTransfer {
         let body = request.httpBody
         switch method {
         case "GET" where body == nil:
+            if reused { set(easy, CURLOPT_POSTFIELDS, pointer: nil) }
             set(easy, CURLOPT_HTTPGET, 1)
+            keepsMethodOptions = true
             return nil
         case "HEAD":
             set(easy, CURLOPT_NOBODY, 1)
             return nil
         case "POST":
-            break
+            keepsMethodOptions = true
         default:
             set(easy, CURLOPT_CUSTOMREQUEST, method)
             if body == nil && !["PUT", "PATCH"].contains(method) { return nil }
@@ -171,7 +199,8 @@ extension CurlTransfer {
             if !hasContentType { list = curl_slist_append(list, "Content-Type:") }
         }
         headerList = list
-        if let list { set(easy, CURLOPT_HTTPHEADER, pointer: list) }
+        // Also when nil: a reused handle may still point at an earlier request's (freed) list.
+        set(easy, CURLOPT_HTTPHEADER, pointer: list)
         return nil
     }
 

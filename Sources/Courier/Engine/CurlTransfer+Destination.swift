@@ -5,23 +5,28 @@ import Glibc
 
 /// Downloads: the body goes to a file descriptor instead of memory. Loop thread only.
 extension CurlTransfer {
-    /// Opens (creating or truncating) the destination once, at the first hop.
+    /// Opens (creating or truncating) the destination once, at the first hop. A resumed
+    /// download keeps the first `resumeOffset` bytes and writes after them.
     func openDestination() -> CourierError? {
         guard let destination = options.destination, fileDescriptor < 0 else { return nil }
-        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let truncate = options.resumeOffset == nil ? O_TRUNC : 0
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | truncate | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             return .invalidRequest(reason: "cannot open download destination \(destination.path): \(reason)")
         }
         fileDescriptor = descriptor
+        rewindDestination()
         return nil
     }
 
-    /// A redirect's body is not the download: start the file again.
-    func rewindDestination() {
+    /// A redirect's body is not the download: start the file again (after the kept bytes of a
+    /// resumed download).
+    func rewindDestination(to offset: Int64? = nil) {
         guard fileDescriptor >= 0 else { return }
-        _ = ftruncate(fileDescriptor, 0)
-        _ = lseek(fileDescriptor, 0, SEEK_SET)
+        let keep = off_t(offset ?? options.resumeOffset ?? 0)
+        _ = ftruncate(fileDescriptor, keep)
+        _ = lseek(fileDescriptor, keep, SEEK_SET)
     }
 
     /// Writes all of `bytes`; on failure remembers errno and returns false (aborting the transfer).

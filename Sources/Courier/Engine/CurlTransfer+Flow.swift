@@ -33,6 +33,11 @@ final class TransferFlow {
     var lastProgressReport: ContinuousClock.Instant?
     /// An error found by Courier's own callbacks, reported instead of libcurl's code.
     var failure: CourierError?
+    /// The final response's status, its validator (strong ETag or Last-Modified) and whether its
+    /// body was content-encoded: what decides whether a failed download can be resumed.
+    var finalStatus = 0
+    var validator: String?
+    var contentEncoded = false
 
     var isPaused: Bool { receivePaused || sendPaused }
 }
@@ -60,7 +65,7 @@ extension CurlTransfer {
     func configureFlow(_ easy: UnsafeMutableRawPointer) {
         let relay = options.progress.flatMap { $0.isObserved ? $0 : nil }
         let stream = options.responseStream
-        guard relay != nil || stream != nil || flow != nil else { return }
+        guard relay != nil || stream != nil || flow != nil || options.destination != nil else { return }
         let flow = self.flow ?? TransferFlow()
         self.flow = flow
         flow.progress = relay
@@ -116,20 +121,26 @@ extension CurlTransfer {
         return bytes.count
     }
 
-    /// At the end of a response's headers (after `headersEnded`).
-    func flowHeadersEnded() {
-        guard let flow else { return }
+    /// At the end of a response's headers (after `headersEnded`); false aborts the transfer
+    /// (with `flow.failure` set).
+    func flowHeadersEnded() -> Bool {
+        guard let flow else { return true }
         flow.discardingHop = isRedirectToFollow
         flow.receivingBody = !flow.discardingHop
-        guard !flow.discardingHop else { return }
+        guard !flow.discardingHop else { return true }
         let encoded = headParser.fields.contains { name, value in
             name.caseInsensitiveEquals("Content-Encoding") && !value.caseInsensitiveEquals("identity")
         }
+        flow.finalStatus = headParser.statusCode
+        flow.contentEncoded = encoded
+        flow.validator = ResumeData.validator(in: headParser.fields)
         flow.downloadTotal = encoded ? nil : headParser.declaredLength.map(Int64.init)
+        guard placeResumedBody() else { return false }
         if let stream = options.responseStream, let url = request.url {
             stream.deliverHead(ResponseHead(url: url, statusCode: headParser.statusCode,
                                             httpVersion: currentHTTPVersion, fields: headParser.fields))
         }
+        return true
     }
 
     /// Whether the response whose headers just ended is a redirect the engine will follow.

@@ -1,30 +1,19 @@
 import CCurl
 import CCurlShim
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// What the engine's deadline and admission checks ask a transfer. Loop thread only.
 extension CurlTransfer {
-    /// The origin (`https://host:port`) when this hop may be multiplexed over HTTP/2, so that
-    /// ``StreamAdmission`` paces it; nil for cleartext (never HTTP/2 here) and HTTP/1.1-only requests.
-    var multiplexOrigin: String? {
-        guard options.httpVersion != .http1_1, let url = request.url, url.scheme?.lowercased() == "https",
-              let host = url.host?.lowercased() else { return nil }
+    /// The origin (`https://host:port`) when the current hop may be multiplexed over HTTP/2, so
+    /// that ``StreamAdmission`` paces it; nil for cleartext (never HTTP/2 here) and HTTP/1.1-only
+    /// requests. Worked out once per hop, into ``CurlTransfer/multiplexOrigin``.
+    static func multiplexOrigin(of request: URLRequest, options: TransferOptions) -> String? {
+        guard options.httpVersion != .http1_1, let url = request.url, let scheme = url.scheme,
+              scheme.caseInsensitiveEquals("https"), let host = url.host?.lowercased() else { return nil }
         return "https://\(host):\(url.port ?? 443)"
-    }
-
-    /// When this hop must have a connection, until one is confirmed.
-    var connectDeadline: ContinuousClock.Instant? {
-        guard !connectConfirmed, let limit = options.connectTimeout, limit > 0, let hopStartedAt else { return nil }
-        return hopStartedAt + .milliseconds(Self.milliseconds(limit))
-    }
-
-    /// Whether this hop's request went out on a connection (libcurl's pre-transfer point).
-    func confirmConnected() -> Bool {
-        guard let easy else { return false }
-        var preTransfer: curl_off_t = 0
-        courier_easy_getinfo_off_t(easy, CURLINFO_PRETRANSFER_TIME_T, &preTransfer)
-        connectConfirmed = preTransfer > 0
-        return connectConfirmed
     }
 
     /// When the transfer counts as idle if no byte moves before; a deliberate pause (a slow

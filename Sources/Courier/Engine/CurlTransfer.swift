@@ -43,13 +43,19 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     var redirectCount = 0
     var startedAt: ContinuousClock.Instant?
     var hopStartedAt: ContinuousClock.Instant?
+    /// The current hop's HTTP/2 origin, if it may be multiplexed (set at creation and at each
+    /// redirect, since only the URL decides it).
+    private(set) var multiplexOrigin: String?
     /// When the whole request must be over (counted from submission, queueing and redirects
     /// included), if it has a limit.
     let requestDeadline: ContinuousClock.Instant?
-    /// This hop's request went out on a connection, so its connect limit no longer applies.
-    var connectConfirmed = false
     /// Streaming, progress and resume state; nil for plain requests (see CurlTransfer+Flow.swift).
     var flow: TransferFlow?
+    /// The handle holds only session options and this request's own ones, each set explicitly:
+    /// it may go back to the pool without a reset (see CurlTransfer+Configure.swift).
+    var keepsSessionOptions = false
+    /// The method is a plain GET or POST (HEAD and custom methods leave options behind).
+    var keepsMethodOptions = false
 
     init(request: URLRequest, options: TransferOptions, engine: CurlEngine,
          completion: @escaping @Sendable (TransportResult) -> Void) {
@@ -57,6 +63,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         self.options = options
         self.engine = engine
         self.completion = completion
+        multiplexOrigin = Self.multiplexOrigin(of: request, options: options)
         requestDeadline = options.requestTimeout.flatMap { limit in
             limit > 0 ? ContinuousClock.now + .milliseconds(Self.milliseconds(limit)) : nil
         }
@@ -89,21 +96,21 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
-        connectConfirmed = false
-        guard let handle = engine.obtainHandle() else {
+        guard let (handle, configured) = engine.obtainHandle(for: options.handleProfile) else {
             return .transport(code: -1, message: "curl_easy_init failed")
         }
         easy = handle
         errorBuffer[0] = 0
-        return configure(handle, share: share)
+        return configure(handle, share: share, hasSessionOptions: configured)
     }
 
     /// Gives the easy handle back to the engine and frees the header list and body copy.
     /// The handle must be out of the multi. Loop thread only.
     func releaseHandle() {
         if let easy {
-            engine.recycle(easy)
+            engine.recycle(easy, keeping: keepsSessionOptions ? options.handleProfile : nil)
             self.easy = nil
+            keepsSessionOptions = false
         }
         if let headerList {
             curl_slist_free_all(headerList)
@@ -156,6 +163,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     /// Resets response state for the next hop of a redirect chain.
     func beginRedirect(to next: URLRequest) {
         request = next
+        multiplexOrigin = Self.multiplexOrigin(of: next, options: options)
         redirectCount += 1
         resetResponseState()
         rewindDestination()
@@ -175,13 +183,15 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         guard !isFinished else { return }
         isFinished = true
         finishFlow(error: error)
-        closeDestination(keep: error == nil)
+        let resumeData = error.flatMap(resumeData(after:))
+        closeDestination(keep: error == nil || resumeData != nil)
         if var metrics, let startedAt, let hopStartedAt {
             metrics.redirectCount = redirectCount
             metrics.redirectTime = Self.seconds(hopStartedAt - startedAt)
             self.metrics = metrics
         }
-        let result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)
+        var result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)
+        result.resumeData = resumeData
         body = Data()
         completion(result)
     }

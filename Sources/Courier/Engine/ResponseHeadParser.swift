@@ -27,10 +27,14 @@ struct ResponseHeadParser {
     /// Why the head was rejected, if it was.
     private(set) var violation: String?
 
+    /// A parser with room for a usual head's fields (no regrowing while they arrive).
+    init() {
+        fields.reserveCapacity(16)
+    }
+
     /// Starts over for a new exchange (a redirect hop).
     mutating func reset() {
         self = ResponseHeadParser()
-        fields.reserveCapacity(16)
     }
 
     /// Takes one line, line end included; returns false when the head must be rejected.
@@ -107,6 +111,14 @@ struct ResponseHeadParser {
     /// A `Content-Length` value is a list of one or more equal digit strings (RFC 9110 §8.6), and
     /// it must agree with any earlier `Content-Length` field.
     private mutating func checkContentLength(_ value: String) -> Bool {
+        if let length = Self.plainDigits(value) {
+            // The usual case, one plain number: no splitting into substrings.
+            if let declaredLength, declaredLength != length {
+                return reject("conflicting Content-Length values \(declaredLength) and \(length)")
+            }
+            declaredLength = length
+            return true
+        }
         var agreed: Int?
         for part in value.split(separator: ",", omittingEmptySubsequences: false) {
             let digits = part.trimmingBlanks()
@@ -123,6 +135,19 @@ struct ResponseHeadParser {
         }
         declaredLength = agreed
         return true
+    }
+
+    /// The value of a string of 1 to 18 ASCII digits, else nil.
+    private static func plainDigits(_ value: String) -> Int? {
+        value.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+            var number = 0
+            for byte in bytes {
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                number = number * 10 + Int(byte - 0x30)
+            }
+            return number
+        } ?? nil
     }
 
     private mutating func reject(_ reason: String) -> Bool {

@@ -13,8 +13,8 @@ package final class ResponseStreamBuffer: Sendable {
     /// What the consumer gets next.
     enum Element {
         case chunk(Data)
-        /// The transfer finished; no more chunks.
-        case end(TransportResult)
+        /// The transfer finished (with this error, if it failed); no more chunks.
+        case end(CourierError?)
     }
 
     /// Chunks handed to the consumer grow up to this size while it is not reading.
@@ -27,10 +27,11 @@ package final class ResponseStreamBuffer: Sendable {
         var buffered = 0
         var highWater = 0
         var head: ResponseHead?
-        var result: TransportResult?
+        var ended = false
+        var error: CourierError?
         var enginePaused = false
         var discarded = false
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiters: [CheckedContinuation<Void, Never>] = []
         var resume: (@Sendable () -> Void)?
         var pauses = 0
     }
@@ -52,22 +53,22 @@ package final class ResponseStreamBuffer: Sendable {
 
     /// The final response's status and headers, before its body.
     func deliverHead(_ head: ResponseHead) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.head = head
-            return Self.takeWaiter(&state)
+            return Self.takeWaiters(&state)
         }
-        waiter?.resume()
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Queues body bytes; returns false when the window is full (the caller pauses the transfer,
     /// and libcurl offers the same bytes again after it resumes).
     func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            if state.discarded { return (true, nil) }
+        let (accepted, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+            if state.discarded { return (true, []) }
             if state.buffered > 0, state.buffered + bytes.count > window {
                 state.enginePaused = true
                 state.pauses += 1
-                return (false, nil)
+                return (false, [])
             }
             if let last = state.chunks.indices.last,
                state.chunks[last].count + bytes.count <= Self.chunkCapacity {
@@ -79,34 +80,42 @@ package final class ResponseStreamBuffer: Sendable {
             }
             state.buffered += bytes.count
             state.highWater = max(state.highWater, state.buffered)
-            return (true, Self.takeWaiter(&state))
+            return (true, Self.takeWaiters(&state))
         }
-        waiter?.resume()
+        for waiter in waiters { waiter.resume() }
         return accepted
     }
 
-    /// The transfer ended (with or without an error). The first call wins. A transport that
+    /// The transfer ended, with `error` if it failed. The first call wins. A transport that
     /// never streamed (a stub) delivers its head and whole body here.
-    func complete(_ result: TransportResult) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard state.result == nil else { return nil }
-            if state.head == nil, let head = result.head {
+    func complete(head: ResponseHead?, body: Data, error: CourierError?) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.ended else { return [] }
+            if state.head == nil, let head {
                 state.head = head
-                if !result.data.isEmpty, !state.discarded {
-                    state.chunks.append(result.data)
-                    state.buffered += result.data.count
+                if !body.isEmpty, !state.discarded {
+                    state.chunks.append(body)
+                    state.buffered += body.count
                 }
             }
-            state.result = result
+            state.ended = true
+            state.error = error
             state.resume = nil
-            return Self.takeWaiter(&state)
+            return Self.takeWaiters(&state)
         }
-        waiter?.resume()
+        for waiter in waiters { waiter.resume() }
     }
 
-    private static func takeWaiter(_ state: inout State) -> CheckedContinuation<Void, Never>? {
-        defer { state.waiter = nil }
-        return state.waiter
+    /// The head delivered so far, if any.
+    var deliveredHead: ResponseHead? { state.withLock { $0.head } }
+
+    /// Whether the transfer has ended, and its error.
+    var end: (ended: Bool, error: CourierError?) { state.withLock { ($0.ended, $0.error) } }
+
+    /// Everyone waiting re-checks what they wait for (a head, a chunk, the end) after any change.
+    private static func takeWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
+        defer { state.waiters.removeAll() }
+        return state.waiters
     }
 
     // MARK: Consumer side
@@ -114,9 +123,9 @@ package final class ResponseStreamBuffer: Sendable {
     /// Waits for the head; nil when the transfer ended without one (its result says why).
     func head() async -> ResponseHead? {
         while true {
-            let (head, ended) = state.withLock { ($0.head, $0.result != nil) }
+            let (head, ended) = state.withLock { ($0.head, $0.ended) }
             if head != nil || ended { return head }
-            await wait { $0.head != nil || $0.result != nil }
+            await wait { $0.head != nil || $0.ended }
         }
     }
 
@@ -134,12 +143,12 @@ package final class ResponseStreamBuffer: Sendable {
                     }
                     return (.chunk(chunk), resume)
                 }
-                if let result = state.result { return (.end(result), nil) }
+                if state.ended { return (.end(state.error), nil) }
                 return (nil, nil)
             }
             resume?()
             if let element { return element }
-            await wait { !$0.chunks.isEmpty || $0.result != nil }
+            await wait { !$0.chunks.isEmpty || $0.ended }
         }
     }
 
@@ -148,7 +157,7 @@ package final class ResponseStreamBuffer: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
                 if ready(state) { return true }
-                state.waiter = continuation
+                state.waiters.append(continuation)
                 return false
             }
             if now { continuation.resume() }

@@ -28,6 +28,9 @@ public struct TransferOptions: Sendable {
     /// When set, the final response body is written to this file instead of memory (the
     /// result's `data` stays empty).
     public var destination: URL?
+    /// For a resumed download: the bytes of ``destination`` to keep; the body (a 206 from there, or
+    /// a whole new body) is written after them, or over the file.
+    package var resumeOffset: Int64?
     /// When set, progress is reported here (only read when someone observes it).
     package var progress: ProgressRelay?
     /// When set, the final response's head and body are handed here as they arrive, with
@@ -64,6 +67,8 @@ public struct TransportResult: Sendable {
     public var metrics: TransferMetrics?
     /// The failure, if the transfer did not produce a usable response.
     public var error: CourierError?
+    /// For a download to a file that stopped part-way, how to continue it (see ``ResumeData``).
+    public var resumeData: ResumeData?
 
     package init(request: URLRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
                  error: CourierError?) {

@@ -67,14 +67,20 @@ extension DataRequest {
     }
 
     /// Runs one transfer; the transport's completion (on the engine thread) only resumes the task.
+    /// The result is handed over through a lock as well as the continuation: the task may resume
+    /// on another thread, and ThreadSanitizer sees a lock's ordering where it cannot see the
+    /// concurrency runtime's (a transport of any kind then reads as race-free).
     private func transfer(_ request: URLRequest) async -> TransportResult {
-        await withCheckedContinuation { (continuation: CheckedContinuation<TransportResult, Never>) in
+        let handOff = Locked<TransportResult?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let (slot, options) = beginTransfer(of: request)
-            let token = session.transport.execute(request, options: options) {
-                continuation.resume(returning: $0)
+            let token = session.transport.execute(request, options: options) { result in
+                handOff.withLock { $0 = result }
+                continuation.resume()
             }
             install(token, slot: slot, stopIfFinished: true)
         }
+        return handOff.withLock { $0 } ?? TransportResult(request: request, error: .cancelled)
     }
 
     /// Waits `delay` seconds on the session's clock, or until the task is cancelled.

@@ -41,6 +41,7 @@ extension DataRequest {
     func outcome(of result: TransportResult, attempt: Int) -> Outcome {
         var outcome = Outcome(request: result.request, head: result.head, data: result.data, metrics: result.metrics,
                               error: result.error, fileURL: result.error == nil ? destination : nil)
+        outcome.resumeData = result.resumeData
         outcome.metrics?.retryCount = attempt
         return outcome
     }

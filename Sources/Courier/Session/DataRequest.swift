@@ -28,6 +28,8 @@ public final class DataRequest: Sendable {
         var metrics: TransferMetrics?
         var error: CourierError?
         var fileURL: URL? = nil
+        /// How a failed download can continue (see ``ResumeData``).
+        var resumeData: ResumeData? = nil
 
         /// Removes a downloaded file: a failed or rejected download leaves nothing behind.
         mutating func discardFile() {
@@ -73,24 +75,33 @@ public final class DataRequest: Sendable {
 
     /// The session that made this request.
     public let session: Session
+    /// The request as built, with the session's default headers.
     private let built: Result<URLRequest, CourierError>
     /// Where a download writes the body; nil for requests that buffer it in memory.
     let destination: URL?
+    /// For a resumed download, the bytes of `destination` to keep (see ``ResumeData``).
+    let resumeOffset: Int64?
     private let state: Locked<State>
 
     init(session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
-         destination: URL?) {
+         destination: URL?, resumeOffset: Int64? = nil) {
         self.session = session
         state = Locked(State(target: target))
-        self.built = request
+        // Default headers are added once, here, where the built request is not shared yet (no
+        // copy of Foundation's request storage).
+        switch consume request {
+        case .success(let built): self.built = .success(session.prepared(built))
+        case .failure(let error): self.built = .failure(error)
+        }
         self.destination = destination
+        self.resumeOffset = resumeOffset
     }
 
     /// The request as built, with the session's default headers, or nil if building it failed.
     /// Interceptors and plugins may still change what is actually sent.
     public var request: URLRequest? {
         guard case .success(let request) = built else { return nil }
-        return session.prepared(request)
+        return request
     }
 
     /// Cancels the request: it completes with ``CourierError/cancelled`` unless it already finished,
@@ -194,7 +205,7 @@ public final class DataRequest: Sendable {
             finish(Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error), direct: direct)
             return
         case .success(let built):
-            request = session.prepared(built)
+            request = built
         }
         if isCancelled {
             finish(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled), direct: direct)
@@ -237,6 +248,11 @@ public final class DataRequest: Sendable {
         var options = session.transferOptions(for: request, destination: destination)
         options.progress = progress
         options.target = target
+        if let resumeOffset {
+            // Ranges count stored bytes: a body decompressed on the fly could not be continued.
+            options.resumeOffset = resumeOffset
+            options.automaticDecompression = false
+        }
         return (slot, options)
     }
 
@@ -379,6 +395,7 @@ public final class DataRequest: Sendable {
                                     data: outcome.data.isEmpty && outcome.head == nil ? nil : outcome.data,
                                     metrics: outcome.metrics, result: result)
         response.fileURL = outcome.error == nil ? outcome.fileURL : nil
+        response.resumeData = outcome.resumeData
         return response
     }
 }

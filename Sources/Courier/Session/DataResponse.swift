@@ -18,6 +18,9 @@ public struct DataResponse<Value: Sendable>: Sendable {
     public let result: Result<Value, CourierError>
     /// For a ``Session/download(_:to:)`` that succeeded, the file holding the body; else nil.
     public internal(set) var fileURL: URL?
+    /// For a ``Session/download(_:to:)`` that failed or was cancelled part-way, what is needed to
+    /// continue it with ``Session/download(_:resumingWith:)``; nil otherwise.
+    public internal(set) var resumeData: ResumeData?
 
     /// Creates a response; used by serializers and stubs.
     public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TransferMetrics?,
@@ -62,6 +65,7 @@ public struct DataResponse<Value: Sendable>: Sendable {
         var mapped = DataResponse<NewValue>(request: request, head: head, data: data, metrics: metrics,
                                             result: result.map(transform))
         mapped.fileURL = fileURL
+        mapped.resumeData = resumeData
         return mapped
     }
 
@@ -81,6 +85,7 @@ public struct DataResponse<Value: Sendable>: Sendable {
         }
         var response = DataResponse<NewValue>(request: request, head: head, data: data, metrics: metrics, result: mapped)
         response.fileURL = fileURL
+        response.resumeData = resumeData
         return response
     }
 }

@@ -89,7 +89,9 @@ public final class Session: Sendable {
     /// arrives, so memory stays flat whatever the size (`response.fileURL` names the file).
     ///
     /// The file is created or truncated when the transfer starts; only the final response's body
-    /// lands there (redirect bodies are discarded), and it is removed again if the request fails.
+    /// lands there (redirect bodies are discarded), and it is removed again if the request fails
+    /// — unless the download can be continued: then the partial file stays and
+    /// `response.resumeData` says how (see ``download(_:resumingWith:)``).
     /// `security.maxDownloadSize` (no limit by default) applies to the bytes written. Validation and status handling are as for
     /// ``request(_:)``; the in-memory `data` of the response stays empty.
     public func download(_ convertible: any URLRequestConvertible, to destination: URL) -> DataRequest {
@@ -101,7 +103,7 @@ public final class Session: Sendable {
     }
 
     /// The request as it will be sent: default headers added where the request has none.
-    func prepared(_ request: URLRequest) -> URLRequest {
+    func prepared(_ request: consuming URLRequest) -> URLRequest {
         guard !configuration.defaultHeaders.isEmpty else { return request }
         // Read and assign the header dictionary once: per-header `setValue` is costly on Linux.
         var fields = request.allHTTPHeaderFields ?? [:]
@@ -154,7 +156,7 @@ public final class Session: Sendable {
         requestCounter.add(1, ordering: .relaxed).newValue
     }
 
-    private static let foundationDefaultTimeout: TimeInterval = 60
+    static let foundationDefaultTimeout: TimeInterval = 60
 
     /// libcurl easy handles currently alive in this session's engine (tests check for leaks).
     var liveHandleCount: Int? { ownedEngine?.liveHandles.load(ordering: .relaxed) }

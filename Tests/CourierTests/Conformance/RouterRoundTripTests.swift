@@ -13,10 +13,10 @@ final class RouterRoundTripTests: XCTestCase {
     }
 
     struct Anything: Decodable, Sendable {
-        var args: [String: JSONValue]
-        var form: [String: JSONValue]
+        var args: [String: JSONTree]
+        var form: [String: JSONTree]
         var files: [String: String]
-        var json: JSONValue?
+        var json: JSONTree?
         var data: String
         var headers: [String: String]
         var method: String
@@ -130,7 +130,7 @@ final class RouterRoundTripTests: XCTestCase {
                                            "tags": .array([.string("a"), .string("b")])]))
         XCTAssertEqual(body.headers["Content-Type"], "application/json")
 
-        let filterJSON = JSONValue.object(["destination": .string("Jeju Island"), "maxPrice": .number(300),
+        let filterJSON = JSONTree.object(["destination": .string("Jeju Island"), "maxPrice": .number(300),
                                            "tags": .array([.string("sea"), .string("food")])])
         let encodable = try await send(.jsonEncodable)
         XCTAssertEqual(encodable.json, filterJSON)
@@ -194,7 +194,7 @@ final class RouterRoundTripTests: XCTestCase {
     }
 
     func testMethodDependentEncodable() async throws {
-        let expected: [String: JSONValue] = ["destination": .string("Jeju Island"), "maxPrice": .string("300"),
+        let expected: [String: JSONTree] = ["destination": .string("Jeju Island"), "maxPrice": .string("300"),
                                              "tags[]": .array([.string("sea"), .string("food")])]
         let get = try await send(.methodDependentEncodable(.get))
         XCTAssertEqual(get.args, expected.merging(["fixed": .string("1")]) { $1 })

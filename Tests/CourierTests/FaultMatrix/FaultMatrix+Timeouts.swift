@@ -36,12 +36,45 @@ extension FaultMatrix {
             await busyTask.value
             return busyFinishedFirst ? .broken("fired only after the connection was free") : FaultOutcome(queued)
         },
+        FaultCase(name: "waiting for a connection longer than the connect limit is not a connect timeout",
+                  expectation: .success(status: 200, body: "Hello, Courier")) { bench in
+            let session = bench.session {
+                $0.maxConnectionsPerHost = 1
+                $0.timeouts = .init(connect: 0.2, request: 8)
+            }
+            let busy = session.request(bench.server.url("/delay?ms=600&case=busy-connect"))
+            let busyTask = Task { await busy.response() }
+            for _ in 0..<500 where !bench.server.recordedRequests(path: "/delay").contains(where: { $0.query["case"] == "busy-connect" }) {
+                try? await Task.sleep(nanoseconds: 2_000_000)
+            }
+            let queued = await session.request(bench.server.url("/hello?case=waiting")).response()
+            _ = await busyTask.value
+            return FaultOutcome(queued)
+        },
         FaultCase(name: "connect timeout against a blackhole", expectation: .error(.timedOut(.connect))) { bench in
             let blackhole = Loopback.Blackhole()
             let session = bench.session { $0.timeouts = .init(connect: 0.3, request: 8) }
             let response = await session.request("http://127.0.0.1:\(blackhole.port)/").response()
             withExtendedLifetime(blackhole) {}
             return FaultOutcome(response)
+        },
+        FaultCase(name: "concurrent connects to a blackhole each time out on their own",
+                  expectation: .error(.timedOut(.connect))) { bench in
+            let blackhole = Loopback.Blackhole()
+            let session = bench.session { $0.timeouts = .init(connect: 0.3, request: 1) }
+            let port = blackhole.port
+            let errors = await withTaskGroup(of: CourierError?.self) { group in
+                for index in 0..<6 {
+                    group.addTask { await session.request("http://127.0.0.1:\(port)/\(index)").response().error }
+                }
+                var errors: [CourierError?] = []
+                for await error in group { errors.append(error) }
+                return errors
+            }
+            withExtendedLifetime(blackhole) {}
+            // One after another (each waiting for the one before to fail) the last would hit the request limit.
+            let other = errors.first { $0 != .timedOut(.connect) }
+            return FaultOutcome.response(error: other ?? .timedOut(.connect), status: nil, body: nil, headers: [])
         },
         .path("idle timeout on a stalled body", "/headers-then-stall", expect: .error(.timedOut(.idle)),
               configure: { $0.timeouts = .init(connect: 5, request: 8, idle: 0.3) }),

@@ -21,7 +21,7 @@ enum HTTPBin {
         var headers: [String: String]
         var data: String?
         var form: [String: String]?
-        var json: JSONValue?
+        var json: JSONTree?
         var method: String?
         var url: String?
     }

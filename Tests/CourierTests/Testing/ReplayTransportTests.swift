@@ -84,7 +84,7 @@ final class ReplayTransportTests: XCTestCase {
         let text = try String(contentsOf: file, encoding: .utf8)
         XCTAssertFalse(text.contains("secret-token"), text)
         XCTAssertFalse(text.contains("abc123"), text)
-        let json = try XCTUnwrap(JSONValue(data: Data(text.utf8)))
+        let json = try XCTUnwrap(JSONTree(data: Data(text.utf8)))
         XCTAssertEqual(json["request"]?["method"], "POST")
         XCTAssertEqual(json["request"]?["path"], "/greet")
         XCTAssertEqual(json["request"]?["bodyJSON"], ["name": "Ada"])
@@ -99,7 +99,7 @@ final class ReplayTransportTests: XCTestCase {
         XCTAssertTrue(text.contains("\n"), "pretty-printed")
     }
 
-    private func headersContain(_ headers: JSONValue?, _ name: String, _ value: String) -> Bool {
+    private func headersContain(_ headers: JSONTree?, _ name: String, _ value: String) -> Bool {
         guard case .array(let lines)? = headers else { return false }
         return lines.contains { $0.stringValue?.lowercased() == "\(name): \(value)".lowercased() }
     }

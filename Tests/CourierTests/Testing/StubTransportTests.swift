@@ -279,6 +279,63 @@ final class StubTransportTests: XCTestCase {
         XCTAssertEqual(stubs.requests.map(\.index), [0, 1, 2])
     }
 
+    func testPluginsAndInterceptorsRunAroundStubs() async throws {
+        struct Stamp: Plugin {
+            let seen: Locked<[String]>
+            func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest {
+                var request = request
+                request.setValue("attempt-\(context.attempt)", forHTTPHeaderField: "X-Attempt")
+                return request
+            }
+            func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
+                seen.withLock { $0.append("\(context.router.map { RecordedRequestName.of($0) } ?? "?") \(response.statusCode ?? 0)") }
+            }
+        }
+        let token = Interceptor(adapt: { request, _ in
+            var request = request
+            request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
+            return request
+        }, retry: { _, response, context in
+            response.statusCode == 503 && context.attempt == 0 ? .retry(after: 0) : .doNotRetry
+        })
+        let seen = Locked<[String]>([])
+        var configuration = Session.Configuration()
+        configuration.plugins = [Stamp(seen: seen)]
+        configuration.interceptors = [token]
+        let stubs = StubTransport()
+        stubs.on(.get("/v1/me"), reply: .empty(statusCode: 503), .json(Profile(name: "Ada")))
+        let result = await ProfileService(session: Session(configuration: configuration, transport: stubs)).me()
+        XCTAssertEqual(result.value, Profile(name: "Ada"))
+        XCTAssertEqual(stubs.requests.map { $0.header("X-Attempt") }, ["attempt-0", "attempt-1"])
+        XCTAssertEqual(stubs.requests.map { $0.header("Authorization") }, ["Bearer t", "Bearer t"])
+        XCTAssertEqual(seen.withLock { $0 }, ["me 503", "me 200"])
+    }
+
+    func testStreamsAndEventStreamsReadStubbedBodies() async throws {
+        enum Feed: Router {
+            case events
+            var baseURL: String { "https://api.example.test" }
+            var path: String { "/events" }
+            var method: HTTPMethod { .get }
+            var sampleData: Data { Data("data: first\n\ndata: second\n\n".utf8) }
+            var sampleHeaders: HTTPHeaders { [.contentType("text/event-stream")] }
+        }
+        let stubs = StubTransport()
+        stubs.on(.get("/lines"), reply: .text("one\ntwo\n"))
+        let session = Session(transport: stubs)
+        var lines: [String] = []
+        for try await line in session.streamRequest("https://api.example.test/lines").lines(maximumLineLength: 100) {
+            lines.append(line)
+        }
+        XCTAssertEqual(lines, ["one", "two"])
+        var events: [String] = []
+        for try await event in session.streamRequest(Feed.events).events {
+            events.append(event.data)
+        }
+        XCTAssertEqual(events, ["first", "second"], "from the router's sample")
+        XCTAssertTrue(stubs.requests.last?.target is Feed)
+    }
+
     func testValidationSeesStubbedStatuses() async {
         let stubs = StubTransport()
         stubs.on(.get("/v1/me"), reply: .json(#"{"error":"boom"}"#, statusCode: 500))
@@ -330,5 +387,12 @@ final class StubTransportTests: XCTestCase {
         let download = await session.download("https://stub.test/file", to: file).validate().response()
         XCTAssertEqual(download.fileURL, file)
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "file")
+    }
+}
+
+/// The case name of a router value, for compact assertions.
+enum RecordedRequestName {
+    static func of(_ router: any Router) -> String {
+        Mirror(reflecting: router).children.first?.label ?? String(describing: router)
     }
 }

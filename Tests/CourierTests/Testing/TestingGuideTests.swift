@@ -10,7 +10,7 @@ import FoundationNetworking
 
 // The code of docs/testing.md, run: each test is one section of the guide, kept the same.
 
-private struct Profile: Codable, Sendable, Equatable {
+private struct User: Codable, Sendable, Equatable {
     var name: String
 }
 
@@ -51,7 +51,7 @@ private enum ProfileAPI: Router {
 }
 
 private final class ProfileService: BaseService, @unchecked Sendable {
-    func me() async -> NetworkResult<Profile> { await request(ProfileAPI.me) }
+    func me() async -> NetworkResult<User> { await request(ProfileAPI.me) }
     func rename(to name: String) async -> NetworkResult<Empty> { await request(ProfileAPI.rename(name: name)) }
 }
 
@@ -73,7 +73,7 @@ final class TestingGuideTests: XCTestCase {
         let stubs = StubTransport()
         let service = ProfileService(session: Session(transport: stubs))
         let me = await service.me()
-        XCTAssertEqual(me.value, Profile(name: "Ada"))
+        XCTAssertEqual(me.value, User(name: "Ada"))
 
         stubs.on(ProfileAPI.rename(name: "Grace"), reply: .json(#"{"message":"name taken"}"#, statusCode: 409))
         stubs.on(.target(ProfileAPI.self) { if case .search = $0 { true } else { false } }, reply: .json([Item(id: 1)]))
@@ -96,11 +96,11 @@ final class TestingGuideTests: XCTestCase {
         let ada = await service.rename(to: "Ada")
         XCTAssertTrue(ada.isSuccess, "the sample: 204")
 
-        stubs.on(.get("/me"), reply: .empty(statusCode: 401), .json(Profile(name: "Ada")))
+        stubs.on(.get("/me"), reply: .empty(statusCode: 401), .json(User(name: "Ada")))
         let expired = await service.me(), renewed = await service.me()
         guard case .requestErr(let unauthorized) = expired else { return XCTFail("expected 401") }
         XCTAssertEqual(unauthorized.statusCode, 401)
-        XCTAssertEqual(renewed.value, Profile(name: "Ada"))
+        XCTAssertEqual(renewed.value, User(name: "Ada"))
 
         stubs.on(.get("/search"), reply: .timedOut)
         stubs.on(.put("/me"), reply: .cannotConnect)
@@ -118,7 +118,7 @@ final class TestingGuideTests: XCTestCase {
         try await clock.waitUntilPending()
         clock.advance(by: 5)
         let answered = await pending.value
-        XCTAssertEqual(answered.value, Profile(name: "Ada"))
+        XCTAssertEqual(answered.value, User(name: "Ada"))
 
         let hanging = StubTransport(behavior: .never)
         let request = Session(transport: hanging).request(ProfileAPI.me)
@@ -129,10 +129,10 @@ final class TestingGuideTests: XCTestCase {
         XCTAssertEqual(outcome.error, .cancelled)
 
         let quick = Session.stubbed { request in
-            request.url?.path == "/me" ? .json(Profile(name: "Ada")) : .empty(statusCode: 404)
+            request.url?.path == "/me" ? .json(User(name: "Ada")) : .empty(statusCode: 404)
         }
-        let quickMe = try await quick.request(ProfileAPI.me).decodable(Profile.self)
-        XCTAssertEqual(quickMe, Profile(name: "Ada"))
+        let quickMe = try await quick.request(ProfileAPI.me).decodable(User.self)
+        XCTAssertEqual(quickMe, User(name: "Ada"))
     }
 
     func testRecorder() async throws {
@@ -140,7 +140,7 @@ final class TestingGuideTests: XCTestCase {
         retrying.retryPolicy = .default
         retrying.clock = TestClock()
         let flaky = StubTransport()
-        flaky.on(.get("/me"), reply: .empty(statusCode: 503), .json(Profile(name: "Ada")))
+        flaky.on(.get("/me"), reply: .empty(statusCode: 503), .json(User(name: "Ada")))
         _ = await ProfileService(session: Session(configuration: retrying, transport: flaky)).me()
         _ = await ProfileService(session: Session(configuration: retrying, transport: flaky)).rename(to: "Grace")
 
@@ -160,17 +160,17 @@ final class TestingGuideTests: XCTestCase {
         let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("courier-guide-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: fixtures) }
         let server = try TestHTTPServer()
-        server.route("GET", "/me") { _ in .json(Profile(name: "Ada")) }
+        server.route("GET", "/me") { _ in .json(User(name: "Ada")) }
         // Record once against the server, as `COURIER_FIXTURES=record-missing` would...
         let recording = ReplayTransport(fixtures: fixtures, mode: .recordMissing)
-        let live = try await Session(transport: recording).request(server.url("/me")).decodable(Profile.self)
-        XCTAssertEqual(live, Profile(name: "Ada"))
+        let live = try await Session(transport: recording).request(server.url("/me")).decodable(User.self)
+        XCTAssertEqual(live, User(name: "Ada"))
         server.shutdown()
         // ...then offline, as the guide's `.fromEnvironment(default: .replay)` does.
         let replay = ReplayTransport(fixtures: fixtures, mode: .fromEnvironment("COURIER_GUIDE_UNSET", default: .replay))
         let recorded = ProfileService(session: Session(transport: replay))
         let replayed = await recorded.me()
-        XCTAssertEqual(replayed.value, Profile(name: "Ada"))
+        XCTAssertEqual(replayed.value, User(name: "Ada"))
     }
 
     func testTransportsOfYourOwn() async throws {
@@ -196,9 +196,9 @@ final class TestingGuideTests: XCTestCase {
         let server = try TestHTTPServer()
         defer { server.shutdown() }
         server.route("POST", "/auth/signin") { request in
-            request.header("Content-Type") == "application/json" ? .json(Profile(name: "Ada")) : .text("bad", status: 400)
+            request.header("Content-Type") == "application/json" ? .json(User(name: "Ada")) : .text("bad", status: 400)
         }
-        server.route("GET", "/me", responses: [.empty(status: 401), .json(Profile(name: "Ada"))])
+        server.route("GET", "/me", responses: [.empty(status: 401), .json(User(name: "Ada"))])
         server.failNext(2, path: "/search", with: .closeBeforeHeaders)
         server.failNext(path: "/me", with: .empty(status: 503))
         let delayed = server.url("/delay?ms=500")

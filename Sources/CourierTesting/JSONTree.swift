@@ -1,12 +1,13 @@
 import Foundation
 
-/// A JSON document as a value, for asserting on bodies without declaring a type:
+/// A JSON document as a tree of values, for asserting on bodies without declaring a type
+/// (named so as not to clash with the `JSONValue` types apps often declare):
 /// ```swift
 /// XCTAssertEqual(stubs.requests.last?.json, ["email": "ada@example.com", "remember": true])
 /// ```
 /// Whole numbers decode as ``integer(_:)``, others as ``number(_:)``; the two compare equal when
 /// they hold the same value. Encoding writes object keys sorted, so output is deterministic.
-public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible,
+public enum JSONTree: Sendable, Hashable, Codable, CustomStringConvertible,
     ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral {
@@ -21,13 +22,13 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible,
     /// A string.
     case string(String)
     /// An array.
-    case array([JSONValue])
+    case array([JSONTree])
     /// An object.
-    case object([String: JSONValue])
+    case object([String: JSONTree])
 
     /// Parses `data` as JSON; nil when it is not JSON.
     public init?(data: Data) {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+        guard let value = try? JSONDecoder().decode(JSONTree.self, from: data) else { return nil }
         self = value
     }
 
@@ -39,13 +40,13 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible,
     }
 
     /// The value under `key` of an object; nil otherwise.
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONTree? {
         if case .object(let object) = self { return object[key] }
         return nil
     }
 
     /// The element at `index` of an array; nil otherwise or when out of range.
-    public subscript(index: Int) -> JSONValue? {
+    public subscript(index: Int) -> JSONTree? {
         if case .array(let array) = self, array.indices.contains(index) { return array[index] }
         return nil
     }
@@ -69,10 +70,10 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible,
             self = .number(number)
         } else if let string = try? container.decode(String.self) {
             self = .string(string)
-        } else if let array = try? container.decode([JSONValue].self) {
+        } else if let array = try? container.decode([JSONTree].self) {
             self = .array(array)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .object(try container.decode([String: JSONTree].self))
         }
     }
 
@@ -91,7 +92,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible,
     }
 
     /// Equal values; an ``integer(_:)`` equals the ``number(_:)`` of the same value.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: JSONTree, rhs: JSONTree) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -138,9 +139,9 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible,
     /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
     /// An array.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(arrayLiteral elements: JSONTree...) { self = .array(elements) }
     /// An object; a repeated key keeps its last value.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    public init(dictionaryLiteral elements: (String, JSONTree)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

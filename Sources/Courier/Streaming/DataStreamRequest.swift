@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A request whose response body is read as it arrives, as an `AsyncSequence`, with
+/// backpressure: when the reader falls behind, the transfer pauses, so memory stays bounded by
+/// ``bufferSize`` whatever the body's size.
+///
+/// ```swift
+/// let stream = session.streamRequest(LogsAPI.tail(service: "api")).validate()
+/// let head = try await stream.head()                 // status and headers, before the body
+/// for try await line in stream.lines {               // or .bytes, .jsonLines(of:), .events
+///     print(line)
+/// }
+/// ```
+/// The transfer starts with the first `head()`, `completion()` or read of the body. The body can
+/// be read once, through one of ``bytes``, ``lines``, ``jsonLines(of:decoder:maximumLineLength:)``
+/// or ``events``. Cancelling the reading task, breaking out of the loop, calling ``cancel()`` or
+/// dropping the request (and its sequences) cancels the transfer at once; the request completes
+/// exactly once (see ``completion()``).
+///
+/// Unlike a ``DataRequest``: there is no overall time limit unless the request sets its own
+/// (`URLRequest.timeoutInterval` or a router's `timeout`) — the connect and idle limits of the
+/// session apply, and waiting for a slow reader does not count as idle; the in-memory size limit
+/// does not apply (``SecurityPolicy/maxDownloadSize`` does); the session's retry policy does not
+/// apply (a body partly read cannot be taken back). Interceptors adapt the request and plugins
+/// see it (`prepare`, `willSend`, `didReceive`), as for other requests.
+public final class DataStreamRequest: Sendable {
+    /// The default ``bufferSize``: 1 MiB.
+    public static let defaultBufferSize = 1 << 20
+
+    /// The session that made this request.
+    public let session: Session
+    /// The most body bytes held between the network and the reader. At least 64 KiB. libcurl
+    /// holds up to its receive buffer more (16 KiB, or `receiveBufferSize`).
+    public let bufferSize: Int
+    let core: StreamCore
+
+    init(session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
+         bufferSize: Int) {
+        self.session = session
+        core = StreamCore(session: session, target: target, request: request, bufferSize: bufferSize)
+        self.bufferSize = core.buffer.window
+    }
+
+    deinit {
+        // Nothing can read the body any more.
+        core.cancel()
+    }
+
+    /// The request as built, with the session's default headers, or nil if building it failed.
+    public var request: URLRequest? {
+        guard case .success(let request) = core.built else { return nil }
+        return session.prepared(request)
+    }
+
+    // MARK: Validation
+
+    /// Accepts only 2xx status codes; checked on the head, before any body is read.
+    @discardableResult
+    public func validate() -> Self {
+        validate(statusCode: 200..<300)
+    }
+
+    /// Accepts only status codes in `acceptable`; others fail with
+    /// ``CourierError/unacceptableStatusCode(_:)`` before any body is read, and the transfer stops.
+    @discardableResult
+    public func validate<S: Sequence & Sendable>(statusCode acceptable: S) -> Self where S.Element == Int {
+        core.addStatusValidation { acceptable.contains($0) }
+        return self
+    }
+
+    /// Accepts only a `Content-Type` matching one of `acceptable` (`type/subtype`, `type/*`, `*/*`);
+    /// others fail with ``CourierError/unacceptableContentType(_:)`` before any body is read.
+    @discardableResult
+    public func validate(contentType acceptable: [String]) -> Self {
+        core.addContentTypeValidation(acceptable)
+        return self
+    }
+
+    // MARK: Reading
+
+    /// Waits for the response's status and headers (starting the transfer if needed) and
+    /// validates them. Throws the transfer's error, or the validation error (which stops the
+    /// transfer). Cancelling the waiting task cancels the request.
+    public func head() async throws(CourierError) -> HTTPResponseHead {
+        HTTPResponseHead(try await core.head())
+    }
+
+    /// The body in chunks as they arrive (each at most 64 KiB; smaller when the reader keeps up).
+    public var bytes: Bytes { Bytes(request: self) }
+
+    /// The body as lines of UTF-8 text (see ``Lines``).
+    public var lines: Lines { Lines(bytes: bytes, maximumLineLength: Lines.defaultMaximumLineLength) }
+
+    /// The body as lines of UTF-8 text, each at most `maximumLineLength` bytes (see ``Lines``).
+    public func lines(maximumLineLength: Int) -> Lines {
+        Lines(bytes: bytes, maximumLineLength: maximumLineLength)
+    }
+
+    /// The body as one JSON value per line (JSON Lines, NDJSON), decoded as `type`; blank lines
+    /// are skipped. A line that does not decode throws ``CourierError/decodingFailed(path:reason:)``
+    /// with a path starting `line N`.
+    public func jsonLines<T: Decodable & Sendable>(
+        of type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder(),
+        maximumLineLength: Int = Lines.defaultMaximumLineLength
+    ) -> JSONLines<T> {
+        JSONLines(lines: lines(maximumLineLength: maximumLineLength), decoder: decoder)
+    }
+
+    /// The body parsed as server-sent events (see ``ServerSentEventParser``), without
+    /// reconnection; ``Session/eventStream(_:reconnection:bufferSize:)`` reconnects. Throws
+    /// ``CourierError/unacceptableContentType(_:)`` when the response is not `text/event-stream`.
+    public var events: Events { Events(bytes: bytes) }
+
+    /// Cancels the request; the body's sequence then throws ``CourierError/cancelled``. Safe from
+    /// any thread, any number of times; does nothing once the request has completed.
+    public func cancel() {
+        core.cancel()
+    }
+
+    /// True once ``cancel()`` was called (or the reading task was cancelled) before completion.
+    public var isCancelled: Bool { core.isCancelled }
+
+    /// Waits until the request has completed — the whole body read, or a failure — and returns
+    /// the final response: request, status, headers, metrics, and `result` (`.success` or the
+    /// error the body's sequence threw). Called any number of times, it returns the same value.
+    /// It does not read the body: a body nobody reads pauses the transfer until it is read or
+    /// cancelled.
+    public func completion() async -> DataResponse<Void> {
+        await core.completion()
+    }
+}
+
+extension Session {
+    /// Prepares a request whose response body is read as it arrives, with backpressure:
+    /// ```swift
+    /// for try await chunk in session.streamRequest(VideoAPI.file(id)).validate().bytes {
+    ///     try output.write(contentsOf: chunk)
+    /// }
+    /// ```
+    /// At most `bufferSize` bytes (at least 64 KiB) wait between the network and the reader;
+    /// beyond that the transfer pauses until the reader catches up. See ``DataStreamRequest``.
+    public func streamRequest(_ convertible: any URLRequestConvertible,
+                              bufferSize: Int = DataStreamRequest.defaultBufferSize) -> DataStreamRequest {
+        DataStreamRequest(session: self, target: convertible, request: Self.build(convertible), bufferSize: bufferSize)
+    }
+}

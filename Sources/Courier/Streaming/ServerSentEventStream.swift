@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Server-sent events from an endpoint, across reconnections: the `AsyncSequence` returned by
+/// ``Session/eventStream(_:reconnection:bufferSize:)``.
+///
+/// Each connection sends `Accept: text/event-stream`, `Cache-Control: no-cache` and, once the
+/// server has given an event an `id`, `Last-Event-ID`. A connection must answer 2xx with
+/// `Content-Type: text/event-stream`; any other status or type fails the sequence without
+/// reconnecting, 204 ends it normally. When a connection closes or fails on the network, the
+/// sequence waits the server's `retry` time (or the policy's delay) and reconnects, as
+/// ``EventStreamReconnection`` decides. Cancelling the reading task, or breaking out of the
+/// loop, closes the connection.
+public struct ServerSentEventStream: AsyncSequence, Sendable {
+    /// An event.
+    public typealias Element = ServerSentEvent
+    /// Every failure is a ``CourierError``.
+    public typealias Failure = CourierError
+
+    let session: Session
+    let target: any URLRequestConvertible
+    let reconnection: EventStreamReconnection
+    let bufferSize: Int
+
+    /// Connects (lazily, on the first `next()`) and reads events.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(stream: self)
+    }
+
+    /// Reads events, reconnecting as needed; see ``ServerSentEventStream``.
+    public struct Iterator: AsyncIteratorProtocol {
+        /// Every failure is a ``CourierError``.
+        public typealias Failure = CourierError
+
+        private let stream: ServerSentEventStream
+        private var parser = ServerSentEventParser()
+        private var reader: EventReader?
+        private var fruitless = 0
+        private var deliveredOnConnection = false
+        private var finished = false
+
+        init(stream: ServerSentEventStream) {
+            self.stream = stream
+        }
+
+        /// The last event ID received so far: sent as `Last-Event-ID` on the next connection.
+        public var lastEventID: String { reader?.parser.lastEventID ?? parser.lastEventID }
+
+        /// The next event; nil when the server said to stop (204) or reconnection gave up after
+        /// clean closes.
+        public mutating func next() async throws(CourierError) -> ServerSentEvent? {
+            while !finished {
+                var current = reader ?? connect()
+                let end: EventStreamReconnection.End
+                do throws(CourierError) {
+                    if let event = try await current.next() {
+                        reader = current
+                        deliveredOnConnection = true
+                        return event
+                    }
+                    end = current.stopped ? .stopped : .closed
+                } catch {
+                    end = .failed(error)
+                }
+                // Whatever the ending, an unfinished event of this connection is dropped.
+                parser = current.parser
+                parser.endOfStream()
+                reader = nil
+                fruitless = deliveredOnConnection ? 0 : fruitless + 1
+                deliveredOnConnection = false
+                switch stream.reconnection.decide(after: end, fruitless: fruitless, serverRetry: parser.reconnectionTime) {
+                case .reconnect(let delay):
+                    do {
+                        try await Task.sleep(for: delay)
+                    } catch {
+                        finished = true
+                        throw CourierError.cancelled
+                    }
+                case .finish:
+                    finished = true
+                case .fail(let error):
+                    finished = true
+                    throw error
+                }
+            }
+            return nil
+        }
+
+        /// A new connection, carrying the last event ID.
+        private func connect() -> EventReader {
+            let lastID = parser.lastEventID
+            let built = Session.build(stream.target).map { request -> URLRequest in
+                var request = request
+                var fields = request.allHTTPHeaderFields ?? [:]
+                for name in fields.keys where ["accept", "cache-control", "last-event-id"].contains(name.lowercased()) {
+                    fields[name] = nil
+                }
+                fields["Accept"] = "text/event-stream"
+                fields["Cache-Control"] = "no-cache"
+                if !lastID.isEmpty { fields["Last-Event-ID"] = lastID }
+                request.allHTTPHeaderFields = fields
+                return request
+            }
+            let request = DataStreamRequest(session: stream.session, target: stream.target, request: built,
+                                            bufferSize: stream.bufferSize).validate()
+            return EventReader(request: request, bytes: request.bytes.makeAsyncIterator(), parser: parser)
+        }
+    }
+}
+
+extension Session {
+    /// Server-sent events from `convertible`, reconnecting after network trouble as the standard
+    /// describes (see ``ServerSentEventStream`` and ``EventStreamReconnection``):
+    /// ```swift
+    /// for try await event in session.eventStream(ChatAPI.completions(prompt)) {
+    ///     if event.data == "[DONE]" { break }
+    ///     print(try event.decode(Delta.self).text, terminator: "")
+    /// }
+    /// ```
+    /// Each connection is a ``DataStreamRequest`` (backpressure, `bufferSize`, no overall time
+    /// limit). For one connection without reconnection, use `streamRequest(_:).events`.
+    public func eventStream(_ convertible: any URLRequestConvertible,
+                            reconnection: EventStreamReconnection = .default,
+                            bufferSize: Int = DataStreamRequest.defaultBufferSize) -> ServerSentEventStream {
+        ServerSentEventStream(session: self, target: convertible, reconnection: reconnection, bufferSize: bufferSize)
+    }
+}

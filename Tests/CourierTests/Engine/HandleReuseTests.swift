@@ -1,0 +1,79 @@
+import Courier
+import CourierTestServer
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Pooled easy handles keep the session's options between plain transfers; nothing of one
+/// request (method, body, headers, timeout) may reach the next one sent on the same handle.
+final class HandleReuseTests: XCTestCase {
+    var server: TestHTTPServer!
+    var session: Session!
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        // No default headers and no session request timeout: a request may then have no header
+        // list and no timeout at all, which a reused handle must not take from the one before.
+        var configuration = Session.Configuration()
+        configuration.defaultHeaders = [:]
+        configuration.timeouts.request = nil
+        session = Session(configuration: configuration)
+    }
+
+    override func tearDown() {
+        server.shutdown()
+    }
+
+    private func request(_ path: String, method: String, body: String? = nil,
+                         headers: [String: String] = [:], timeout: TimeInterval? = nil) -> URLRequest {
+        var request = URLRequest(url: server.url(path))
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let timeout { request.timeoutInterval = timeout }
+        return request
+    }
+
+    func testMethodBodyAndHeadersNeverLeakIntoTheNextRequest() async throws {
+        // Sequential requests, so every one of them runs on the same pooled handle.
+        let steps: [(method: String, body: String?, header: String?)] = [
+            ("POST", "first-body", "one"), ("GET", nil, nil), ("POST", "second", nil), ("GET", nil, "two"),
+            ("HEAD", nil, "three"), ("GET", nil, nil), ("PUT", "put-body", nil), ("GET", nil, nil),
+            ("DELETE", nil, nil), ("POST", "", nil), ("GET", nil, nil),
+        ]
+        for (index, step) in steps.enumerated() {
+            let headers = step.header.map { ["X-Step": $0] } ?? [:]
+            let response = await session.request(request("/echo", method: step.method, body: step.body,
+                                                         headers: headers)).validate().response()
+            XCTAssertNil(response.error, "step \(index)")
+            let recorded = server.recordedRequests(path: "/echo").last
+            XCTAssertEqual(recorded?.method, step.method, "step \(index)")
+            XCTAssertEqual(String(decoding: recorded?.body ?? Data(), as: UTF8.self), step.body ?? "", "step \(index)")
+            XCTAssertEqual(recorded?.header("X-Step"), step.header, "step \(index)")
+            if step.method == "GET" {
+                XCTAssertNil(recorded?.header("Content-Length"), "step \(index): a GET has no body")
+            }
+        }
+    }
+
+    func testARequestTimeoutDoesNotStayOnThePooledHandle() async throws {
+        let short = await session.request(request("/delay?ms=600", method: "GET", timeout: 0.2)).response()
+        guard case .timedOut? = short.error else { return XCTFail("expected a timeout, got \(String(describing: short.error))") }
+        // The next request has no timeout at all: it must not inherit 0.2 s.
+        let long = await session.request(request("/delay?ms=600", method: "GET")).validate().response()
+        XCTAssertNil(long.error)
+        XCTAssertEqual(long.value.flatMap { $0.map { String(decoding: $0, as: UTF8.self) } }, "done")
+    }
+
+    func testSessionsWithOtherOptionsGetTheirOwnConfiguration() async throws {
+        var configuration = Session.Configuration()
+        configuration.automaticDecompression = false
+        let plain = Session(configuration: configuration)
+        let compressed = try await Session().request(request("/gzip", method: "GET")).validate().data()
+        let raw = try await plain.request(request("/gzip", method: "GET")).validate().data()
+        XCTAssertNotEqual(compressed, raw, "decompression follows each session's own setting")
+        XCTAssertEqual(server.recordedRequests(path: "/gzip").last?.header("Accept-Encoding"), nil)
+    }
+}
