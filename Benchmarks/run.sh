@@ -9,7 +9,8 @@
 #   --quick               scale request counts down by 10 (and callgrind counts by 4)
 #   --rounds N            interleaved rounds (default 5, quick 3)
 #   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,
-#                         form-array,form-keys,form-params (parameter encoding, no network)
+#                         form-array,form-keys,form-params (parameter encoding, no network),
+#                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network)
 #   --no-callgrind        skip the instruction-count mode
 #   --callgrind-only      only the instruction-count mode
 #   --plugin-cost         also count W1 instructions with a NetworkLogger at .off and at .basic
@@ -28,7 +29,7 @@ QUICK=0
 CALLGRIND=1
 TIMED=1
 PLUGIN_COST=0
-WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,form-array,form-keys,form-params"
+WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,form-array,form-keys,form-params,decode"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -71,10 +72,12 @@ mkdir -p "$WORK"
 BUILD="$WORK/build"
 log "building release products"
 (cd "$ROOT" && swift build -c release --scratch-path "$BUILD" --product CourierBenchmarks >&2 \
-    && swift build -c release --scratch-path "$BUILD" --product RawCurlBaseline >&2)
+    && swift build -c release --scratch-path "$BUILD" --product RawCurlBaseline >&2 \
+    && swift build -c release --scratch-path "$BUILD" --product DecodeBenchmarks >&2)
 BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$BUILD" --show-bin-path)
 COURIER_BENCH="$BIN/CourierBenchmarks"
 RAW_BENCH="$BIN/RawCurlBaseline"
+DECODE_BENCH="$BIN/DecodeBenchmarks"
 
 # --- Fixtures -------------------------------------------------------------------------------------
 WWW="$WORK/www"
@@ -157,10 +160,16 @@ clients_for() {
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode
         w4file) echo "courier raw-curl urlsession" ;;
         form-array|form-keys|form-params) echo "courier" ;;   # Courier's encoders, no network
+        decode) echo "both" ;;   # JSONDecoder and CourierJSONDecoder in one process, no network
     esac
 }
 run_one() {  # run_one <client> <workload> <count>; prints the RESULT line
     local client=$1 workload=$2 count=$3
+    if [ "$workload" = decode ]; then
+        # One interleaved round of the decoder corpus, about 0.3 s per document and decoder.
+        "$DECODE_BENCH" --rounds 1 --seconds "$([ "$QUICK" = 1 ] && echo 0.05 || echo 0.3)" 2>/dev/null
+        return
+    fi
     if [ "$client" = raw-curl ]; then
         local file=""
         case "$workload" in
@@ -186,6 +195,16 @@ if [ "$TIMED" = 1 ]; then
         for workload in "${WL[@]}"; do
             count=$(count_for "$workload")
             for client in $(clients_for "$workload"); do
+                if [ "$workload" = decode ]; then
+                    if lines=$(run_one "$client" "$workload" "$count" 2>>"$WORK/errors.log" | grep '^DECODE'); then
+                        echo "$lines" >> "$RESULTS"
+                        log "round $round/$ROUNDS decode: $(echo "$lines" | awk -F'\t' '{ t[$2]=t[$2] sprintf(" %s %.0fus", $3, $5/$4*1e6) } END { for (d in t) printf "[%s:%s] ", d, t[d] }')"
+                    else
+                        FAILURES=$((FAILURES + 1))
+                        log "round $round/$ROUNDS decode FAILED (see $WORK/errors.log)"
+                    fi
+                    continue
+                fi
                 if line=$(run_one "$client" "$workload" "$count" 2>>"$WORK/errors.log" | grep '^RESULT'); then
                     echo "$line" >> "$RESULTS"
                     log "round $round/$ROUNDS $(echo "$line" | awk -F'\t' '{printf "%-10s %-8s n=%s %.3fs cpu=%.3fs rss=%dMiB", $2, $3, $4, $5, $6, $7/1024}')"

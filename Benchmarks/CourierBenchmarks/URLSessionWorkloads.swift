@@ -1,3 +1,4 @@
+import BenchmarkFixtures
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)

@@ -1,3 +1,4 @@
+import BenchmarkFixtures
 import Foundation
 
 // CourierBenchmarks: the Courier and URLSession sides of Benchmarks/run.sh (raw libcurl is the
