@@ -8,7 +8,7 @@
 # Options:
 #   --quick               scale request counts down by 10 (and callgrind counts by 4)
 #   --rounds N            interleaved rounds (default 5, quick 3)
-#   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,
+#   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,
 #                         form-array,form-keys,form-params (parameter encoding, no network),
 #                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network)
 #   --no-callgrind        skip the instruction-count mode
@@ -29,7 +29,7 @@ QUICK=0
 CALLGRIND=1
 TIMED=1
 PLUGIN_COST=0
-WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,form-array,form-keys,form-params,decode"
+WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -122,6 +122,8 @@ http {
         root $WWW;
         # W5: POST answers with the 1.2 KB JSON (the static module refuses POST with 405).
         location = /small.json { error_page 405 =200 \$uri; }
+        # W6: accepts a body of any size, discards it and answers 200.
+        location = /upload { client_max_body_size 0; return 200 "uploaded\\n"; }
     }
 }
 EOF
@@ -149,7 +151,7 @@ count_for() {
         w1|w1sync|w5) echo $((20000 / SCALE)) ;;
         w2) echo $((50000 / SCALE)) ;;
         w3|w3fetch) echo $((500 / SCALE)) ;;
-        w4mem|w4file) echo 1 ;;
+        w4mem|w4file|w6|w7) echo 1 ;;
         form-array|form-keys|form-params) echo $((20 / SCALE + 1)) ;;
     esac
 }
@@ -159,6 +161,7 @@ clients_for() {
         w1sync) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode
         w4file) echo "courier raw-curl urlsession" ;;
+        w6|w7) echo "courier raw-curl" ;;          # URLSession on Linux has no bytes(for:)
         form-array|form-keys|form-params) echo "courier" ;;   # Courier's encoders, no network
         decode) echo "both" ;;   # JSONDecoder and CourierJSONDecoder in one process, no network
     esac
@@ -175,6 +178,7 @@ run_one() {  # run_one <client> <workload> <count>; prints the RESULT line
         case "$workload" in
             w4file) file="$WORK/download.bin" ;;
             w5) file="$WWW/post-body.json" ;;
+            w6) file="$WWW/big.bin" ;;
         esac
         "$RAW_BENCH" "$workload" "$count" "$BENCH_BASE_URL" $file
     else

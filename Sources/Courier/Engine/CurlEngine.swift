@@ -44,6 +44,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
     var admission = StreamAdmission<ObjectIdentifier>()
     /// Transfers to HTTP/2 origins whose response head arrived in the last perform. Loop thread only.
     var headsArrived: [CurlTransfer] = []
+    /// Response streams with bytes their readers have not been woken for yet. Loop thread only.
+    var streamsToFlush: [ResponseStreamBuffer] = []
     private var pendingCommands: [Command] = []
     /// Easy handles kept for reuse, which saves libcurl's per-handle set-up: reset ones (profile
     /// nil), and ones that kept the session options of `profile`. Loop thread only.
@@ -128,6 +130,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
             stopping = drainInbox()
             if stopping { break }
             curl_multi_perform(multi, &running)
+            flushStreams()
             collectFinished()
             observePlacements()
             noteHeadsArrived()
