@@ -29,8 +29,15 @@ let package = Package(
         .executableTarget(name: "SyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/SyncMain"),
         .executableTarget(name: "AsyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncMain"),
         // Benchmarks (run with `bash Benchmarks/run.sh`, see docs/performance.md): Courier and
-        // URLSession workloads, and the raw libcurl C baseline.
-        .executableTarget(name: "CourierBenchmarks", dependencies: ["Courier", "CourierSync"], path: "Benchmarks/CourierBenchmarks"),
+        // URLSession workloads, the raw libcurl C baseline, and their shared fixtures.
+        .target(name: "BenchmarkFixtures", path: "Benchmarks/BenchmarkFixtures"),
+        .executableTarget(name: "CourierBenchmarks", dependencies: ["Courier", "CourierSync", "BenchmarkFixtures"],
+                          path: "Benchmarks/CourierBenchmarks"),
+        // The decoder micro-benchmark (Foundation's JSONDecoder vs CourierJSONDecoder), with an
+        // allocation counter that replaces malloc in its process only.
+        .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
+        .executableTarget(name: "DecodeBenchmarks", dependencies: ["Courier", "BenchmarkFixtures", "MallocCounter"],
+                          path: "Benchmarks/DecodeBenchmarks"),
         .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
         .testTarget(
             name: "CourierTests",

@@ -8,10 +8,12 @@
 # Options:
 #   --quick               scale request counts down by 10 (and callgrind counts by 4)
 #   --rounds N            interleaved rounds (default 5, quick 3)
-#   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,
-#                         form-array,form-keys,form-params (parameter encoding, no network)
+#   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,
+#                         form-array,form-keys,form-params (parameter encoding, no network),
+#                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network)
 #   --no-callgrind        skip the instruction-count mode
 #   --callgrind-only      only the instruction-count mode
+#   --plugin-cost         also count W1 instructions with a NetworkLogger at .off and at .basic
 #   --port N              nginx port (default: the first free port from 28080)
 #
 # Everything it writes goes under Benchmarks/.work/ (gitignored): fixtures, nginx config and logs,
@@ -26,7 +28,8 @@ ROUNDS=""
 QUICK=0
 CALLGRIND=1
 TIMED=1
-WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,form-array,form-keys,form-params"
+PLUGIN_COST=0
+WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -35,6 +38,7 @@ while [ $# -gt 0 ]; do
         --workloads) WORKLOADS="$2"; shift ;;
         --no-callgrind) CALLGRIND=0 ;;
         --callgrind-only) TIMED=0 ;;
+        --plugin-cost) PLUGIN_COST=1 ;;
         --port) PORT="$2"; shift ;;
         -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
@@ -68,10 +72,12 @@ mkdir -p "$WORK"
 BUILD="$WORK/build"
 log "building release products"
 (cd "$ROOT" && swift build -c release --scratch-path "$BUILD" --product CourierBenchmarks >&2 \
-    && swift build -c release --scratch-path "$BUILD" --product RawCurlBaseline >&2)
+    && swift build -c release --scratch-path "$BUILD" --product RawCurlBaseline >&2 \
+    && swift build -c release --scratch-path "$BUILD" --product DecodeBenchmarks >&2)
 BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$BUILD" --show-bin-path)
 COURIER_BENCH="$BIN/CourierBenchmarks"
 RAW_BENCH="$BIN/RawCurlBaseline"
+DECODE_BENCH="$BIN/DecodeBenchmarks"
 
 # --- Fixtures -------------------------------------------------------------------------------------
 WWW="$WORK/www"
@@ -116,6 +122,8 @@ http {
         root $WWW;
         # W5: POST answers with the 1.2 KB JSON (the static module refuses POST with 405).
         location = /small.json { error_page 405 =200 \$uri; }
+        # W6: accepts a body of any size, discards it and answers 200.
+        location = /upload { client_max_body_size 0; return 200 "uploaded\\n"; }
     }
 }
 EOF
@@ -143,7 +151,7 @@ count_for() {
         w1|w1sync|w5) echo $((20000 / SCALE)) ;;
         w2) echo $((50000 / SCALE)) ;;
         w3|w3fetch) echo $((500 / SCALE)) ;;
-        w4mem|w4file) echo 1 ;;
+        w4mem|w4file|w6|w7) echo 1 ;;
         form-array|form-keys|form-params) echo $((20 / SCALE + 1)) ;;
     esac
 }
@@ -153,16 +161,24 @@ clients_for() {
         w1sync) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode
         w4file) echo "courier raw-curl urlsession" ;;
+        w6|w7) echo "courier raw-curl" ;;          # URLSession on Linux has no bytes(for:)
         form-array|form-keys|form-params) echo "courier" ;;   # Courier's encoders, no network
+        decode) echo "both" ;;   # JSONDecoder and CourierJSONDecoder in one process, no network
     esac
 }
 run_one() {  # run_one <client> <workload> <count>; prints the RESULT line
     local client=$1 workload=$2 count=$3
+    if [ "$workload" = decode ]; then
+        # One interleaved round of the decoder corpus, about 0.3 s per document and decoder.
+        "$DECODE_BENCH" --rounds 1 --seconds "$([ "$QUICK" = 1 ] && echo 0.05 || echo 0.3)" 2>/dev/null
+        return
+    fi
     if [ "$client" = raw-curl ]; then
         local file=""
         case "$workload" in
             w4file) file="$WORK/download.bin" ;;
             w5) file="$WWW/post-body.json" ;;
+            w6) file="$WWW/big.bin" ;;
         esac
         "$RAW_BENCH" "$workload" "$count" "$BENCH_BASE_URL" $file
     else
@@ -183,6 +199,16 @@ if [ "$TIMED" = 1 ]; then
         for workload in "${WL[@]}"; do
             count=$(count_for "$workload")
             for client in $(clients_for "$workload"); do
+                if [ "$workload" = decode ]; then
+                    if lines=$(run_one "$client" "$workload" "$count" 2>>"$WORK/errors.log" | grep '^DECODE'); then
+                        echo "$lines" >> "$RESULTS"
+                        log "round $round/$ROUNDS decode: $(echo "$lines" | awk -F'\t' '{ t[$2]=t[$2] sprintf(" %s %.0fus", $3, $5/$4*1e6) } END { for (d in t) printf "[%s:%s] ", d, t[d] }')"
+                    else
+                        FAILURES=$((FAILURES + 1))
+                        log "round $round/$ROUNDS decode FAILED (see $WORK/errors.log)"
+                    fi
+                    continue
+                fi
                 if line=$(run_one "$client" "$workload" "$count" 2>>"$WORK/errors.log" | grep '^RESULT'); then
                     echo "$line" >> "$RESULTS"
                     log "round $round/$ROUNDS $(echo "$line" | awk -F'\t' '{printf "%-10s %-8s n=%s %.3fs cpu=%.3fs rss=%dMiB", $2, $3, $4, $5, $6, $7/1024}')"
@@ -228,6 +254,30 @@ if [ "$CALLGRIND" = 1 ]; then
             FAILURES=$((FAILURES + 1))
         fi
     done
+    # The cost of plugins (docs/performance.md): W1 with a NetworkLogger at .off (disabled, so the
+    # direct path) and at .basic (the plugin path), against W1 without plugins above.
+    if [ "$PLUGIN_COST" = 1 ]; then
+        summary="courier W1 instructions/request:"
+        for workload in w1sync w1logoff w1logged; do
+            if [ "$workload" != w1sync ]; then
+                for n in $N1 $N2; do
+                    log "callgrind courier $workload n=$n"
+                    valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$CG/$workload.$n.out" \
+                        "$COURIER_BENCH" run courier "$workload" "$n" >/dev/null 2>"$CG/$workload.$n.log" \
+                        || { log "callgrind $workload failed"; FAILURES=$((FAILURES + 1)); }
+                done
+                first="$CG/$workload.$N1.out"; second="$CG/$workload.$N2.out"
+            else
+                first="$CG/courier.$N1.out"; second="$CG/courier.$N2.out"
+            fi
+            if [ -f "$first" ] && [ -f "$second" ]; then
+                t1=$(total_instructions "$first"); t2=$(total_instructions "$second")
+                summary="$summary $workload $(( (t2 - t1) / (N2 - N1) ))"
+            fi
+        done
+        log "$summary"
+        echo "$summary" > "$CG/plugin-cost.txt"
+    fi
     # Where Courier's instructions go (inclusive and exclusive), for docs/performance.md.
     if [ -f "$CG/courier.$N2.out" ]; then
         callgrind_annotate --inclusive=yes --threshold=99 "$CG/courier.$N2.out" 2>/dev/null \

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds Courier's documentation site with DocC: the API reference of Courier, CourierTesting and
 # CourierTestServer, with the guides in docs/ as articles (docs/ stays the one source of truth).
-# Fails on any DocC warning, on an undocumented public symbol, and on a public type that no
-# Topics group lists. Output: .build/docs-site (open it through any static file server).
+# Fails on any DocC warning, on an undocumented public symbol, on a public type that no Topics
+# group lists, and on a ```swift block of the guides that does not compile against the modules
+# (scripts/lib/check_doc_snippets.py). Output: .build/docs-site (open it through a static server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
@@ -42,6 +43,9 @@ echo "Building the documentation site"
 build_module Courier Sources/Courier/Courier.docc docs/*.md
 build_module CourierTesting Sources/CourierTesting/CourierTesting.docc
 build_module CourierTestServer Sources/CourierTestServer/CourierTestServer.docc
+
+echo "Type-checking the guides' code"
+python3 scripts/lib/check_doc_snippets.py "$(swift build --show-bin-path)" README.md docs/*.md Sources/*/*.docc/*.md
 
 cat >"$site/index.html" <<'HTML'
 <!doctype html>

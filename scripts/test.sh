@@ -36,6 +36,9 @@ wait_for_tls || { cat .build/tls-server/logs/error.log; echo "TLS nginx did not 
 echo "TLS/HTTP2 nginx listening on $COURIER_TLS_URL"
 
 swift build --build-tests
+# The documentation site (DocC warnings, undocumented symbols, guide code that does not compile)
+# fails the run before any test does.
+bash scripts/docs.sh
 # All tests are XCTest; Swift Testing would only add a "0 tests" summary after them.
 set +e
 swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee .build/test-output.log

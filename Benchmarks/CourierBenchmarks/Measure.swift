@@ -1,3 +1,4 @@
+import BenchmarkFixtures
 import Dispatch
 import Foundation
 import CourierSync
@@ -93,11 +94,6 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) 
 
 private final class ResultBox<T: Sendable>: Sendable {
     let value = Locked<Result<T, any Error>?>(nil)
-}
-
-struct BenchmarkFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Runs `one` (a blocking request) `warmup` times, then `count` times on the clock, and measures

@@ -37,9 +37,14 @@ struct Report {
 
     var runs: [Run] = []
     var instructions: [Instructions] = []
+    var decodes: [DecodeRun] = []
 
     init(results: String, instructions text: String) {
         for line in results.split(separator: "\n") {
+            if let decode = DecodeRun(line: line) {
+                decodes.append(decode)
+                continue
+            }
             let f = line.split(separator: "\t").map(String.init)
             guard f.count == 8 || f.count == 12, f[0] == "RESULT", let client = Client(rawValue: f[1]),
                   let workload = Workload(rawValue: f[2]), let count = Int(f[3]), let seconds = Double(f[4]),
@@ -62,7 +67,7 @@ struct Report {
         }
     }
 
-    static func isBulk(_ workload: Workload) -> Bool { workload == .w4mem || workload == .w4file }
+    static func isBulk(_ workload: Workload) -> Bool { [.w4mem, .w4file, .w6, .w7].contains(workload) }
 
     static let labels: [(Workload, String)] = [
         (.w1, "W1 sequential GET 1.2 KB (async/await)"),
@@ -73,6 +78,8 @@ struct Report {
         (.w4mem, "W4 512 MiB into memory"),
         (.w4file, "W4 512 MiB streamed to a file"),
         (.w5, "W5 sequential POST 1.2 KB"),
+        (.w6, "W6 upload 512 MiB from disk"),
+        (.w7, "W7 512 MiB through the async byte sequence"),
         (.w1logoff, "W1 (completion handler) with a NetworkLogger at .off"),
         (.w1logged, "W1 (completion handler) with a NetworkLogger at .basic"),
     ]
@@ -157,8 +164,8 @@ struct Report {
         let rounds = Set(runs.map(\.client)).map { client in
             Workload.allCases.map { select(client, $0).count }.max() ?? 0
         }.max() ?? 0
-        out.append("Medians over \(rounds) interleaved rounds, (min–max). Rate: requests/s, or MiB/s for W4.")
-        out.append("CPU: client-process CPU (user+sys, all threads) per request in µs (W4: seconds per transfer).")
+        out.append("Medians over \(rounds) interleaved rounds, (min–max). Rate: requests/s, or MiB/s for W4, W6 and W7.")
+        out.append("CPU: client-process CPU (user+sys, all threads) per request in µs (W4, W6, W7: seconds per transfer).")
         if runs.contains(where: { !$0.workload.isEncoding }) {
             out.append("")
             out.append("| workload | Courier | raw libcurl | URLSession | Courier/raw | Courier/URLSession | CPU C · raw · U | peak RSS MiB C · raw · U |")
@@ -201,6 +208,7 @@ struct Report {
         }
 
         renderEncoding(into: &out)
+        renderDecoding(into: &out)
 
         for client in [Client.courier, .urlSession] {
             if let decoded = medianRate(client, .w3), let fetch = medianRate(client, .w3fetch) {
@@ -247,14 +255,28 @@ struct Report {
         } else {
             out.append("| W4 streamed to a file: peak RSS < 32 MiB | not measured | — |")
         }
+        ratioTarget("W6 upload from disk ≥ 0.9× raw libcurl (512 KiB buffer)", .w6, .rawCurl, atLeast: 0.9)
+        rssTarget("W6 upload from disk: peak RSS < 32 MiB", .w6, below: 32, into: &out)
+        ratioTarget("W7 async byte sequence ≥ 0.8× raw libcurl", .w7, .rawCurl, atLeast: 0.8)
+        rssTarget("W7 async byte sequence: peak RSS < 64 MiB", .w7, below: 64, into: &out)
         ratioTarget("W3 fetch-only req/s ≥ 0.8× raw libcurl", .w3fetch, .rawCurl, atLeast: 0.8)
-        ratioTarget("W3 decoded ahead of URLSession + JSONDecoder", .w3, .urlSession, atLeast: 1.0)
+        ratioTarget("W3 decoded ≥ 5× URLSession + JSONDecoder", .w3, .urlSession, atLeast: 5.0)
+        decodingTargets(into: &out)
         if let milliseconds = Self.median(select(.courier, .formArray).map(\.millisecondsPerRun)) {
             out.append("| form-encoding a 100,000-element array well under 1 s | \(Self.number(milliseconds)) ms | \(milliseconds < 1000 ? "yes" : "**NO**") |")
         } else {
             out.append("| form-encoding a 100,000-element array well under 1 s | not measured | — |")
         }
         return out.joined(separator: "\n")
+    }
+
+    /// A "peak RSS below" row for Courier's `workload`.
+    func rssTarget(_ name: String, _ workload: Workload, below limit: Double, into out: inout [String]) {
+        guard let rss = peakRSS(.courier, workload) else {
+            out.append("| \(name) | not measured | — |")
+            return
+        }
+        out.append("| \(name) | \(String(format: "%.0f MiB", rss)) | \(rss < limit ? "yes" : "**NO**") |")
     }
 
     /// The table of the encoding workloads (no network, Courier only).

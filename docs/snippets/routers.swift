@@ -61,3 +61,21 @@ let isoDates: JSONDecoder = {
     decoder.dateDecodingStrategy = .iso8601
     return decoder
 }()
+
+enum UserAPI: ExampleAPI {
+    case me
+    var path: String { "/users/me" }
+    var method: HTTPMethod { .get }
+}
+
+enum FilesAPI: ExampleAPI {
+    case archive(Int)
+    var path: String {
+        switch self {
+        case .archive(let id): return "/files/\(id)/archive"
+        }
+    }
+    var method: HTTPMethod { .get }
+}
+
+let id = 7

@@ -55,9 +55,9 @@ extension CurlEngine {
 
     /// How long `curl_multi_poll` may wait: until the next deadline (rounded up to the next
     /// millisecond), at most a second.
-    static func pollTimeout(until deadline: ContinuousClock.Instant?) -> Int32 {
+    static func pollTimeout(until deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> Int32 {
         guard let deadline else { return 1000 }
-        let (seconds, attoseconds) = (deadline - .now).components
+        let (seconds, attoseconds) = (deadline - now).components
         guard seconds < 1 else { return 1000 }
         let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(max(0, min(1000, milliseconds)))

@@ -44,6 +44,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
     var admission = StreamAdmission<ObjectIdentifier>()
     /// Transfers to HTTP/2 origins whose response head arrived in the last perform. Loop thread only.
     var headsArrived: [CurlTransfer] = []
+    /// Response streams with bytes their readers have not been woken for yet. Loop thread only.
+    var streamsToFlush: [ResponseStreamBuffer] = []
     private var pendingCommands: [Command] = []
     /// Easy handles kept for reuse, which saves libcurl's per-handle set-up: reset ones (profile
     /// nil), and ones that kept the session options of `profile`. Loop thread only.
@@ -128,11 +130,13 @@ final class CurlEngine: Transport, @unchecked Sendable {
             stopping = drainInbox()
             if stopping { break }
             curl_multi_perform(multi, &running)
+            flushStreams()
             collectFinished()
             observePlacements()
             noteHeadsArrived()
             let started = startAdmitted()
-            let nextDeadline = expireDeadlines(now: .now)
+            let now = ContinuousClock.now
+            let nextDeadline = expireDeadlines(now: now)
             // Newly started transfers are performed (and placed) at once, without waiting.
             if started > 0 { continue }
             let mustWait = inbox.withLock { box in
@@ -141,7 +145,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
             }
             if mustWait {
                 var ignored: Int32 = 0
-                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: nextDeadline), &ignored)
+                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: nextDeadline, now: now), &ignored)
                 inbox.withLock { $0.loopIsWaiting = false }
             }
         }
@@ -154,6 +158,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
             transfer.finish(error: .cancelled)
         }
         curl_multi_cleanup(multi)
+        // Transfers hold the engine: drop the last references to them (no retain cycle).
+        headsArrived.removeAll()
         for (handle, _) in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
         if let share { curl_share_cleanup(share) }

@@ -1,14 +1,18 @@
 import CCurl
 import CCurlShim
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// What the engine's deadline and admission checks ask a transfer. Loop thread only.
 extension CurlTransfer {
-    /// The origin (`https://host:port`) when this hop may be multiplexed over HTTP/2, so that
-    /// ``StreamAdmission`` paces it; nil for cleartext (never HTTP/2 here) and HTTP/1.1-only requests.
-    var multiplexOrigin: String? {
-        guard options.httpVersion != .http1_1, let url = request.url, url.scheme?.lowercased() == "https",
-              let host = url.host?.lowercased() else { return nil }
+    /// The origin (`https://host:port`) when the current hop may be multiplexed over HTTP/2, so
+    /// that ``StreamAdmission`` paces it; nil for cleartext (never HTTP/2 here) and HTTP/1.1-only
+    /// requests. Worked out once per hop, into ``CurlTransfer/multiplexOrigin``.
+    static func multiplexOrigin(of request: URLRequest, options: TransferOptions) -> String? {
+        guard options.httpVersion != .http1_1, let url = request.url, let scheme = url.scheme,
+              scheme.caseInsensitiveEquals("https"), let host = url.host?.lowercased() else { return nil }
         return "https://\(host):\(url.port ?? 443)"
     }
 

@@ -43,6 +43,9 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     var redirectCount = 0
     var startedAt: ContinuousClock.Instant?
     var hopStartedAt: ContinuousClock.Instant?
+    /// The current hop's HTTP/2 origin, if it may be multiplexed (set at creation and at each
+    /// redirect, since only the URL decides it).
+    private(set) var multiplexOrigin: String?
     /// When the whole request must be over (counted from submission, queueing and redirects
     /// included), if it has a limit.
     let requestDeadline: ContinuousClock.Instant?
@@ -60,6 +63,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         self.options = options
         self.engine = engine
         self.completion = completion
+        multiplexOrigin = Self.multiplexOrigin(of: request, options: options)
         requestDeadline = options.requestTimeout.flatMap { limit in
             limit > 0 ? ContinuousClock.now + .milliseconds(Self.milliseconds(limit)) : nil
         }
@@ -159,6 +163,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     /// Resets response state for the next hop of a redirect chain.
     func beginRedirect(to next: URLRequest) {
         request = next
+        multiplexOrigin = Self.multiplexOrigin(of: next, options: options)
         redirectCount += 1
         resetResponseState()
         rewindDestination()

@@ -99,7 +99,7 @@ struct StreamAdmission<ID: Hashable> {
 
     /// Transfers whose placement the engine should read after the next perform.
     var unplaced: [ID] {
-        origins.values.flatMap(\.unplaced)
+        origins.isEmpty ? [] : origins.values.flatMap(\.unplaced)
     }
 
     /// Records where a started transfer stands.
@@ -164,7 +164,9 @@ struct StreamAdmission<ID: Hashable> {
             // An idle connection may close and its local port be reused by a new one.
             if count <= 0 { origin.settled.remove(connection) }
         }
-        origins[key] = origin
+        // Forget idle origins (a process may talk to many hosts), except what marks HTTP/1.x ones.
+        let idle = origin.queue.isEmpty && origin.unplaced.isEmpty && origin.placed.isEmpty
+        origins[key] = idle && !origin.serial ? nil : origin
     }
 
     /// The most transfers seen sharing one connection of an origin (0 when nothing was seen).

@@ -145,9 +145,12 @@ final class StreamAdmissionTests: XCTestCase {
         admission.submit(3, origin: "a")
         admission.remove(3)
         XCTAssertFalse(admission.isQueued(3))
+        admission.observe(1, .joined(connection: 5, isNew: true))
+        XCTAssertEqual(admission.mostStreams(origin: "a"), 1)
         admission.remove(1)
         admission.remove(2)
         XCTAssertTrue(admission.unplaced.isEmpty)
         XCTAssertTrue(admission.admit().isEmpty)
+        XCTAssertEqual(admission.mostStreams(origin: "a"), 0, "an idle origin is forgotten")
     }
 }

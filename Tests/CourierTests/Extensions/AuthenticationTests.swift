@@ -140,6 +140,31 @@ final class AuthenticationTests: XCTestCase {
         XCTAssertEqual(refreshes.value, 1)
     }
 
+    func testCancellingARequestWaitingForARefreshCompletesItAtOnce() async {
+        let gate = Locked(false)
+        let auth = interceptor(refresh: { _ in
+            for _ in 0..<2000 where !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 5_000_000) }
+            return AuthCredential(accessToken: "new")
+        })
+        let session = session(auth)
+        let route = route("/me")
+        let first = Task { await session.request(route).response() }
+        await waitUntil { refreshes.value == 1 }
+        let waiting = session.request(route)
+        let done = expectation(description: "cancelled")
+        waiting.response { response in
+            XCTAssertEqual(response.error, .cancelled)
+            done.fulfill()
+        }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        waiting.cancel()
+        await fulfillment(of: [done], timeout: 5)
+        gate.withLock { $0 = true }
+        let firstStatus = await first.value.statusCode
+        XCTAssertEqual(firstStatus, 200, "the refresh others wait for goes on")
+        XCTAssertEqual(server.recordedRequests(path: "/me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
+    }
+
     func testAKnownExpiredCredentialIsRefreshedBeforeSending() async {
         let clock = TestClock()
         let expired = AuthCredential(accessToken: "old", refreshToken: "r", expiresAt: clock.now.addingTimeInterval(-1))

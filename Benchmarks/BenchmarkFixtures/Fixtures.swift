@@ -1,21 +1,21 @@
 import Foundation
 
 /// Deterministic fixtures served by the benchmark's nginx: the same bytes on every run.
-enum Fixtures {
-    static let smallName = "small.json"
-    static let arrayName = "array.json"
-    static let bigName = "big.bin"
+public enum Fixtures {
+    public static let smallName = "small.json"
+    public static let arrayName = "array.json"
+    public static let bigName = "big.bin"
     /// The POST body (a copy of the small JSON), read by every client for W5.
-    static let postBodyName = "post-body.json"
+    public static let postBodyName = "post-body.json"
 
-    static let smallSize = 1_200
-    static let arrayCount = 1_000
+    public static let smallSize = 1_200
+    public static let arrayCount = 1_000
     /// Each object of the array is this long; with commas and brackets the array is 193,001 bytes.
-    static let arrayObjectSize = 192
-    static let bigSize = 512 << 20
+    public static let arrayObjectSize = 192
+    public static let bigSize = 512 << 20
 
     /// Writes every fixture into `directory` (the 512 MiB file only when missing or of the wrong size).
-    static func generate(in directory: URL) throws {
+    public static func generate(in directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let small = smallJSON()
         try small.write(to: directory.appendingPathComponent(smallName))
@@ -27,7 +27,7 @@ enum Fixtures {
     }
 
     /// A 1,200-byte JSON object (a user profile with a padded bio).
-    static func smallJSON() -> Data {
+    public static func smallJSON() -> Data {
         let fields: [String] = [
             "\"id\":4242",
             "\"username\":\"courier-benchmark\"",
@@ -47,7 +47,7 @@ enum Fixtures {
     }
 
     /// A JSON array of 1,000 objects of `arrayObjectSize` bytes each, decodable as `[Item]`.
-    static func arrayJSON() -> Data {
+    public static func arrayJSON() -> Data {
         var text = "["
         for index in 0..<arrayCount {
             if index > 0 { text += "," }
@@ -66,7 +66,7 @@ enum Fixtures {
     }
 
     /// Deterministic filler text.
-    static func pattern(length: Int) -> String {
+    public static func pattern(length: Int) -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789 ")
         var result = ""
         result.reserveCapacity(length)
@@ -75,7 +75,7 @@ enum Fixtures {
     }
 
     /// 512 MiB of pseudo-random bytes from a fixed seed, written 1 MiB at a time.
-    static func writeBig(to url: URL) throws {
+    public static func writeBig(to url: URL) throws {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw BenchmarkFailure("cannot create \(url.path)")
         }
@@ -96,13 +96,19 @@ enum Fixtures {
 }
 
 /// One object of the W3 array.
-struct Item: Decodable, Sendable {
-    let id: Int
-    let guid: String
-    let name: String
-    let price: Double
-    let quantity: Int
-    let active: Bool
-    let tags: [String]
-    let note: String
+public struct Item: Decodable, Sendable {
+    public let id: Int
+    public let guid: String
+    public let name: String
+    public let price: Double
+    public let quantity: Int
+    public let active: Bool
+    public let tags: [String]
+    public let note: String
+}
+
+/// A benchmark that could not run as intended.
+public struct BenchmarkFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

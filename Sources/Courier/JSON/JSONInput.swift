@@ -1,0 +1,108 @@
+import Foundation
+
+/// Why a document is not JSON, or a value in it cannot be read as the requested type. Thrown
+/// inside decoding and reported to the caller, like Foundation does, as
+/// `DecodingError.dataCorrupted` at the top level ("The given data was not valid JSON.") with
+/// this error as the underlying error.
+struct JSONSyntaxError: Error, CustomStringConvertible, LocalizedError {
+    /// What was wrong and where (line and column, counted from 1).
+    let description: String
+
+    var errorDescription: String? { description }
+
+    init(_ description: String) {
+        self.description = description
+    }
+
+    /// An error at byte `offset` of `input`, naming its line and column.
+    init(_ problem: String, at offset: Int, in input: JSONInput) {
+        var line = 1
+        var column = 1
+        var index = 0
+        while index < min(offset, input.count) {
+            if input.base[index] == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += 1
+        }
+        self.description = "\(problem) at line \(line), column \(column)"
+    }
+
+    static func character(_ byte: UInt8, _ context: String, at offset: Int, in input: JSONInput) -> JSONSyntaxError {
+        if offset >= input.count { return JSONSyntaxError("Unexpected end of input \(context)") }
+        let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+        return JSONSyntaxError("Unexpected \(shown) \(context)", at: offset, in: input)
+    }
+}
+
+/// The document's UTF-8 bytes, copied into memory the decoding state owns, followed by zero
+/// bytes so that the scanner can read a machine word past any position without bounds checks.
+struct JSONInput {
+    let base: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    /// Zero bytes after the document: at least one word, so unaligned 8-byte loads anywhere in
+    /// the document stay inside the allocation.
+    static let padding = 16
+    /// Offsets are stored in 32 bits.
+    static let maximumSize = Int(UInt32.max) - padding
+
+    /// Copies `data`, converting UTF-16 and UTF-32 to UTF-8 and dropping a byte order mark, as
+    /// Foundation's `JSONDecoder` does (RFC 4627 section 3 detection from the first four bytes).
+    init(copying data: Data) throws(JSONSyntaxError) {
+        let (encoding, bomLength) = data.withUnsafeBytes { JSONInput.detectEncoding(of: $0) }
+        if encoding == .utf8 {
+            try JSONInput.checkSize(data.count - bomLength)
+            (base, count) = data.withUnsafeBytes { JSONInput.copy(UnsafeRawBufferPointer(rebasing: $0[bomLength...])) }
+        } else {
+            guard var text = String(bytes: data.dropFirst(bomLength), encoding: encoding) else {
+                throw JSONSyntaxError("The data is not valid in its detected encoding (\(encoding))")
+            }
+            try JSONInput.checkSize(text.utf8.count)
+            (base, count) = text.withUTF8 { JSONInput.copy(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    private static func checkSize(_ count: Int) throws(JSONSyntaxError) {
+        guard count <= maximumSize else {
+            throw JSONSyntaxError("Documents larger than 4 GiB are not supported; use Foundation's JSONDecoder")
+        }
+    }
+
+    /// A padded copy of `bytes`.
+    private static func copy(_ bytes: UnsafeRawBufferPointer) -> (UnsafeMutablePointer<UInt8>, Int) {
+        let count = bytes.count
+        let base = JSONMemory.allocate(UInt8.self, capacity: count + padding)
+        if count > 0 { UnsafeMutableRawPointer(base).copyMemory(from: bytes.baseAddress!, byteCount: count) }
+        (base + count).initialize(repeating: 0, count: padding)
+        return (base, count)
+    }
+
+    func deallocate() {
+        JSONMemory.deallocate(base)
+    }
+
+    /// The encoding RFC 4627 section 3 implies from the first four bytes, and the length of a
+    /// byte order mark to skip.
+    static func detectEncoding(of bytes: UnsafeRawBufferPointer) -> (String.Encoding, Int) {
+        func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        let (b0, b1, b2, b3) = (at(0), at(1), at(2), at(3))
+        switch (b0, b1, b2, b3) {
+        case (0, 0, 0xFE, 0xFF): return (.utf32BigEndian, 4)
+        case (0xFE, 0xFF, 0, 0): return (.utf32LittleEndian, 4)
+        case (0xFE, 0xFF, _, _): return (.utf16BigEndian, 2)
+        case (0xFF, 0xFE, _, _): return (.utf16LittleEndian, 2)
+        case (0xEF, 0xBB, 0xBF, _): return (.utf8, 3)
+        case (0, 0, 0, let last?) where last != 0: return (.utf32BigEndian, 0)
+        case (0, let second?, 0, let fourth?) where second != 0 && fourth != 0: return (.utf16BigEndian, 0)
+        case (let first?, 0, 0, 0) where first != 0: return (.utf32LittleEndian, 0)
+        case (let first?, 0, let third?, 0) where first != 0 && third != 0: return (.utf16LittleEndian, 0)
+        case (0, let second?, nil, nil) where second != 0: return (.utf16BigEndian, 0)
+        case (let first?, 0, nil, nil) where first != 0: return (.utf16LittleEndian, 0)
+        default: return (.utf8, 0)
+        }
+    }
+}

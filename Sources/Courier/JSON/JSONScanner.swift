@@ -1,0 +1,266 @@
+/// One pass over the document's bytes, producing the tape. Iterative (an explicit stack of open
+/// containers), so hostile nesting cannot overflow the call stack.
+///
+/// It accepts exactly what Foundation's `JSONDecoder` scanner accepts, so that both decoders
+/// agree on which documents are readable:
+/// - structure is checked strictly, except that one trailing comma is allowed before `]` or `}`;
+/// - at most 512 arrays and objects may be open at once;
+/// - strings are checked for termination only (a `\u` must be followed by four bytes that are
+///   not a quote); escapes, control characters and UTF-8 are checked when a string is decoded;
+/// - numbers are runs of `0-9 . e E + -` starting with a digit or `-`, checked when decoded.
+struct JSONScanner {
+    /// The deepest nesting of arrays and objects accepted, as in Foundation.
+    static let maximumDepth = 512
+
+    private let input: JSONInput
+    private var tape: JSONTapeBuffer
+    /// The tape index of the innermost open container, or -1. While a container is open, its
+    /// entry's `next` holds the index of the container around it (`UInt32.max` for none), so
+    /// the open containers form a stack without memory of their own.
+    private var top = -1
+    private var depth = 0
+
+    /// Scans `input` into a tape. On failure nothing leaks: the tape is freed before throwing.
+    static func scan(_ input: JSONInput) throws(JSONSyntaxError) -> JSONTapeBuffer {
+        var scanner = JSONScanner(input: input)
+        do {
+            try scanner.run()
+        } catch {
+            scanner.tape.deallocate()
+            throw error
+        }
+        return scanner.tape
+    }
+
+    private init(input: JSONInput) {
+        self.input = input
+        self.tape = JSONTapeBuffer(estimatedFor: input.count)
+    }
+
+    @inline(__always) private func byte(_ offset: Int) -> UInt8 { input.base[offset] }
+
+    @inline(__always)
+    private func skipWhitespace(_ position: Int) -> Int {
+        var position = position
+        while true {
+            let c = input.base[position]
+            // Space, tab, line feed, carriage return; everything else (including the zero padding) stops.
+            guard c <= 0x20, c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return position }
+            position += 1
+        }
+    }
+
+    private func unexpected(_ offset: Int, _ context: String) -> JSONSyntaxError {
+        .character(offset < input.count ? byte(offset) : 0, context, at: offset, in: input)
+    }
+
+    private mutating func run() throws(JSONSyntaxError) {
+        var position = skipWhitespace(0)
+        guard position < input.count else { throw JSONSyntaxError("The document is empty") }
+        parsing: while true {
+            // A value starts at `position` (whitespace already skipped).
+            let openBefore = depth
+            position = try scanValue(at: position)
+            // A non-empty container was opened: its first element starts at `position`.
+            if depth > openBefore { continue parsing }
+            // After a value: close containers and find where the next value starts.
+            while true {
+                if depth == 0 { break parsing }
+                position = skipWhitespace(position)
+                let top = self.top
+                let c = byte(position)
+                let isObject = tape.base[top].kind == .object
+                let closer: UInt8 = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if c == UInt8(ascii: ",") {
+                    position = skipWhitespace(position + 1)
+                    if byte(position) == closer {
+                        // A trailing comma, which Foundation accepts.
+                        close(top, after: position)
+                        position += 1
+                        continue
+                    }
+                    if isObject { position = try scanKey(at: position, object: top) }
+                    tape.base[top].length += 1
+                    continue parsing
+                } else if c == closer {
+                    close(top, after: position)
+                    position += 1
+                    continue
+                } else {
+                    throw unexpected(position, isObject ? "in object" : "in array")
+                }
+            }
+        }
+        position = skipWhitespace(position)
+        guard position >= input.count else { throw unexpected(position, "after the top-level value") }
+    }
+
+    @inline(__always)
+    private mutating func close(_ container: Int, after position: Int) {
+        let outer = tape.base[container].next
+        tape.base[container].next = UInt32(tape.count)
+        top = outer == .max ? -1 : Int(outer)
+        depth -= 1
+    }
+
+    /// Scans the value at `position`; for a non-empty container, opens it and returns the
+    /// position of its first element (for an object, of its first member's value).
+    @inline(__always)
+    private mutating func scanValue(at position: Int) throws(JSONSyntaxError) -> Int {
+        let c = byte(position)
+        switch c {
+        case UInt8(ascii: "\""):
+            return try scanString(at: position, flags: 0)
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+            return scanNumber(at: position)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            return try open(at: position, object: c == UInt8(ascii: "{"))
+        case UInt8(ascii: "t"):
+            try literal(at: position, 0x6575_7274, .true)  // "true", little-endian
+            return position + 4
+        case UInt8(ascii: "f"):
+            guard byte(position + 4) == UInt8(ascii: "e") else { throw unexpected(position + 4, "in literal false") }
+            try literal(at: position, 0x736C_6166, .false)  // "fals"
+            return position + 5
+        case UInt8(ascii: "n"):
+            try literal(at: position, 0x6C6C_756E, .null)  // "null"
+            return position + 4
+        default:
+            throw unexpected(position, "where a value was expected")
+        }
+    }
+
+    @inline(__always)
+    private mutating func literal(at position: Int, _ word: UInt32, _ kind: JSONKind) throws(JSONSyntaxError) {
+        let found = UnsafeRawPointer(input.base + position).loadUnaligned(as: UInt32.self)
+        guard found == UInt32(littleEndian: word), position + 4 <= input.count else {
+            throw unexpected(position, "in a literal")
+        }
+        let index = UInt32(tape.count)
+        tape.append(JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: index + 1))
+    }
+
+    private mutating func open(at position: Int, object: Bool) throws(JSONSyntaxError) -> Int {
+        guard depth < JSONScanner.maximumDepth else {
+            throw JSONSyntaxError("Too many nested arrays or objects (more than \(JSONScanner.maximumDepth))", at: position, in: input)
+        }
+        let index = tape.count
+        let kind: JSONKind = object ? .object : .array
+        tape.append(JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: UInt32(index + 1)))
+        var inner = skipWhitespace(position + 1)
+        let closer: UInt8 = object ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        if byte(inner) == closer {
+            return inner + 1
+        }
+        tape.base[index].next = top < 0 ? .max : UInt32(top)
+        top = index
+        depth += 1
+        if object { inner = try scanKey(at: inner, object: index) }
+        tape.base[index].length = 1
+        return inner
+    }
+
+    /// Scans `"key" :` and returns the position of the member's value.
+    @inline(__always)
+    private mutating func scanKey(at position: Int, object: Int) throws(JSONSyntaxError) -> Int {
+        guard byte(position) == UInt8(ascii: "\"") else { throw unexpected(position, "where an object key was expected") }
+        var after = try scanString(at: position, flags: 0)
+        let key = tape.base[tape.count - 1]
+        if !key.isPlainASCIIString { tape.base[object].bits |= JSONEntry.Flags.complexKeys }
+        after = skipWhitespace(after)
+        guard byte(after) == UInt8(ascii: ":") else { throw unexpected(after, "after an object key") }
+        return skipWhitespace(after + 1)
+    }
+
+    /// Scans the string whose opening quote is at `position`; returns the position after its
+    /// closing quote.
+    @inline(__always)
+    private mutating func scanString(at position: Int, flags: UInt32) throws(JSONSyntaxError) -> Int {
+        let start = position + 1
+        var flags = flags | UInt32(JSONKind.string.rawValue)
+        var p = start
+        var highBits: UInt64 = 0
+        while true {
+            let word = UnsafeRawPointer(input.base + p).loadUnaligned(as: UInt64.self)
+            let stops = JSONScanner.stopBytes(in: word)
+            if stops == 0 {
+                highBits |= word
+                p &+= 8
+                continue
+            }
+            let offset = stops.trailingZeroBitCount >> 3
+            // Only the bytes before the stop count toward "non-ASCII".
+            highBits |= word & ((1 << UInt64(offset << 3)) &- 1)
+            p &+= offset
+            let c = byte(p)
+            if c == UInt8(ascii: "\"") {
+                break
+            }
+            guard p < input.count else { throw JSONSyntaxError("Unterminated string", at: position, in: input) }
+            flags |= JSONEntry.Flags.escaped
+            if c == UInt8(ascii: "\\") {
+                guard p + 1 < input.count else { throw JSONSyntaxError("Unterminated string", at: position, in: input) }
+                // (Escaped bytes need not count toward "non-ASCII": a non-ASCII byte there makes
+                // the escape invalid, which decoding reports whatever the flags say.)
+                if byte(p + 1) == UInt8(ascii: "u") {
+                    // Like Foundation: four more bytes must exist and none may be a quote.
+                    guard p + 6 <= input.count else { throw JSONSyntaxError("Unterminated string", at: position, in: input) }
+                    let hex = UnsafeRawPointer(input.base + p + 2).loadUnaligned(as: UInt32.self) ^ 0x2222_2222
+                    guard (hex &- 0x0101_0101) & ~hex & 0x8080_8080 == 0 else {
+                        throw JSONSyntaxError("Invalid \\u escape", at: p, in: input)
+                    }
+                    p &+= 6
+                } else {
+                    p &+= 2
+                }
+            } else {
+                // A control character: an error only if this string is ever decoded.
+                p &+= 1
+            }
+        }
+        if highBits & 0x8080_8080_8080_8080 != 0 { flags |= JSONEntry.Flags.nonASCII }
+        let index = UInt32(tape.count)
+        tape.append(JSONEntry(bits: flags, start: UInt32(start), length: UInt32(p - start), next: index + 1))
+        return p + 1
+    }
+
+    /// A word with the high bit set in each byte that is a quote, a backslash or below 0x20.
+    /// Bits above the first such byte may be spurious; only the lowest set bit is exact.
+    @inline(__always)
+    static func stopBytes(in word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let isQuote = (quote &- ones) & ~quote
+        let isBackslash = (backslash &- ones) & ~backslash
+        let isControl = (word &- (ones &* 0x20)) & ~word
+        return (isQuote | isBackslash | isControl) & highs
+    }
+
+    /// Scans the number at `position` (a digit or `-`); returns the position after it.
+    @inline(__always)
+    private mutating func scanNumber(at position: Int) -> Int {
+        var p = position + 1
+        while byte(p) &- UInt8(ascii: "0") < 10 { p += 1 }
+        var flags = UInt32(JSONKind.number.rawValue) | JSONEntry.Flags.plainInteger
+        if JSONScanner.isNumberByte(byte(p)) {
+            flags = UInt32(JSONKind.number.rawValue)
+            while JSONScanner.isNumberByte(byte(p)) { p += 1 }
+        }
+        let index = UInt32(tape.count)
+        tape.append(JSONEntry(bits: flags, start: UInt32(position), length: UInt32(p - position), next: index + 1))
+        return p
+    }
+
+    @inline(__always)
+    static func isNumberByte(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+             UInt8(ascii: "+"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
+    }
+}
