@@ -1,3 +1,4 @@
+import BenchmarkFixtures
 import Courier
 import Foundation
 
