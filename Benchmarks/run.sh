@@ -13,6 +13,7 @@
 #                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network)
 #   --no-callgrind        skip the instruction-count mode
 #   --callgrind-only      only the instruction-count mode
+#   --plugin-cost         also count W1 instructions with a NetworkLogger at .off and at .basic
 #   --port N              nginx port (default: the first free port from 28080)
 #
 # Everything it writes goes under Benchmarks/.work/ (gitignored): fixtures, nginx config and logs,
@@ -27,6 +28,7 @@ ROUNDS=""
 QUICK=0
 CALLGRIND=1
 TIMED=1
+PLUGIN_COST=0
 WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode"
 
 while [ $# -gt 0 ]; do
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
         --workloads) WORKLOADS="$2"; shift ;;
         --no-callgrind) CALLGRIND=0 ;;
         --callgrind-only) TIMED=0 ;;
+        --plugin-cost) PLUGIN_COST=1 ;;
         --port) PORT="$2"; shift ;;
         -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
@@ -251,6 +254,30 @@ if [ "$CALLGRIND" = 1 ]; then
             FAILURES=$((FAILURES + 1))
         fi
     done
+    # The cost of plugins (docs/performance.md): W1 with a NetworkLogger at .off (disabled, so the
+    # direct path) and at .basic (the plugin path), against W1 without plugins above.
+    if [ "$PLUGIN_COST" = 1 ]; then
+        summary="courier W1 instructions/request:"
+        for workload in w1sync w1logoff w1logged; do
+            if [ "$workload" != w1sync ]; then
+                for n in $N1 $N2; do
+                    log "callgrind courier $workload n=$n"
+                    valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$CG/$workload.$n.out" \
+                        "$COURIER_BENCH" run courier "$workload" "$n" >/dev/null 2>"$CG/$workload.$n.log" \
+                        || { log "callgrind $workload failed"; FAILURES=$((FAILURES + 1)); }
+                done
+                first="$CG/$workload.$N1.out"; second="$CG/$workload.$N2.out"
+            else
+                first="$CG/courier.$N1.out"; second="$CG/courier.$N2.out"
+            fi
+            if [ -f "$first" ] && [ -f "$second" ]; then
+                t1=$(total_instructions "$first"); t2=$(total_instructions "$second")
+                summary="$summary $workload $(( (t2 - t1) / (N2 - N1) ))"
+            fi
+        done
+        log "$summary"
+        echo "$summary" > "$CG/plugin-cost.txt"
+    fi
     # Where Courier's instructions go (inclusive and exclusive), for docs/performance.md.
     if [ -f "$CG/courier.$N2.out" ]; then
         callgrind_annotate --inclusive=yes --threshold=99 "$CG/courier.$N2.out" 2>/dev/null \

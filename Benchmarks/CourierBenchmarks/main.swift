@@ -10,6 +10,7 @@ import Foundation
 //               <user-seconds> <system-seconds> <voluntary-switches> <involuntary-switches>
 //   CourierBenchmarks report <results.tsv> [<instructions.tsv>]
 //   CourierBenchmarks deadlines <count>      (how late time limits fire; no nginx needed)
+//   CourierBenchmarks cancel <count>         (from cancel() to the result; no nginx needed)
 
 /// The benchmark workloads (see docs/performance.md): requests against nginx (`w…`) and
 /// parameter encoding without any network (`form-…`, Courier only). `w1logoff` and `w1logged`
@@ -36,6 +37,7 @@ func usage() -> Int32 {
                CourierBenchmarks run <courier|urlsession> <\(Workload.allCases.map(\.rawValue).joined(separator: "|"))> <count>
                CourierBenchmarks report <results.tsv> [<instructions.tsv>]
                CourierBenchmarks deadlines <count>
+               CourierBenchmarks cancel <count>
 
         """
     FileHandle.standardError.write(Data(message.utf8))
@@ -64,6 +66,10 @@ func main(_ arguments: [String]) -> Int32 {
                 String(measurement.usage.voluntarySwitches), String(measurement.usage.involuntarySwitches),
             ]
             print(fields.joined(separator: "\t"))
+            return 0
+        case "cancel" where arguments.count == 2:
+            guard let count = Int(arguments[1]), count > 0 else { return usage() }
+            print(try CancelBench.run(count: count))
             return 0
         case "deadlines" where arguments.count == 2:
             guard let count = Int(arguments[1]), count > 0 else { return usage() }
