@@ -51,6 +51,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
     /// nil), and ones that kept the session options of `profile`. Loop thread only.
     private var idleHandles: [(handle: UnsafeMutableRawPointer, profile: HandleProfile?)] = []
     private static let maxIdleHandles = 64
+    /// The last header list built, reused by requests with the same headers. Loop thread only.
+    var headerLists = HeaderListCache()
 
     /// Creates the engine and starts its loop thread. Returns nil if libcurl cannot be initialised.
     init?(maxConnectionsPerHost: Int, maxTotalConnections: Int) {
