@@ -8,11 +8,12 @@
 # Options:
 #   --quick               scale request counts down by 10 (and callgrind counts by 4)
 #   --rounds N            interleaved rounds (default 5, quick 3)
-#   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,
+#   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,
 #                         form-array,form-keys,form-params (parameter encoding, no network),
 #                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network)
 #   --no-callgrind        skip the instruction-count mode
 #   --callgrind-only      only the instruction-count mode
+#   --plugin-cost         also count W1 instructions with a NetworkLogger at .off and at .basic
 #   --port N              nginx port (default: the first free port from 28080)
 #
 # Everything it writes goes under Benchmarks/.work/ (gitignored): fixtures, nginx config and logs,
@@ -27,7 +28,8 @@ ROUNDS=""
 QUICK=0
 CALLGRIND=1
 TIMED=1
-WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,form-array,form-keys,form-params,decode"
+PLUGIN_COST=0
+WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
         --workloads) WORKLOADS="$2"; shift ;;
         --no-callgrind) CALLGRIND=0 ;;
         --callgrind-only) TIMED=0 ;;
+        --plugin-cost) PLUGIN_COST=1 ;;
         --port) PORT="$2"; shift ;;
         -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
@@ -119,6 +122,8 @@ http {
         root $WWW;
         # W5: POST answers with the 1.2 KB JSON (the static module refuses POST with 405).
         location = /small.json { error_page 405 =200 \$uri; }
+        # W6: accepts a body of any size, discards it and answers 200.
+        location = /upload { client_max_body_size 0; return 200 "uploaded\\n"; }
     }
 }
 EOF
@@ -146,7 +151,7 @@ count_for() {
         w1|w1sync|w5) echo $((20000 / SCALE)) ;;
         w2) echo $((50000 / SCALE)) ;;
         w3|w3fetch) echo $((500 / SCALE)) ;;
-        w4mem|w4file) echo 1 ;;
+        w4mem|w4file|w6|w7) echo 1 ;;
         form-array|form-keys|form-params) echo $((20 / SCALE + 1)) ;;
     esac
 }
@@ -156,6 +161,7 @@ clients_for() {
         w1sync) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode
         w4file) echo "courier raw-curl urlsession" ;;
+        w6|w7) echo "courier raw-curl" ;;          # URLSession on Linux has no bytes(for:)
         form-array|form-keys|form-params) echo "courier" ;;   # Courier's encoders, no network
         decode) echo "both" ;;   # JSONDecoder and CourierJSONDecoder in one process, no network
     esac
@@ -172,6 +178,7 @@ run_one() {  # run_one <client> <workload> <count>; prints the RESULT line
         case "$workload" in
             w4file) file="$WORK/download.bin" ;;
             w5) file="$WWW/post-body.json" ;;
+            w6) file="$WWW/big.bin" ;;
         esac
         "$RAW_BENCH" "$workload" "$count" "$BENCH_BASE_URL" $file
     else
@@ -222,6 +229,12 @@ total_instructions() {  # the "summary:" (or "totals:") line of a callgrind outp
 if [ "$CALLGRIND" = 1 ]; then
     CG="$WORK/callgrind"
     mkdir -p "$CG"
+    # valgrind 3.19 gives up reading the debug info of the current benchmark binary ("possibly
+    # corrupted debuginfo"; its one DWARF 5 unit is the C shim's). A copy without debug info keeps
+    # the symbols, so profiles still name functions (without file and line).
+    if objcopy --strip-debug "$COURIER_BENCH" "$CG/CourierBenchmarks" 2>/dev/null; then
+        COURIER_BENCH="$CG/CourierBenchmarks"
+    fi
     if [ "$QUICK" = 1 ]; then N1=500; N2=1000; U1=100; U2=200; else N1=2000; N2=4000; U1=500; U2=1000; fi
     for client in raw-curl courier urlsession; do
         if [ "$client" = urlsession ]; then a=$U1; b=$U2; else a=$N1; b=$N2; fi
@@ -247,6 +260,30 @@ if [ "$CALLGRIND" = 1 ]; then
             FAILURES=$((FAILURES + 1))
         fi
     done
+    # The cost of plugins (docs/performance.md): W1 with a NetworkLogger at .off (disabled, so the
+    # direct path) and at .basic (the plugin path), against W1 without plugins above.
+    if [ "$PLUGIN_COST" = 1 ]; then
+        summary="courier W1 instructions/request:"
+        for workload in w1sync w1logoff w1logged; do
+            if [ "$workload" != w1sync ]; then
+                for n in $N1 $N2; do
+                    log "callgrind courier $workload n=$n"
+                    valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$CG/$workload.$n.out" \
+                        "$COURIER_BENCH" run courier "$workload" "$n" >/dev/null 2>"$CG/$workload.$n.log" \
+                        || { log "callgrind $workload failed"; FAILURES=$((FAILURES + 1)); }
+                done
+                first="$CG/$workload.$N1.out"; second="$CG/$workload.$N2.out"
+            else
+                first="$CG/courier.$N1.out"; second="$CG/courier.$N2.out"
+            fi
+            if [ -f "$first" ] && [ -f "$second" ]; then
+                t1=$(total_instructions "$first"); t2=$(total_instructions "$second")
+                summary="$summary $workload $(( (t2 - t1) / (N2 - N1) ))"
+            fi
+        done
+        log "$summary"
+        echo "$summary" > "$CG/plugin-cost.txt"
+    fi
     # Where Courier's instructions go (inclusive and exclusive), for docs/performance.md.
     if [ -f "$CG/courier.$N2.out" ]; then
         callgrind_annotate --inclusive=yes --threshold=99 "$CG/courier.$N2.out" 2>/dev/null \

@@ -12,6 +12,8 @@ enum BenchAPI: Router {
     case big
     /// POST a JSON body; the server answers with the 1.2 KB JSON object.
     case post(Data)
+    /// POST to `/upload`, which discards the body (W6; the body is given by `Session.upload`).
+    case upload
 
     var baseURL: String { Environment.baseURL }
 
@@ -20,12 +22,13 @@ enum BenchAPI: Router {
         case .small, .post: return "/small.json"
         case .array: return "/array.json"
         case .big: return "/big.bin"
+        case .upload: return "/upload"
         }
     }
 
     var method: HTTPMethod {
         switch self {
-        case .post: return .post
+        case .post, .upload: return .post
         case .small, .array, .big: return .get
         }
     }
@@ -33,7 +36,7 @@ enum BenchAPI: Router {
     var parameters: RequestParams {
         switch self {
         case .post(let body): return .data(body, contentType: "application/json")
-        case .small, .array, .big: return .requestPlain
+        case .small, .array, .big, .upload: return .requestPlain
         }
     }
 }

@@ -18,6 +18,8 @@ enum CourierWorkloads {
         case .w3fetch: return try sequential(BenchAPI.array, count: count, warmup: 5)
         case .w4mem: return try bigIntoMemory(count: count)
         case .w4file: return try bigToFile(count: count)
+        case .w6: return try TransferWorkloads.uploadFromDisk(count: count)
+        case .w7: return try TransferWorkloads.streamBody(count: count)
         case .w5: return try sequential(BenchAPI.post(try Environment.postBody()), count: count, warmup: 50)
         case .formArray, .formKeys, .formParameters: return try EncodingWorkloads.run(workload, count: count)
         }

@@ -64,7 +64,7 @@ enum DeadlineBench {
 
 /// Accepts every connection on 127.0.0.1 and never answers (or sends one head, then stalls); or,
 /// not accepting, a listener whose queue fills so that further connections hang.
-private final class SilentServer: @unchecked Sendable {
+final class SilentServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
     private let accepted = Locked<[Int32]>([])

@@ -67,7 +67,7 @@ struct Report {
         }
     }
 
-    static func isBulk(_ workload: Workload) -> Bool { workload == .w4mem || workload == .w4file }
+    static func isBulk(_ workload: Workload) -> Bool { [.w4mem, .w4file, .w6, .w7].contains(workload) }
 
     static let labels: [(Workload, String)] = [
         (.w1, "W1 sequential GET 1.2 KB (async/await)"),
@@ -78,6 +78,8 @@ struct Report {
         (.w4mem, "W4 512 MiB into memory"),
         (.w4file, "W4 512 MiB streamed to a file"),
         (.w5, "W5 sequential POST 1.2 KB"),
+        (.w6, "W6 upload 512 MiB from disk"),
+        (.w7, "W7 512 MiB through the async byte sequence"),
         (.w1logoff, "W1 (completion handler) with a NetworkLogger at .off"),
         (.w1logged, "W1 (completion handler) with a NetworkLogger at .basic"),
     ]
@@ -162,8 +164,8 @@ struct Report {
         let rounds = Set(runs.map(\.client)).map { client in
             Workload.allCases.map { select(client, $0).count }.max() ?? 0
         }.max() ?? 0
-        out.append("Medians over \(rounds) interleaved rounds, (min–max). Rate: requests/s, or MiB/s for W4.")
-        out.append("CPU: client-process CPU (user+sys, all threads) per request in µs (W4: seconds per transfer).")
+        out.append("Medians over \(rounds) interleaved rounds, (min–max). Rate: requests/s, or MiB/s for W4, W6 and W7.")
+        out.append("CPU: client-process CPU (user+sys, all threads) per request in µs (W4, W6, W7: seconds per transfer).")
         if runs.contains(where: { !$0.workload.isEncoding }) {
             out.append("")
             out.append("| workload | Courier | raw libcurl | URLSession | Courier/raw | Courier/URLSession | CPU C · raw · U | peak RSS MiB C · raw · U |")
@@ -253,6 +255,10 @@ struct Report {
         } else {
             out.append("| W4 streamed to a file: peak RSS < 32 MiB | not measured | — |")
         }
+        ratioTarget("W6 upload from disk ≥ 0.9× raw libcurl (512 KiB buffer)", .w6, .rawCurl, atLeast: 0.9)
+        rssTarget("W6 upload from disk: peak RSS < 32 MiB", .w6, below: 32, into: &out)
+        ratioTarget("W7 async byte sequence ≥ 0.8× raw libcurl", .w7, .rawCurl, atLeast: 0.8)
+        rssTarget("W7 async byte sequence: peak RSS < 64 MiB", .w7, below: 64, into: &out)
         ratioTarget("W3 fetch-only req/s ≥ 0.8× raw libcurl", .w3fetch, .rawCurl, atLeast: 0.8)
         ratioTarget("W3 decoded ≥ 5× URLSession + JSONDecoder", .w3, .urlSession, atLeast: 5.0)
         decodingTargets(into: &out)
@@ -262,6 +268,15 @@ struct Report {
             out.append("| form-encoding a 100,000-element array well under 1 s | not measured | — |")
         }
         return out.joined(separator: "\n")
+    }
+
+    /// A "peak RSS below" row for Courier's `workload`.
+    func rssTarget(_ name: String, _ workload: Workload, below limit: Double, into out: inout [String]) {
+        guard let rss = peakRSS(.courier, workload) else {
+            out.append("| \(name) | not measured | — |")
+            return
+        }
+        out.append("| \(name) | \(String(format: "%.0f MiB", rss)) | \(rss < limit ? "yes" : "**NO**") |")
     }
 
     /// The table of the encoding workloads (no network, Courier only).

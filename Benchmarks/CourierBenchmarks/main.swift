@@ -10,13 +10,15 @@ import Foundation
 //               <user-seconds> <system-seconds> <voluntary-switches> <involuntary-switches>
 //   CourierBenchmarks report <results.tsv> [<instructions.tsv>]
 //   CourierBenchmarks deadlines <count>      (how late time limits fire; no nginx needed)
+//   CourierBenchmarks cancel <count>         (from cancel() to the result; no nginx needed)
 
 /// The benchmark workloads (see docs/performance.md): requests against nginx (`w…`) and
 /// parameter encoding without any network (`form-…`, Courier only). `w1logoff` and `w1logged`
 /// are W1 through completion handlers with a `NetworkLogger` registered, at `.off` and at `.basic`
-/// (discarding its lines): Courier only, for the cost of plugins.
+/// (discarding its lines): Courier only, for the cost of plugins. `w6` uploads the 512 MiB file
+/// from disk, `w7` reads the 512 MiB body through `streamRequest(_:).bytes` (Courier and raw libcurl).
 enum Workload: String, CaseIterable, Sendable {
-    case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5, w1logoff, w1logged
+    case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5, w6, w7, w1logoff, w1logged
     case formArray = "form-array", formKeys = "form-keys", formParameters = "form-params"
 
     /// Whether this workload only encodes parameters.
@@ -35,6 +37,7 @@ func usage() -> Int32 {
                CourierBenchmarks run <courier|urlsession> <\(Workload.allCases.map(\.rawValue).joined(separator: "|"))> <count>
                CourierBenchmarks report <results.tsv> [<instructions.tsv>]
                CourierBenchmarks deadlines <count>
+               CourierBenchmarks cancel <count>
 
         """
     FileHandle.standardError.write(Data(message.utf8))
@@ -63,6 +66,10 @@ func main(_ arguments: [String]) -> Int32 {
                 String(measurement.usage.voluntarySwitches), String(measurement.usage.involuntarySwitches),
             ]
             print(fields.joined(separator: "\t"))
+            return 0
+        case "cancel" where arguments.count == 2:
+            guard let count = Int(arguments[1]), count > 0 else { return usage() }
+            print(try CancelBench.run(count: count))
             return 0
         case "deadlines" where arguments.count == 2:
             guard let count = Int(arguments[1]), count > 0 else { return usage() }

@@ -8,7 +8,9 @@
  * Usage: RawCurlBaseline <workload> <count> [base-url] [output-file]
  *   workloads: w1 (GET /small.json), w2 (GET /small.json, 64 in flight), w3fetch (GET /array.json),
  *              w4mem (GET /big.bin into memory), w4file (GET /big.bin to output-file),
- *              w5 (POST /small.json with the 1.2 KB JSON body read from output-file)
+ *              w5 (POST /small.json with the 1.2 KB JSON body read from output-file),
+ *              w6 (POST the file named by output-file to /upload, read from disk while sending),
+ *              w7 (GET /big.bin, each piece consumed as it arrives: counted, not kept)
  * Prints one tab-separated line:
  *   RESULT raw-curl <workload> <count> <seconds> <cpu_seconds> <peak_rss_kb> <body_bytes_total>
  *          <user_seconds> <system_seconds> <voluntary_switches> <involuntary_switches>
@@ -51,6 +53,13 @@ static size_t write_memory(char *ptr, size_t size, size_t count, void *userdata)
     memcpy(buffer->data + buffer->length, ptr, length);
     buffer->length += length;
     return length;
+}
+
+/* W7: the reader consumes every piece as it arrives (counts it) and keeps nothing. */
+static size_t write_count(char *ptr, size_t size, size_t count, void *userdata) {
+    (void)ptr;
+    *(long long *)userdata += (long long)(size * count);
+    return size * count;
 }
 
 static size_t write_file(char *ptr, size_t size, size_t count, void *userdata) {
@@ -211,31 +220,89 @@ static long long run_concurrent(const char *url, long count) {
     return total;
 }
 
-static long long run_to_file(const char *url, const char *path) {
-    FILE *file = fopen(path, "wb");
-    if (!file) {
-        fprintf(stderr, "RawCurlBaseline: cannot create %s\n", path);
-        exit(1);
-    }
+/* One GET on a fresh easy handle, the body handed to `writer`; returns the body size. */
+static long long perform_get(const char *url, long buffer_size, curl_write_callback writer, void *userdata) {
     CURL *easy = curl_easy_init();
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 512L * 1024);  /* libcurl's maximum: the target's reference */
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_file);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, file);
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, buffer_size);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, writer);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, userdata);
     CURLcode code = curl_easy_perform(easy);
     if (code != CURLE_OK) fail("curl_easy_perform", code);
     check_status(easy);
     curl_off_t size = 0;
     curl_easy_getinfo(easy, CURLINFO_SIZE_DOWNLOAD_T, &size);
     curl_easy_cleanup(easy);
-    fclose(file);
     return (long long)size;
+}
+
+static long long run_to_file(const char *url, const char *path) {
+    FILE *file = fopen(path, "wb");
+    if (!file) {
+        fprintf(stderr, "RawCurlBaseline: cannot create %s\n", path);
+        exit(1);
+    }
+    /* 512 KiB: libcurl's maximum, the target's reference. */
+    long long size = perform_get(url, 512L * 1024, write_file, file);
+    fclose(file);
+    return size;
+}
+
+/* Upload and streaming buffers of W6/W7, the same as Courier's in those workloads. */
+#define UPLOAD_BUFFER (512L * 1024)
+#define STREAM_RECEIVE_BUFFER (256L * 1024)
+
+/* W6: POST `path` to `url`, libcurl pulling it from disk through its default read function. */
+static long long run_upload(const char *url, const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        fprintf(stderr, "RawCurlBaseline: cannot open %s\n", path);
+        exit(1);
+    }
+    fseek(file, 0, SEEK_END);
+    long long size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    CURL *easy = curl_easy_init();
+    long long response_bytes = 0;
+    struct curl_slist *headers = NULL;
+    headers = curl_slist_append(headers, "Content-Type: application/octet-stream");
+    headers = curl_slist_append(headers, "Expect:");
+    curl_easy_setopt(easy, CURLOPT_URL, url);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_UPLOAD, 1L);
+    curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, "POST");
+    curl_easy_setopt(easy, CURLOPT_READDATA, file);
+    curl_easy_setopt(easy, CURLOPT_INFILESIZE_LARGE, (curl_off_t)size);
+    curl_easy_setopt(easy, CURLOPT_UPLOAD_BUFFERSIZE, UPLOAD_BUFFER);
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_count);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &response_bytes);
+    CURLcode code = curl_easy_perform(easy);
+    if (code != CURLE_OK) fail("curl_easy_perform", code);
+    check_status(easy);
+    curl_off_t sent = 0;
+    curl_easy_getinfo(easy, CURLINFO_SIZE_UPLOAD_T, &sent);
+    curl_easy_cleanup(easy);
+    curl_slist_free_all(headers);
+    fclose(file);
+    if ((long long)sent != size) {
+        fprintf(stderr, "RawCurlBaseline: sent %lld of %lld bytes\n", (long long)sent, size);
+        exit(1);
+    }
+    return size;
+}
+
+/* W7: GET `url`, consuming the body piece by piece. */
+static long long run_stream(const char *url) {
+    long long total = 0;
+    perform_get(url, STREAM_RECEIVE_BUFFER, write_count, &total);
+    return total;
 }
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s w1|w2|w3|w4mem|w4file|w5 <count> [base-url] [file]\n", argv[0]);
+        fprintf(stderr, "usage: %s w1|w2|w3|w4mem|w4file|w5|w6|w7 <count> [base-url] [file]\n", argv[0]);
         return 2;
     }
     const char *workload = argv[1];
@@ -268,6 +335,12 @@ int main(int argc, char **argv) {
         char *body = read_file(file, &size);
         bytes = run_sequential(url, count, 50, body, size, 0);
         free(body);
+    } else if (strcmp(workload, "w6") == 0 && file) {
+        snprintf(url, sizeof url, "%s/upload", base);
+        for (long i = 0; i < count; i++) bytes += run_upload(url, file);
+    } else if (strcmp(workload, "w7") == 0) {
+        snprintf(url, sizeof url, "%s/big.bin", base);
+        for (long i = 0; i < count; i++) bytes += run_stream(url);
     } else {
         fprintf(stderr, "RawCurlBaseline: unknown workload or missing file: %s\n", workload);
         return 2;

@@ -44,11 +44,15 @@ final class CurlEngine: Transport, @unchecked Sendable {
     var admission = StreamAdmission<ObjectIdentifier>()
     /// Transfers to HTTP/2 origins whose response head arrived in the last perform. Loop thread only.
     var headsArrived: [CurlTransfer] = []
+    /// Response streams with bytes their readers have not been woken for yet. Loop thread only.
+    var streamsToFlush: [ResponseStreamBuffer] = []
     private var pendingCommands: [Command] = []
     /// Easy handles kept for reuse, which saves libcurl's per-handle set-up: reset ones (profile
     /// nil), and ones that kept the session options of `profile`. Loop thread only.
     private var idleHandles: [(handle: UnsafeMutableRawPointer, profile: HandleProfile?)] = []
     private static let maxIdleHandles = 64
+    /// The last header list built, reused by requests with the same headers. Loop thread only.
+    var headerLists = HeaderListCache()
 
     /// Creates the engine and starts its loop thread. Returns nil if libcurl cannot be initialised.
     init?(maxConnectionsPerHost: Int, maxTotalConnections: Int) {
@@ -128,6 +132,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
             stopping = drainInbox()
             if stopping { break }
             curl_multi_perform(multi, &running)
+            flushStreams()
             collectFinished()
             observePlacements()
             noteHeadsArrived()

@@ -167,26 +167,48 @@ extension CurlTransfer {
     }
 
     private func configureHeaders(_ easy: UnsafeMutableRawPointer) -> CourierError? {
+        let fields = request.allHTTPHeaderFields ?? [:]
+        let withBodyLines = bodyBuffer != nil || flow?.upload != nil
+        let list: CurlHeaderList
+        if let cached = engine.headerLists.list(for: fields, withBodyLines: withBodyLines) {
+            list = cached
+        } else {
+            switch Self.makeHeaderList(fields, withBodyLines: withBodyLines) {
+            case .failure(let error): return error
+            case .success(let made): list = made
+            }
+            engine.headerLists.store(list, fields: fields, withBodyLines: withBodyLines)
+        }
+        headerList = list
+        // Also when empty: a reused handle may still point at an earlier request's list.
+        set(easy, CURLOPT_HTTPHEADER, pointer: list.pointer)
+        return nil
+    }
+
+    /// Checks every field and formats it as a header line; `withBodyLines` adds the lines that
+    /// switch off libcurl's own `Expect` and `Content-Type` for a body.
+    private static func makeHeaderList(_ fields: [String: String], withBodyLines: Bool)
+        -> Result<CurlHeaderList, CourierError> {
         var list: UnsafeMutablePointer<curl_slist>?
         var hasContentType = false
         var hasExpect = false
         var headBytes = 0
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+        for (name, value) in fields {
             // Checked here, before anything is sent: libcurl would fail a request head over 1 MB
             // with an untyped "out of memory", and servers refuse far smaller ones.
             let fieldBytes = name.utf8.count + value.utf8.count + 4
             headBytes += fieldBytes
             if let reason = Self.headerSizeProblem(fieldBytes: fieldBytes, headBytes: headBytes) {
                 curl_slist_free_all(list)
-                return .invalidHeader(name: name, reason: reason)
+                return .failure(.invalidHeader(name: name, reason: reason))
             }
             guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else {
                 curl_slist_free_all(list)
-                return .invalidHeader(name: name, reason: "the name contains characters not allowed in a header name")
+                return .failure(.invalidHeader(name: name, reason: "the name contains characters not allowed in a header name"))
             }
             guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
                 curl_slist_free_all(list)
-                return .invalidHeader(name: name, reason: "the value contains CR, LF or NUL")
+                return .failure(.invalidHeader(name: name, reason: "the value contains CR, LF or NUL"))
             }
             if name.caseInsensitiveEquals("Content-Type") { hasContentType = true }
             if name.caseInsensitiveEquals("Expect") { hasExpect = true }
@@ -194,14 +216,11 @@ extension CurlTransfer {
             let line = value.isEmpty ? name + ";" : name + ": " + value
             list = curl_slist_append(list, line)
         }
-        if bodyBuffer != nil || flow?.upload != nil {
+        if withBodyLines {
             if !hasExpect { list = curl_slist_append(list, "Expect:") }
             if !hasContentType { list = curl_slist_append(list, "Content-Type:") }
         }
-        headerList = list
-        // Also when nil: a reused handle may still point at an earlier request's (freed) list.
-        set(easy, CURLOPT_HTTPHEADER, pointer: list)
-        return nil
+        return .success(CurlHeaderList(list))
     }
 
     /// Why a request header field of `fieldBytes` (name, value, ": " and CRLF), bringing the head

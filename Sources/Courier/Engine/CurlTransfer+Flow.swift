@@ -113,9 +113,14 @@ extension CurlTransfer {
             exceededSizeLimit = true
             return 0
         }
-        guard stream.offer(bytes) else {
+        switch stream.offer(bytes) {
+        case .refused:
             flow.receivePaused = true
             return Int(CURL_WRITEFUNC_PAUSE)
+        case .acceptedFlushLater:
+            engine.streamsToFlush.append(stream)
+        case .accepted:
+            break
         }
         receivedBodyBytes += bytes.count
         return bytes.count
@@ -210,5 +215,14 @@ extension CurlTransfer {
         download.isFinished = true
         upload.isFinished = true
         relay.finish(download: download, upload: upload)
+    }
+}
+
+extension CurlEngine {
+    /// Wakes the readers of response streams that received bytes during this round. Loop thread.
+    func flushStreams() {
+        guard !streamsToFlush.isEmpty else { return }
+        for stream in streamsToFlush { stream.flush() }
+        streamsToFlush.removeAll(keepingCapacity: true)
     }
 }

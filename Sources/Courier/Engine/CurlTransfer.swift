@@ -24,7 +24,8 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
 
     // Loop-thread state.
     private(set) var easy: UnsafeMutableRawPointer?
-    var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The header lines libcurl sends for this hop (shared with other transfers, see HeaderListCache).
+    var headerList: CurlHeaderList?
     var bodyBuffer: UnsafeMutableRawPointer?
     let errorBuffer: UnsafeMutablePointer<CChar>
     private(set) var isFinished = false
@@ -54,6 +55,8 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     /// The handle holds only session options and this request's own ones, each set explicitly:
     /// it may go back to the pool without a reset (see CurlTransfer+Configure.swift).
     var keepsSessionOptions = false
+    /// The session options this transfer's handle carries, worked out once.
+    private(set) lazy var handleProfile = options.handleProfile
     /// The method is a plain GET or POST (HEAD and custom methods leave options behind).
     var keepsMethodOptions = false
 
@@ -96,7 +99,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
-        guard let (handle, configured) = engine.obtainHandle(for: options.handleProfile) else {
+        guard let (handle, configured) = engine.obtainHandle(for: handleProfile) else {
             return .transport(code: -1, message: "curl_easy_init failed")
         }
         easy = handle
@@ -108,14 +111,11 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     /// The handle must be out of the multi. Loop thread only.
     func releaseHandle() {
         if let easy {
-            engine.recycle(easy, keeping: keepsSessionOptions ? options.handleProfile : nil)
+            engine.recycle(easy, keeping: keepsSessionOptions ? handleProfile : nil)
             self.easy = nil
             keepsSessionOptions = false
         }
-        if let headerList {
-            curl_slist_free_all(headerList)
-            self.headerList = nil
-        }
+        headerList = nil
         if let bodyBuffer {
             bodyBuffer.deallocate()
             self.bodyBuffer = nil

@@ -19,6 +19,17 @@ package final class ResponseStreamBuffer: Sendable {
 
     /// Chunks handed to the consumer grow up to this size while it is not reading.
     static let chunkCapacity = 64 << 10
+
+    /// What became of offered bytes.
+    enum Offer {
+        /// Queued; the reader was woken if it waited for them.
+        case accepted
+        /// Queued; the waiting reader is to be woken by ``flush()`` at the end of the engine's
+        /// round (one wake-up for all the pieces of a round instead of one per piece).
+        case acceptedFlushLater
+        /// The window is full: pause the transfer.
+        case refused
+    }
     /// The smallest window: four times libcurl's largest write-callback piece.
     static let minimumWindow = 64 << 10
 
@@ -34,14 +45,19 @@ package final class ResponseStreamBuffer: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
         var resume: (@Sendable () -> Void)?
         var pauses = 0
+        var flushScheduled = false
     }
 
     /// The most body bytes held here at once.
     let window: Int
+    /// A waiting reader is woken as soon as this much is queued (a quarter of the window); less
+    /// waits for the end of the engine's round, so a fast body costs few wake-ups.
+    let wakeThreshold: Int
     private let state = Locked(State())
 
     init(window: Int) {
         self.window = max(window, Self.minimumWindow)
+        wakeThreshold = self.window / 4
     }
 
     // MARK: Engine side
@@ -60,15 +76,16 @@ package final class ResponseStreamBuffer: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Queues body bytes; returns false when the window is full (the caller pauses the transfer,
-    /// and libcurl offers the same bytes again after it resumes).
-    func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let (accepted, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-            if state.discarded { return (true, []) }
+    /// Queues body bytes; refuses them when the window is full (the caller pauses the transfer,
+    /// and libcurl offers the same bytes again after it resumes). A waiting reader is woken at
+    /// once when ``wakeThreshold`` bytes are ready, else by the next ``flush()``.
+    func offer(_ bytes: UnsafeRawBufferPointer) -> Offer {
+        let (offer, waiters) = state.withLock { state -> (Offer, [CheckedContinuation<Void, Never>]) in
+            if state.discarded { return (.accepted, []) }
             if state.buffered > 0, state.buffered + bytes.count > window {
                 state.enginePaused = true
                 state.pauses += 1
-                return (false, [])
+                return (.refused, [])
             }
             if let last = state.chunks.indices.last,
                state.chunks[last].count + bytes.count <= Self.chunkCapacity {
@@ -80,10 +97,23 @@ package final class ResponseStreamBuffer: Sendable {
             }
             state.buffered += bytes.count
             state.highWater = max(state.highWater, state.buffered)
-            return (true, Self.takeWaiters(&state))
+            guard !state.waiters.isEmpty else { return (.accepted, []) }
+            if state.buffered >= wakeThreshold { return (.accepted, Self.takeWaiters(&state)) }
+            guard !state.flushScheduled else { return (.accepted, []) }
+            state.flushScheduled = true
+            return (.acceptedFlushLater, [])
         }
         for waiter in waiters { waiter.resume() }
-        return accepted
+        return offer
+    }
+
+    /// Wakes a reader waiting for bytes queued since the last wake-up. Engine thread, after a round.
+    func flush() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.flushScheduled = false
+            return state.chunks.isEmpty ? [] : Self.takeWaiters(&state)
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// The transfer ended, with `error` if it failed. The first call wins. A transport that

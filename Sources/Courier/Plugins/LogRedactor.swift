@@ -7,12 +7,17 @@ struct LogRedactor: Sendable {
     static let marker = SecurityPolicy.redactedMarker
 
     let security: SecurityPolicy
-    /// Key names, normalized by ``normalize(_:)``.
+    /// Key names, already normalized by ``normalize(_:)`` (see ``normalized(_:)``).
     let keys: Set<String>
 
-    init(security: SecurityPolicy, keys: Set<String>) {
+    init(security: SecurityPolicy, normalizedKeys: Set<String>) {
         self.security = security
-        self.keys = Set(keys.map(Self.normalize))
+        keys = normalizedKeys
+    }
+
+    /// `keys` normalized, for ``init(security:normalizedKeys:)``.
+    static func normalized(_ keys: Set<String>) -> Set<String> {
+        Set(keys.map(normalize))
     }
 
     /// `accessToken`, `access_token` and `Access-Token` are the same key.
@@ -39,6 +44,7 @@ struct LogRedactor: Sendable {
     /// A URL with its password and the values of secret query keys hidden.
     func url(_ url: URL?) -> String {
         guard let url else { return "(no URL)" }
+        if url.query == nil, url.password == nil { return url.absoluteString }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return text(url.absoluteString)
         }

@@ -85,6 +85,8 @@ public struct NetworkLogger: Plugin {
     /// The most characters of a body that are printed.
     public let maxBodyLength: Int
     private let sink: @Sendable (Entry) -> Void
+    /// `redactedKeys` as the redactor compares them.
+    private let normalizedKeys: Set<String>
 
     /// Creates a logger.
     /// - Parameters:
@@ -97,6 +99,7 @@ public struct NetworkLogger: Plugin {
                 maxBodyLength: Int = 4096, sink: @escaping @Sendable (Entry) -> Void = NetworkLogger.standardError) {
         self.level = level
         self.redactedKeys = redactedKeys
+        normalizedKeys = LogRedactor.normalized(redactedKeys)
         self.maxBodyLength = max(0, maxBodyLength)
         self.sink = sink
     }
@@ -131,7 +134,7 @@ public struct NetworkLogger: Plugin {
             facts.append("\(error.kind): \(redactor.text(error.description))")
         }
         if let metrics = response.metrics {
-            facts.append(String(format: "%.1f ms", (metrics.total + metrics.redirectTime) * 1000))
+            facts.append(Self.oneDecimal((metrics.total + metrics.redirectTime) * 1000) + " ms")
         }
         if response.error == nil {
             facts.append(response.fileURL != nil ? "saved to a file" : Self.size(response.data?.count ?? 0))
@@ -159,7 +162,7 @@ public struct NetworkLogger: Plugin {
     }
 
     private func redactor(for context: RequestContext) -> LogRedactor {
-        LogRedactor(security: context.session.configuration.security, keys: redactedKeys)
+        LogRedactor(security: context.session.configuration.security, normalizedKeys: normalizedKeys)
     }
 
     private static func indented(_ text: String) -> String {
@@ -169,8 +172,15 @@ public struct NetworkLogger: Plugin {
     private static func size(_ bytes: Int) -> String {
         switch bytes {
         case ..<1024: return "\(bytes) B"
-        case ..<(1 << 20): return String(format: "%.1f KB", Double(bytes) / 1024)
-        default: return String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+        case ..<(1 << 20): return oneDecimal(Double(bytes) / 1024) + " KB"
+        default: return oneDecimal(Double(bytes) / Double(1 << 20)) + " MB"
         }
+    }
+
+    /// `value` rounded to one decimal, without Foundation's formatter.
+    static func oneDecimal(_ value: Double) -> String {
+        guard value.isFinite, value >= 0 else { return "0.0" }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

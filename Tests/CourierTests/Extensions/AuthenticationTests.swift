@@ -116,8 +116,10 @@ final class AuthenticationTests: XCTestCase {
         XCTAssertEqual(sent.filter { $0 == "Bearer new" }.count, 50)
     }
 
-    func testRequestsStartedDuringARefreshWaitForIt() async {
-        let gate = Locked(false)
+    /// A session whose refresh runs until `gate` opens, and the first request, which got a 401
+    /// and started that refresh.
+    private func refreshInProgress(until gate: Locked<Bool>) async
+        -> (session: Session, route: Route, first: Task<DataResponse<Data?>, Never>) {
         let auth = interceptor(refresh: { _ in
             for _ in 0..<2000 where !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 5_000_000) }
             return AuthCredential(accessToken: "new")
@@ -126,6 +128,12 @@ final class AuthenticationTests: XCTestCase {
         let route = route("/me")
         let first = Task { await session.request(route).response() }
         await waitUntil { refreshes.value == 1 }
+        return (session, route, first)
+    }
+
+    func testRequestsStartedDuringARefreshWaitForIt() async {
+        let gate = Locked(false)
+        let (session, route, first) = await refreshInProgress(until: gate)
         let later = (0..<10).map { _ in Task { await session.request(route).response() } }
         try? await Task.sleep(nanoseconds: 100_000_000)
         XCTAssertEqual(server.recordedRequests(path: "/me").count, 1, "nothing is sent while the refresh runs")
@@ -138,6 +146,24 @@ final class AuthenticationTests: XCTestCase {
             XCTAssertEqual(response.metrics?.retryCount, 0, "sent once, with the new credential")
         }
         XCTAssertEqual(refreshes.value, 1)
+    }
+
+    func testCancellingARequestWaitingForARefreshCompletesItAtOnce() async {
+        let gate = Locked(false)
+        let (session, route, first) = await refreshInProgress(until: gate)
+        let waiting = session.request(route)
+        let done = expectation(description: "cancelled")
+        waiting.response { response in
+            XCTAssertEqual(response.error, .cancelled)
+            done.fulfill()
+        }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        waiting.cancel()
+        await fulfillment(of: [done], timeout: 5)
+        gate.withLock { $0 = true }
+        let firstStatus = await first.value.statusCode
+        XCTAssertEqual(firstStatus, 200, "the refresh others wait for goes on")
+        XCTAssertEqual(server.recordedRequests(path: "/me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
     }
 
     func testAKnownExpiredCredentialIsRefreshedBeforeSending() async {

@@ -5,20 +5,7 @@ import Foundation
 import XCTest
 
 /// Upload and download progress: monotonic, totals when known, throttled, ending at completion.
-final class ProgressTests: XCTestCase {
-    var server: TestHTTPServer!
-    var scratch: ScratchDirectory!
-
-    override func setUpWithError() throws {
-        server = try TestHTTPServer()
-        scratch = try ScratchDirectory()
-    }
-
-    override func tearDown() {
-        server.shutdown()
-        scratch = nil
-    }
-
+final class ProgressTests: TransferTestCase {
     private func assertWellFormed(_ values: [TransferProgress], final expected: Int64, total: Int64?,
                                   file: StaticString = #filePath, line: UInt = #line) {
         guard let last = values.last else { return XCTFail("no progress reported", file: file, line: line) }

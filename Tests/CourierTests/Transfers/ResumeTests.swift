@@ -5,20 +5,7 @@ import XCTest
 
 /// Resumable downloads: Range + If-Range after a cut or a cancellation, full download when the
 /// server ignores the range or the content changed; the final file byte-identical.
-final class ResumeTests: XCTestCase {
-    var server: TestHTTPServer!
-    var scratch: ScratchDirectory!
-
-    override func setUpWithError() throws {
-        server = try TestHTTPServer()
-        scratch = try ScratchDirectory()
-    }
-
-    override func tearDown() {
-        server.shutdown()
-        scratch = nil
-    }
-
+final class ResumeTests: TransferTestCase {
     private let size = 6 << 20
     private var expectedSHA: String { TestHTTPServer.checksum(TestHTTPServer.deterministicBytes(count: size, seed: 5)) }
 

@@ -2,6 +2,22 @@ import CourierTestServer
 import Foundation
 import XCTest
 
+/// A test server and a scratch directory for each test.
+class TransferTestCase: XCTestCase {
+    var server: TestHTTPServer!
+    var scratch: ScratchDirectory!
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        scratch = try ScratchDirectory()
+    }
+
+    override func tearDown() {
+        server.shutdown()
+        scratch = nil
+    }
+}
+
 /// Scratch files for transfer tests, removed in `tearDown`.
 final class ScratchDirectory {
     let url: URL

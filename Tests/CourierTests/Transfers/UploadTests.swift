@@ -8,20 +8,7 @@ import FoundationNetworking
 
 /// `Session.upload(_:to:)`: files, streams of chunks and multipart forms sent through libcurl's
 /// read callback, checked by the server's hash of what it received.
-final class UploadTests: XCTestCase {
-    var server: TestHTTPServer!
-    var scratch: ScratchDirectory!
-
-    override func setUpWithError() throws {
-        server = try TestHTTPServer()
-        scratch = try ScratchDirectory()
-    }
-
-    override func tearDown() {
-        server.shutdown()
-        scratch = nil
-    }
-
+final class UploadTests: TransferTestCase {
     private func summary(_ request: DataRequest) async throws -> TestHTTPUploadSummary {
         try await request.validate().decodable(TestHTTPUploadSummary.self)
     }
@@ -137,6 +124,26 @@ final class UploadTests: XCTestCase {
         inMemory.memoryThreshold = 8 << 20
         let received = try await summary(Session().request(route))
         XCTAssertEqual(received, TestHTTPUploadSummary(body: try inMemory.encode()))
+    }
+
+    func testOtherTransportsCanReadAStreamedBodyThroughInputStream() throws {
+        let (file, _) = try scratch.file(named: "attachment.bin", size: 200_000, seed: 12)
+        var form = MultipartFormData(boundary: "input-stream")
+        form.append("caption", name: "title")
+        form.append(fileURL: file, name: "file")
+        let request = try XCTUnwrap(Session().upload(.multipart(form), to: server.url("/upload")).request)
+        let stream = try XCTUnwrap(request.httpBodyStream)
+        stream.open()
+        var read = Data()
+        var buffer = [UInt8](repeating: 0, count: 7000)
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            XCTAssertGreaterThanOrEqual(count, 0)
+            if count <= 0 { break }
+            read.append(contentsOf: buffer[0..<count])
+        }
+        stream.close()
+        XCTAssertEqual(read, try form.encode())
     }
 
     func testMissingFileFailsBeforeAnythingIsSent() async {

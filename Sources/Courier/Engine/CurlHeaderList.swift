@@ -1,0 +1,38 @@
+import CCurl
+
+/// A request's header lines as libcurl's list, shared by the transfers that send the same
+/// headers: libcurl reads the list while a transfer runs and does not copy it, so it lives until
+/// its last transfer and the engine's cache let go of it.
+final class CurlHeaderList: @unchecked Sendable {
+    // @unchecked: built on the loop thread and never changed; freeing may happen on any thread.
+    let pointer: UnsafeMutablePointer<curl_slist>?
+
+    init(_ pointer: UnsafeMutablePointer<curl_slist>?) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        curl_slist_free_all(pointer)
+    }
+}
+
+/// The last header list the engine built, with what it was built from. Sequential requests of one
+/// endpoint send the same headers; they reuse the list (checked once when it was built) instead of
+/// checking and formatting every line again. Loop thread only.
+struct HeaderListCache {
+    private var fields: [String: String] = [:]
+    private var withBodyLines = false
+    private var list: CurlHeaderList?
+
+    /// The cached list if it was built from exactly these fields.
+    func list(for fields: [String: String], withBodyLines: Bool) -> CurlHeaderList? {
+        guard let list, withBodyLines == self.withBodyLines, fields == self.fields else { return nil }
+        return list
+    }
+
+    mutating func store(_ list: CurlHeaderList, fields: [String: String], withBodyLines: Bool) {
+        self.list = list
+        self.fields = fields
+        self.withBodyLines = withBodyLines
+    }
+}
