@@ -79,6 +79,16 @@ final class DecoderSelectionTests: XCTestCase {
         XCTAssertEqual(courierFailure, foundationFailure)
     }
 
+    /// Malformed values are `decodingFailed` at the top, like Foundation's, but the reason says
+    /// what was wrong and where.
+    func testMalformedValuesSayWhatAndWhere() async {
+        let failure = await session(body: "[1,\n 300]").request("http://api.test/bytes").decodableResponse(of: [UInt8].self).error
+        guard case .decodingFailed(let path, let reason) = failure else { return XCTFail("\(String(describing: failure))") }
+        XCTAssertEqual(path, "")
+        XCTAssertTrue(reason.contains("not valid JSON") && reason.contains("300 is not representable as UInt8")
+                      && reason.contains("line 2, column 2"), reason)
+    }
+
     /// A service without a decoder of its own uses its session's.
     final class DefaultService: Service {
         static var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
