@@ -75,7 +75,9 @@ struct JSONTapeBuffer {
     /// Values in, values out: the buffer's own storage never escapes, so the scanner keeps it in
     /// registers.
     @inline(never)
-    private static func grown(_ base: UnsafeMutablePointer<JSONEntry>, count: Int, capacity: Int)
+    private static func grown(
+        _ base: UnsafeMutablePointer<JSONEntry>, count: Int, capacity: Int
+    )
         -> (UnsafeMutablePointer<JSONEntry>, Int)
     {
         let bigger = JSONMemory.allocate(JSONEntry.self, capacity: capacity * 2)

@@ -82,11 +82,16 @@ final class DecoderSelectionTests: XCTestCase {
     /// Malformed values are `decodingFailed` at the top, like Foundation's, but the reason says
     /// what was wrong and where.
     func testMalformedValuesSayWhatAndWhere() async {
-        let failure = await session(body: "[1,\n 300]").request("http://api.test/bytes").decodableResponse(of: [UInt8].self).error
-        guard case .decodingFailed(let path, let reason) = failure else { return XCTFail("\(String(describing: failure))") }
+        let failure = await session(body: "[1,\n 300]").request("http://api.test/bytes").decodableResponse(
+            of: [UInt8].self
+        ).error
+        guard case .decodingFailed(let path, let reason) = failure else {
+            return XCTFail("\(String(describing: failure))")
+        }
         XCTAssertEqual(path, "")
-        XCTAssertTrue(reason.contains("not valid JSON") && reason.contains("300 is not representable as UInt8")
-                      && reason.contains("line 2, column 2"), reason)
+        XCTAssertTrue(
+            reason.contains("not valid JSON") && reason.contains("300 is not representable as UInt8")
+                && reason.contains("line 2, column 2"), reason)
     }
 
     /// A service without a decoder of its own uses its session's.
@@ -144,7 +149,9 @@ final class DecoderSelectionTests: XCTestCase {
 
         let foundation = JSONDecoder()
         foundation.keyDecodingStrategy = .convertFromSnakeCase
-        guard case .success(let fromFoundation) = await FoundationService(session: session, decoder: foundation).profile() else {
+        guard
+            case .success(let fromFoundation) = await FoundationService(session: session, decoder: foundation).profile()
+        else {
             return XCTFail("Foundation's decoder is selectable per service")
         }
         XCTAssertEqual(fromFoundation, Profile(userName: "ada"))
