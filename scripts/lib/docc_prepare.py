@@ -4,7 +4,8 @@ Usage: docc_prepare.py CATALOG STAGED_CATALOG SYMBOL_GRAPH_DIR MODULE [GUIDE.md 
 
 - Copies CATALOG to STAGED_CATALOG and turns each guide in docs/ into an article there, so the
   Markdown guides stay the one source of truth: links between guides (`[x](routers.md)`) become
-  `<doc:routers>` links, and links to files outside docs/ become plain text.
+  `<doc:guide-routers>` links (the catalog links them the same way), and links to files outside
+  docs/ become plain text.
 - Fails (exit 1) when a public symbol of MODULE has no doc comment, or when a top-level public
   type is not listed in a `## Topics` group of the catalog (every symbol is organised by hand).
 """
@@ -13,6 +14,11 @@ import pathlib
 import re
 import shutil
 import sys
+
+
+# Articles are staged as guide-<name>.md and linked as <doc:guide-<name>>, so a guide never
+# shares a name with a symbol (docs/session.md and the Session class).
+ARTICLE_PREFIX = "guide-"
 
 
 def stage(catalog: pathlib.Path, staged: pathlib.Path, guides: list[pathlib.Path]) -> None:
@@ -32,11 +38,11 @@ def stage(catalog: pathlib.Path, staged: pathlib.Path, guides: list[pathlib.Path
             stem, _, anchor = target.partition("#")
             name = pathlib.Path(stem).stem
             if stem.endswith(".md") and name in names and "/" not in stem:
-                return f"<doc:{name}>" if not anchor else f"<doc:{name}#{anchor}>"
+                return f"<doc:{ARTICLE_PREFIX}{name}>"
             return label  # a repository file: keep the words, drop the link
 
         text = re.sub(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)", relink, text)
-        (articles / guide.name).write_text(text)
+        (articles / f"{ARTICLE_PREFIX}{guide.name}").write_text(text)
 
 
 def documentation_problems(graph_dir: pathlib.Path, module: str, catalog: pathlib.Path) -> list[str]:
