@@ -39,6 +39,12 @@ let package = Package(
         .executableTarget(name: "DecodeBenchmarks", dependencies: ["Courier", "BenchmarkFixtures", "MallocCounter"],
                           path: "Benchmarks/DecodeBenchmarks"),
         .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
+        // The soak (docs/reliability.md): a long mix of successes, faults and cancellations,
+        // checking that descriptors, threads and memory come back to their baseline.
+        .executableTarget(
+            name: "CourierSoak", dependencies: ["Courier", "CourierSync", "CourierTestServer", "HeapUsage"],
+            path: "Soak/CourierSoak"),
+        .target(name: "HeapUsage", path: "Soak/HeapUsage"),
         .testTarget(
             name: "CourierTests",
             dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "SyncMain", "AsyncMain"],

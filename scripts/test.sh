@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Runs every Courier test on a fresh Debian machine that has the Swift toolchain.
+# Runs every Courier test on a fresh Debian machine that has the Swift toolchain:
+#   1. the XCTest suite (after the documentation check, scripts/docs.sh),
+#   2. the suite again under ThreadSanitizer,
+#   3. the suite again under AddressSanitizer with LeakSanitizer,
+#   4. a smoke run of every libFuzzer target in Fuzz/ (a few seconds each),
+#   5. a short soak (5,000 requests), docs/reliability.md says what it checks.
 # Installs what is missing (libcurl headers, pkg-config, python venv support), creates a
-# virtualenv with httpbin + gunicorn, starts httpbin on a free 127.0.0.1 port for the
-# conformance suite, runs `swift test`, and stops httpbin again.
+# virtualenv with httpbin + gunicorn, starts httpbin and a TLS nginx on 127.0.0.1, and stops them
+# again. Extra arguments go to every `swift test` (e.g. `--filter X`); COURIER_TEST_RUNS picks
+# the parts (default "plain tsan asan fuzz soak"). Ends with one line: `tests: N passed, M failed`
+# (every XCTest test of every run, plus one per fuzz target and one for the soak; a run with a
+# sanitizer report counts one more failure). Exits non-zero if anything failed or any sanitizer
+# reported anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
@@ -10,6 +19,10 @@ source scripts/lib/tls-server.sh
 ensure_system_packages
 ensure_tls_tools
 ensure_httpbin_venv
+runs=" ${COURIER_TEST_RUNS:-plain tsan asan fuzz soak} "
+if [[ "$runs" == *" tsan "* || "$runs" == *" asan "* || "$runs" == *" fuzz "* ]]; then
+    ensure_sanitizer_runtimes
+fi
 
 # Every test talks to servers on 127.0.0.1: a proxy from the environment must not get in the way.
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY no_proxy NO_PROXY
@@ -35,22 +48,89 @@ wait_for_tls() {
 wait_for_tls || { cat .build/tls-server/logs/error.log; echo "TLS nginx did not start" >&2; exit 1; }
 echo "TLS/HTTP2 nginx listening on $COURIER_TLS_URL"
 
-swift build --build-tests
-# The documentation site (DocC warnings, undocumented symbols, guide code that does not compile)
-# fails the run before any test does.
-bash scripts/docs.sh
-# All tests are XCTest; Swift Testing would only add a "0 tests" summary after them.
-set +e
-swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee .build/test-output.log
-status=${PIPESTATUS[0]}
-set -e
-# One plain closing line: totals over every XCTest suite that ran.
-python3 - .build/test-output.log <<'PY'
+passed=0
+failed=0
+status=0
+report=()
+
+# XCTest totals of one log: "passed failed".
+count_tests() {
+    python3 - "$1" <<'PY'
 import re, sys
 text = open(sys.argv[1], errors="replace").read()
 runs = re.findall(r"Test Suite '(All|Selected) tests' (?:passed|failed).*\n\s*Executed (\d+) tests?, with (\d+) failures?", text)
 total = sum(int(r[1]) for r in runs)
 failed = sum(int(r[2]) for r in runs)
-print(f"tests: {total - failed} passed, {failed} failed")
+print(total - failed, failed)
 PY
+}
+
+# run_suite NAME [swift build/test options...]: builds (its own scratch path for sanitizers),
+# runs the XCTest suite, adds up its results and looks for sanitizer reports.
+run_suite() {
+    local name="$1"; shift
+    local log=".build/test-output-$name.log"
+    echo "== $name: swift test $*"
+    if [ "$name" = plain ]; then
+        swift build --build-tests "$@" || { failed=$((failed + 1)); status=1; report+=("$name: build failed"); return; }
+        # The documentation site (DocC warnings, undocumented symbols, guide code that does not
+        # compile) fails the run before any test does.
+        bash scripts/docs.sh || { failed=$((failed + 1)); status=1; report+=("docs: FAILED"); return; }
+    elif ! swift build --build-tests "$@" >".build/build-$name.log" 2>&1; then
+        grep -E "error" ".build/build-$name.log" | head -40
+        failed=$((failed + 1)); status=1; report+=("$name: build failed"); return
+    fi
+    # All tests are XCTest; Swift Testing would only add a "0 tests" summary after them.
+    set +e
+    swift test --skip-build --disable-swift-testing "$@" "${extra_args[@]}" 2>&1 | tee "$log"
+    local code=${PIPESTATUS[0]}
+    set -e
+    local counts; read -r -a counts <<<"$(count_tests "$log")"
+    passed=$((passed + counts[0])); failed=$((failed + counts[1]))
+    local reports
+    reports=$(grep -cE "WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer" "$log" || true)
+    if [ "$reports" -gt 0 ]; then
+        failed=$((failed + 1)); status=1
+        report+=("$name: $reports sanitizer reports (see $log)")
+    fi
+    if [ "$code" -ne 0 ]; then status=1; fi
+    report+=("$name: ${counts[0]} passed, ${counts[1]} failed (exit $code)")
+}
+
+extra_args=("$@")
+if [[ "$runs" == *" plain "* ]]; then run_suite plain; fi
+if [[ "$runs" == *" tsan "* ]]; then
+    TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" run_suite tsan --sanitize=thread --scratch-path .build/tsan
+fi
+if [[ "$runs" == *" asan "* ]]; then
+    # The slow unwinder sees through libcurl's frames, so suppressions can name their callers.
+    ASAN_OPTIONS="detect_leaks=1 fast_unwind_on_malloc=0" \
+    LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan-suppressions.txt print_suppressions=0" \
+        run_suite asan --sanitize=address --scratch-path .build/asan
+fi
+if [[ "$runs" == *" fuzz "* ]]; then
+    echo "== fuzz: a smoke run of every target"
+    set +e
+    bash scripts/fuzz.sh 2>&1 | tee .build/test-output-fuzz.log
+    set -e
+    fuzz_passed=$(grep -c '^fuzz .*: passed' .build/test-output-fuzz.log || true)
+    fuzz_failed=$(( $(find Fuzz -maxdepth 1 -name '*.swift' | wc -l) - fuzz_passed ))
+    passed=$((passed + fuzz_passed)); failed=$((failed + fuzz_failed))
+    if [ "$fuzz_failed" -ne 0 ]; then status=1; fi
+    report+=("fuzz: $fuzz_passed targets passed, $fuzz_failed failed")
+fi
+if [[ "$runs" == *" soak "* ]]; then
+    echo "== soak: 5,000 requests"
+    if [ ! -x .build/debug/CourierSoak ]; then swift build --product CourierSoak; fi
+    if .build/debug/CourierSoak --requests 5000; then
+        passed=$((passed + 1)); report+=("soak: passed")
+    else
+        failed=$((failed + 1)); status=1; report+=("soak: FAILED")
+    fi
+fi
+
+echo "== summary"
+printf '%s\n' "${report[@]}"
+# One plain closing line: totals over every run.
+echo "tests: $passed passed, $failed failed"
 exit "$status"

@@ -190,11 +190,11 @@ public struct TransportConformance: Sendable {
         let transport = self.transport
         let options = self.options
         let followUp = pending ?? answered
-        outer.token = transport.execute(answered, options: options) { result in
-            outer.complete(result)
+        outer.token = transport.execute(answered, options: options) { [weak outer] result in
+            outer?.complete(result)
             let probe = Probe()
             inner.withLock { $0 = probe }
-            probe.token = transport.execute(followUp, options: options) { probe.complete($0) }
+            probe.token = transport.execute(followUp, options: options) { [weak probe] in probe?.complete($0) }
             probe.token?.cancel()
         }
         guard await outer.first(within: timeout) != nil else {
@@ -212,7 +212,8 @@ public struct TransportConformance: Sendable {
 
     private func start(_ request: URLRequest) -> Probe {
         let probe = Probe()
-        probe.token = transport.execute(request, options: options) { probe.complete($0) }
+        // Weakly: the probe holds the token, and a token may keep its completion after finishing.
+        probe.token = transport.execute(request, options: options) { [weak probe] in probe?.complete($0) }
         return probe
     }
 

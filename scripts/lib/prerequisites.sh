@@ -48,3 +48,20 @@ for _ in range(100):
 sys.exit(1)
 PY
 }
+
+# The sanitizer and libFuzzer runtimes. Swift toolchains ship their own, matched to their LLVM,
+# in usr/lib/clang/<version>/lib/linux (Debian's libclang-rt-*-dev belongs to another LLVM and
+# would not link with swiftc), so this only checks, and explains when they are missing.
+ensure_sanitizer_runtimes() {
+    local swiftc; swiftc="$(readlink -f "$(command -v swiftc)")"
+    local runtimes; runtimes="$(dirname "$(dirname "$swiftc")")/lib/clang"
+    local name
+    for name in tsan asan fuzzer; do
+        if ! ls "$runtimes"/*/lib/linux/libclang_rt.$name-x86_64.a >/dev/null 2>&1; then
+            echo "The Swift toolchain has no $name runtime in $runtimes/*/lib/linux: install a full" \
+                "toolchain from swift.org (the sanitizer runs and fuzzing need it)" >&2
+            exit 1
+        fi
+    done
+    command -v clang >/dev/null 2>&1 || { echo "clang (shipped with the Swift toolchain) is not on PATH" >&2; exit 1; }
+}

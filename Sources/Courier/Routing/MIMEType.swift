@@ -28,4 +28,17 @@ enum MIMEType {
     static func forExtension(_ pathExtension: String) -> String {
         byExtension[pathExtension.lowercased()] ?? octetStream
     }
+
+    /// The type for a file name, from the extension of its last path component (`"a/me.PNG"` →
+    /// `image/png`). Read scalar by scalar: Foundation's `NSString.pathExtension` traps on some
+    /// names (a CR LF before slashes, found by the Multipart fuzz target).
+    static func forFilename(_ filename: String) -> String {
+        var scalars = Array(filename.unicodeScalars)[...]
+        while scalars.last == "/" { scalars.removeLast() }
+        let name = scalars.split(separator: "/", omittingEmptySubsequences: false).last ?? []
+        guard let dot = name.lastIndex(of: "."), dot > name.startIndex else { return octetStream }
+        var pathExtension = String.UnicodeScalarView()
+        pathExtension.append(contentsOf: name[(dot + 1)...])
+        return forExtension(String(pathExtension))
+    }
 }

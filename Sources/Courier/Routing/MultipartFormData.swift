@@ -67,7 +67,7 @@ public struct MultipartFormData: Sendable {
     /// `form.append(png, name: "avatar", filename: "me.png", mimeType: "image/png")`.
     /// With a filename and no MIME type, the type is guessed from the filename's extension.
     public mutating func append(_ data: Data, name: String, filename: String? = nil, mimeType: String? = nil) {
-        let type = mimeType ?? filename.map { MIMEType.forExtension(($0 as NSString).pathExtension) }
+        let type = mimeType ?? filename.map(MIMEType.forFilename)
         parts.append(Part(name: name, filename: filename, mimeType: type, source: .data(data)))
     }
 
@@ -194,14 +194,23 @@ extension MultipartFormData {
 
         /// Escapes `"`, CR and LF in a quoted parameter as `%22`, `%0D`, `%0A` (RFC 7578 §2, HTML).
         static func quoted(_ text: String) -> String {
-            text.replacingOccurrences(of: "\"", with: "%22")
-                .replacingOccurrences(of: "\r", with: "%0D")
-                .replacingOccurrences(of: "\n", with: "%0A")
+            // Scalar by scalar: Foundation's replacingOccurrences misses a CR or LF followed by a
+            // combining mark, and a quote followed by one forms a different Character.
+            var result = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": result.append(contentsOf: "%22".unicodeScalars)
+                case "\r": result.append(contentsOf: "%0D".unicodeScalars)
+                case "\n": result.append(contentsOf: "%0A".unicodeScalars)
+                default: result.append(scalar)
+                }
+            }
+            return String(result)
         }
 
         /// Drops CR and LF so a header value stays on one line.
         static func singleLine(_ text: String) -> String {
-            text.filter { $0 != "\r" && $0 != "\n" && $0 != "\r\n" }
+            String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }))
         }
     }
 }

@@ -71,16 +71,11 @@ extension DataRequest {
     /// on another thread, and ThreadSanitizer sees a lock's ordering where it cannot see the
     /// concurrency runtime's (a transport of any kind then reads as race-free).
     private func transfer(_ request: URLRequest) async -> TransportResult {
-        let handOff = Locked<TransportResult?>(nil)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await awaitHandoff { deliver in
             let (slot, options) = beginTransfer(of: request)
-            let token = session.transport.execute(request, options: options) { result in
-                handOff.withLock { $0 = result }
-                continuation.resume()
-            }
+            let token = session.transport.execute(request, options: options, completion: deliver)
             install(token, slot: slot, stopIfFinished: true)
         }
-        return handOff.withLock { $0 } ?? TransportResult(request: request, error: .cancelled)
     }
 
     /// Waits `delay` seconds on the session's clock, or until the task is cancelled.

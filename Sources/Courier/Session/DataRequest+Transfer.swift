@@ -1,3 +1,4 @@
+import CourierSync
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
@@ -48,12 +49,23 @@ extension DataRequest {
 
     /// Waits `delay` on the session's clock, then sends `request` again; `cancel()` during the
     /// wait completes at once.
+    ///
+    /// The timer owns the request only through `waiting`, which `cancel()` empties: it must keep
+    /// a request nobody else holds alive until the retry, but a cancelled request (and its
+    /// session) is released at once, not when the backoff ends.
     private func retry(_ request: URLRequest, attempt: Int, after delay: TimeInterval) {
         let cancelled = Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled)
-        install(BackoffToken { [weak self] in self?.complete(cancelled) })
-        session.configuration.clock.schedule(after: delay) { [weak self] in
-            guard let self, !self.isFinished, !self.isCancelled else { return }
-            self.send(request, attempt: attempt)
+        let waiting = Locked<DataRequest?>(self)
+        let take: @Sendable () -> DataRequest? = {
+            waiting.withLock { owner in
+                defer { owner = nil }
+                return owner
+            }
+        }
+        install(BackoffToken { take()?.complete(cancelled) })
+        session.configuration.clock.schedule(after: delay) {
+            guard let owner = take(), !owner.isFinished, !owner.isCancelled else { return }
+            owner.send(request, attempt: attempt)
         }
     }
 }

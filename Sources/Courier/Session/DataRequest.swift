@@ -379,9 +379,7 @@ public final class DataRequest: Sendable {
     /// Waits for the outcome, cancelling the request if the awaiting task is cancelled.
     func outcome() async -> Outcome {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                whenComplete { continuation.resume(returning: $0) }
-            }
+            await awaitHandoff { deliver in whenComplete(deliver) }
         } onCancel: {
             self.cancel()
         }

@@ -87,6 +87,31 @@ final class MultipartFormDataTests: XCTestCase {
                        + "--b--\r\n")
     }
 
+    /// Found by the Multipart fuzz target: a CR or LF followed by a combining mark slipped past
+    /// the escaping (and a quote followed by one stayed raw), so a name could start a new header line.
+    func testLineBreaksAndQuotesBeforeCombiningMarksAreEscaped() throws {
+        var form = MultipartFormData(boundary: "b")
+        form.append("v", name: "a\r\u{742}\n\u{742}Content-Type: evil")
+        form.append(Data(), name: "f", filename: "x\"\u{301}.txt", mimeType: "text/plain\r\u{742}\nX-Evil: 1")
+        let text = String(decoding: try form.encode(), as: UTF8.self)
+        XCTAssertEqual(text, "--b\r\nContent-Disposition: form-data; name=\"a%0D\u{742}%0A\u{742}Content-Type: evil\"\r\n\r\nv\r\n"
+                       + "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x%22\u{301}.txt\"\r\n"
+                       + "Content-Type: text/plain\u{742}X-Evil: 1\r\n\r\n\r\n--b--\r\n")
+    }
+
+    /// Found by the Multipart fuzz target: Foundation's NSString.pathExtension traps on a file
+    /// name with a CR LF before slashes, and guessing the type used it.
+    func testTypeGuessingSurvivesAnyFilename() throws {
+        var form = MultipartFormData(boundary: "b")
+        form.append(Data(), name: "a", filename: "///////////\r\n//")
+        form.append(Data(), name: "b", filename: "dir.d/photo.PNG")
+        form.append(Data(), name: "c", filename: ".hidden")
+        form.append(Data(), name: "d", filename: "archive.tar.gz/")
+        let text = String(decoding: try form.encode(), as: UTF8.self)
+        XCTAssertEqual(text.components(separatedBy: "Content-Type: ").dropFirst().map { $0.components(separatedBy: "\r\n")[0] },
+                       ["application/octet-stream", "image/png", "application/octet-stream", "application/gzip"])
+    }
+
     func testRandomBoundariesDifferAndAreValid() throws {
         let first = MultipartFormData()
         let second = MultipartFormData()

@@ -135,4 +135,54 @@ final class RetryIntegrationTests: XCTestCase {
         XCTAssertEqual(calls.value, 1)
         XCTAssertEqual(server.recordedRequests(path: "/later").count, 1)
     }
+
+    /// A request cancelled while waiting out a long backoff is released at once, with its session,
+    /// not when the backoff timer fires (found by LeakSanitizer, see docs/reliability.md).
+    func testCancelledRequestIsReleasedDuringBackoff() async throws {
+        server.route("/later") { _ in TestHTTPResponse.text("busy", status: 503).adding("Retry-After", "30") }
+        weak var weakRequest: DataRequest?
+        weak var weakSession: Session?
+        do {
+            let session = session(RetryPolicy(maxRetries: 1, maxDelay: 60))
+            let request = session.request(server.url("/later"))
+            weakRequest = request
+            weakSession = session
+            let done = expectation(description: "completed")
+            request.response { _ in done.fulfill() }
+            for _ in 0..<500 where server.recordedRequests(path: "/later").isEmpty {
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
+            try await Task.sleep(nanoseconds: 50_000_000)
+            request.cancel()
+            await fulfillment(of: [done], timeout: 10)
+        }
+        // Bounded polling, no timing assertion: the backoff itself lasts 30 s.
+        for _ in 0..<500 where weakRequest != nil || weakSession != nil {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        XCTAssertNil(weakRequest, "the backoff timer still holds the cancelled request")
+        XCTAssertNil(weakSession, "the backoff timer still holds the session")
+    }
+
+    /// A request nobody holds (completion handler only) is kept alive across its backoff and
+    /// completes once, after the retry.
+    func testUnheldRequestCompletesAfterItsBackoff() {
+        let calls = Counter()
+        server.route("/flaky-unheld") { _ in
+            calls.increment()
+            // A one-second wait: long enough for anything that held the request only while the
+            // first attempt was finishing to have let go.
+            return calls.value == 1 ? TestHTTPResponse.text("busy", status: 503).adding("Retry-After", "1")
+                                    : TestHTTPResponse.text("ok")
+        }
+        let done = expectation(description: "completed")
+        session(RetryPolicy(maxRetries: 2)).request(server.url("/flaky-unheld")).validate()
+            .response { response in
+                XCTAssertNil(response.error)
+                XCTAssertEqual(response.metrics?.retryCount, 1)
+                done.fulfill()
+            }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(server.recordedRequests(path: "/flaky-unheld").count, 2)
+    }
 }

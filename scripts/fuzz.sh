@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/ against the package's own sources (Courier,
+# CourierSync, CCurlShim) with `-sanitize=fuzzer,address`, then runs them.
+#
+#   bash scripts/fuzz.sh                 # build, then a smoke run: 5 s per target (CI)
+#   bash scripts/fuzz.sh --runs 1000000  # build, then 1,000,000 executions per target
+#   bash scripts/fuzz.sh --seconds 60 FormEncoding   # one target, one minute
+#
+# Crashes are written to .build/fuzz/crashes/<target>/ and make the script exit non-zero.
+# Corpora grow in .build/fuzz/corpus/<target>/ and are reused by later runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=(-max_total_time=5)
+targets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) mode=(-runs="$2"); shift 2 ;;
+        --seconds) mode=(-max_total_time="$2"); shift 2 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+if [ "${#targets[@]}" -eq 0 ]; then
+    for file in Fuzz/*.swift; do targets+=("$(basename "$file" .swift)"); done
+fi
+
+out="${COURIER_FUZZ_DIR:-.build/fuzz}"
+mkdir -p "$out/modules/CCurlShim"
+flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name courier -parse-as-library)
+
+# The libraries are instrumented once; each target links against them. Rebuilt when a source changes.
+stamp="$out/modules/stamp"
+if [ ! -f "$stamp" ] || [ -n "$(find Sources/Courier Sources/CourierSync Sources/CCurlShim -newer "$stamp" -print -quit)" ]; then
+    echo "Building Courier for fuzzing"
+    cat > "$out/modules/CCurlShim/module.modulemap" <<MAP
+module CCurlShim {
+    header "$PWD/Sources/CCurlShim/include/CCurlShim.h"
+    export *
+}
+MAP
+    # shellcheck disable=SC2046 # pkg-config prints several flags
+    clang -c -O1 -g -fsanitize=address,fuzzer-no-link $(pkg-config --cflags libcurl) -I Sources/CCurlShim/include \
+        Sources/CCurlShim/shim.c -o "$out/modules/shim.o"
+    swiftc "${flags[@]}" -module-name CourierSync -wmo -emit-module -emit-module-path "$out/modules/CourierSync.swiftmodule" \
+        -c Sources/CourierSync/*.swift -o "$out/modules/CourierSync.o"
+    mapfile -t sources < <(find Sources/Courier -name '*.swift' | sort)
+    swiftc "${flags[@]}" -module-name Courier -enable-testing -wmo -I "$out/modules" -I Sources/CCurl \
+        -I "$out/modules/CCurlShim" -emit-module -emit-module-path "$out/modules/Courier.swiftmodule" \
+        -c "${sources[@]}" -o "$out/modules/Courier.o"
+    touch "$stamp"
+fi
+
+for target in "${targets[@]}"; do
+    binary="$out/bin/$target"
+    mkdir -p "$out/bin"
+    if [ ! -x "$binary" ] || [ "$stamp" -nt "$binary" ] || [ "Fuzz/$target.swift" -nt "$binary" ] \
+        || [ -n "$(find Fuzz/Support -newer "$binary" -print -quit)" ]; then
+        echo "Building fuzz target $target"
+        swiftc "${flags[@]}" -module-name "Fuzz$target" -I "$out/modules" -I Sources/CCurl -I "$out/modules/CCurlShim" \
+            "Fuzz/$target.swift" Fuzz/Support/*.swift \
+            "$out/modules/Courier.o" "$out/modules/CourierSync.o" "$out/modules/shim.o" -lcurl -o "$binary"
+    fi
+done
+
+failed=0
+for target in "${targets[@]}"; do
+    corpus="$out/corpus/$target"
+    crashes="$out/crashes/$target"
+    mkdir -p "$corpus" "$crashes"
+    echo "Fuzzing $target (${mode[*]})"
+    # libFuzzer prints the crash itself; Swift's own backtracer can hang a crashing fuzzer.
+    dictionary=()
+    if [ -f "Fuzz/$target.dict" ]; then dictionary=(-dict="Fuzz/$target.dict"); fi
+    if ! SWIFT_BACKTRACE=enable=no "$out/bin/$target" "${mode[@]}" "${dictionary[@]}" -artifact_prefix="$crashes/" -print_final_stats=1 "$corpus" \
+        >"$out/$target.log" 2>&1; then
+        failed=$((failed + 1))
+        tail -40 "$out/$target.log"
+        echo "fuzz $target: FAILED (log: $out/$target.log, inputs: $crashes/)"
+    else
+        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out/$target.log" | grep -o '[0-9]*$' || echo "?")
+        echo "fuzz $target: passed, $runs executions"
+    fi
+done
+exit "$failed"
