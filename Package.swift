@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
-        .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .library(name: "CourierTesting", targets: ["CourierTesting"])
     ],
     targets: [
         // libcurl, found through pkg-config (`libcurl`), installed by apt on Debian.
@@ -27,17 +27,20 @@ let package = Package(
         .target(name: "CourierTesting", dependencies: ["Courier", "CourierSync"], path: "Sources/CourierTesting"),
         // Minimal command-line programs proving completions fire without a run loop.
         .executableTarget(name: "SyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/SyncMain"),
-        .executableTarget(name: "AsyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncMain"),
+        .executableTarget(
+            name: "AsyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncMain"),
         // Benchmarks (run with `bash Benchmarks/run.sh`, see docs/performance.md): Courier and
         // URLSession workloads, the raw libcurl C baseline, and their shared fixtures.
         .target(name: "BenchmarkFixtures", path: "Benchmarks/BenchmarkFixtures"),
-        .executableTarget(name: "CourierBenchmarks", dependencies: ["Courier", "CourierSync", "BenchmarkFixtures"],
-                          path: "Benchmarks/CourierBenchmarks"),
+        .executableTarget(
+            name: "CourierBenchmarks", dependencies: ["Courier", "CourierSync", "BenchmarkFixtures"],
+            path: "Benchmarks/CourierBenchmarks"),
         // The decoder micro-benchmark (Foundation's JSONDecoder vs CourierJSONDecoder), with an
         // allocation counter that replaces malloc in its process only.
         .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
-        .executableTarget(name: "DecodeBenchmarks", dependencies: ["Courier", "BenchmarkFixtures", "MallocCounter"],
-                          path: "Benchmarks/DecodeBenchmarks"),
+        .executableTarget(
+            name: "DecodeBenchmarks", dependencies: ["Courier", "BenchmarkFixtures", "MallocCounter"],
+            path: "Benchmarks/DecodeBenchmarks"),
         .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
         // The soak (docs/reliability.md): a long mix of successes, faults and cancellations,
         // checking that descriptors, threads and memory come back to their baseline.
@@ -60,18 +63,28 @@ let package = Package(
         // ServiceSwift5Tests build in Swift 5 mode to prove services compile there too.
         .target(name: "DemoServer", dependencies: ["CourierTestServer", "CourierSync"], path: "Examples/DemoServer"),
         .target(name: "ExampleServices", dependencies: ["Courier"], path: "Examples/ExampleServices"),
-        .executableTarget(name: "AuthExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/AuthExample"),
-        .executableTarget(name: "MusicHomeExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/MusicHomeExample"),
-        .executableTarget(name: "TravelExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/TravelExample"),
-        .executableTarget(name: "LoginStatusExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/LoginStatusExample"),
-        .executableTarget(name: "OrderTrackingExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/OrderTrackingExample"),
+        .executableTarget(
+            name: "AuthExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/AuthExample"),
+        .executableTarget(
+            name: "MusicHomeExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/MusicHomeExample"
+        ),
+        .executableTarget(
+            name: "TravelExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/TravelExample"),
+        .executableTarget(
+            name: "LoginStatusExample", dependencies: ["DemoServer", "ExampleServices"],
+            path: "Examples/LoginStatusExample"),
+        .executableTarget(
+            name: "OrderTrackingExample", dependencies: ["DemoServer", "ExampleServices"],
+            path: "Examples/OrderTrackingExample"),
         .executableTarget(
             name: "DogsExample", dependencies: ["DemoServer", "ExampleServices"], path: "Examples/DogsExample",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "ServiceTests",
-            dependencies: ["Courier", "CourierSync", "CourierTestServer", "CourierTesting", "DemoServer", "ExampleServices"],
+            dependencies: [
+                "Courier", "CourierSync", "CourierTestServer", "CourierTesting", "DemoServer", "ExampleServices"
+            ],
             path: "Tests/ServiceTests",
             // Record-and-replay fixtures, read from the source tree (docs/testing.md).
             exclude: ["Fixtures"]
@@ -81,7 +94,7 @@ let package = Package(
             dependencies: ["Courier", "CourierTestServer"],
             path: "Tests/ServiceSwift5Tests",
             swiftSettings: [.swiftLanguageMode(.v5)]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

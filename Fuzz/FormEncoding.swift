@@ -11,26 +11,32 @@ public func fuzzFormEncoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     let arrays: [URLEncodingOptions.ArrayEncoding] = [.brackets, .noBrackets, .indexInBrackets]
     let options = URLEncodingOptions(
         arrayEncoding: arrays[input.int(in: 0...2)], boolEncoding: input.bool() ? .numeric : .literal,
-        spaceEncoding: input.bool() ? .percentEscaped : .plusReplaced, nilEncoding: input.bool() ? .dropKey : .emptyValue)
+        spaceEncoding: input.bool() ? .percentEscaped : .plusReplaced,
+        nilEncoding: input.bool() ? .dropKey : .emptyValue)
     let parameters = input.parameters(depth: 3)
-    guard let encoded = typedResult({ try ParameterFormConverter.encode(parameters, options: options) },
-                                    expected: { if case .parameterEncodingFailed = $0 { true } else { false } })
+    guard
+        let encoded = typedResult(
+            { try ParameterFormConverter.encode(parameters, options: options) },
+            expected: { if case .parameterEncodingFailed = $0 { true } else { false } })
     else { return 0 }
     let bytes = Array(encoded.utf8)
     for (index, byte) in bytes.enumerated() {
         if byte == UInt8(ascii: "%") {
-            require(index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2]),
-                    "a '%' that starts no escape in \(encoded)")
+            require(
+                index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2]),
+                "a '%' that starts no escape in \(encoded)")
         } else {
-            require(PercentEscaping.isUnreserved(byte) || "/?=&".utf8.contains(byte)
+            require(
+                PercentEscaping.isUnreserved(byte) || "/?=&".utf8.contains(byte)
                     || (byte == UInt8(ascii: "+") && options.spaceEncoding == .plusReplaced),
-                    "byte \(byte) left unescaped in \(encoded)")
+                "byte \(byte) left unescaped in \(encoded)")
         }
     }
     if let expected = FormReference.pairs(parameters, options: options) {
         let decoded = decode(encoded, plusIsSpace: options.spaceEncoding == .plusReplaced)
-        require(decoded.map { "\($0.0)=\($0.1)" } == expected.map { "\($0.0)=\($0.1)" },
-                "decoded \(decoded) but expected \(expected)")
+        require(
+            decoded.map { "\($0.0)=\($0.1)" } == expected.map { "\($0.0)=\($0.1)" },
+            "decoded \(decoded) but expected \(expected)")
     }
     return 0
 }
@@ -52,7 +58,9 @@ private func unescape(_ text: Substring, _ plusIsSpace: Bool) -> String {
     var output: [UInt8] = []
     var bytes = Array(text.utf8)[...]
     while let byte = bytes.popFirst() {
-        if byte == UInt8(ascii: "%"), bytes.count >= 2, let value = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
+        if byte == UInt8(ascii: "%"), bytes.count >= 2,
+            let value = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16)
+        {
             output.append(value)
             bytes = bytes.dropFirst(2)
         } else {
@@ -74,7 +82,9 @@ private enum FormReference {
         return output
     }
 
-    private static func append(key: String, value: Any, options: URLEncodingOptions, into output: inout [(String, String)]) -> Bool {
+    private static func append(
+        key: String, value: Any, options: URLEncodingOptions, into output: inout [(String, String)]
+    ) -> Bool {
         if Mirror(reflecting: value).displayStyle == .optional || value is NSNull {
             if options.nilEncoding == .emptyValue { output.append((key, "")) }
             return true

@@ -21,7 +21,10 @@ public func fuzzJSONDecoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
 private func decoders(for selector: UInt8) -> (CourierJSONDecoder, JSONDecoder) {
     var courier = CourierJSONDecoder()
     let foundation = JSONDecoder()
-    func set<T>(_ path: WritableKeyPath<CourierJSONDecoder, T>, _ foundationPath: ReferenceWritableKeyPath<JSONDecoder, T>, _ value: T) {
+    func set<T>(
+        _ path: WritableKeyPath<CourierJSONDecoder, T>, _ foundationPath: ReferenceWritableKeyPath<JSONDecoder, T>,
+        _ value: T
+    ) {
         courier[keyPath: path] = value
         foundation[keyPath: foundationPath] = value
     }
@@ -34,18 +37,23 @@ private func decoders(for selector: UInt8) -> (CourierJSONDecoder, JSONDecoder) 
     }
     if selector & 8 != 0 { set(\.dataDecodingStrategy, \.dataDecodingStrategy, .deferredToData) }
     if selector & 16 != 0 {
-        set(\.nonConformingFloatDecodingStrategy, \.nonConformingFloatDecodingStrategy,
+        set(
+            \.nonConformingFloatDecodingStrategy, \.nonConformingFloatDecodingStrategy,
             .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"))
     }
     return (courier, foundation)
 }
 
-private func compare<T: Decodable & Fingerprinted>(_ type: T.Type, _ body: Data, _ courier: CourierJSONDecoder,
-                                                   _ foundation: JSONDecoder) {
+private func compare<T: Decodable & Fingerprinted>(
+    _ type: T.Type, _ body: Data, _ courier: CourierJSONDecoder,
+    _ foundation: JSONDecoder
+) {
     let expected = outcome { try foundation.decode(T.self, from: body) }
     let actual = outcome { try courier.decode(T.self, from: body) }
     if expected != actual {
-        fatalError("CourierJSONDecoder differs from JSONDecoder for \(T.self):\n  JSONDecoder: \(expected)\n  Courier:     \(actual)\n  input: \(String(decoding: body, as: UTF8.self).debugDescription)")
+        fatalError(
+            "CourierJSONDecoder differs from JSONDecoder for \(T.self):\n  JSONDecoder: \(expected)\n  Courier:     \(actual)\n  input: \(String(decoding: body, as: UTF8.self).debugDescription)"
+        )
     }
 }
 
@@ -95,7 +103,8 @@ private func exact(_ value: Any?) -> String {
 /// its own), so a `[String: FuzzValue]` fails the same way whatever order the members are
 /// decoded in (Foundation decodes dictionaries in hash order).
 private indirect enum FuzzValue: Decodable, Fingerprinted {
-    case null, bool(Bool), integer(Int64), double(Double), string(String), array([FuzzValue]), object([String: FuzzValue])
+    case null, bool(Bool), integer(Int64), double(Double), string(String), array([FuzzValue]), object(
+        [String: FuzzValue])
     case unreadable
 
     init(from decoder: any Decoder) {
@@ -131,7 +140,9 @@ private indirect enum FuzzValue: Decodable, Fingerprinted {
         case .string(let value): return value.debugDescription
         case .array(let values): return values.fingerprint
         case .object(let members):
-            return "{" + members.map { "\($0.key.debugDescription):\($0.value.fingerprint)" }.sorted().joined(separator: ",") + "}"
+            return "{"
+                + members.map { "\($0.key.debugDescription):\($0.value.fingerprint)" }.sorted().joined(separator: ",")
+                + "}"
         case .unreadable: return "unreadable"
         }
     }

@@ -10,8 +10,10 @@ public func fuzzJSONParameters(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     var input = FuzzInput(data, size)
     let options = JSONParameterOptions(rawValue: input.int(in: 0...3))
     let parameters = input.parameters(depth: 4)
-    guard let json = typedResult({ try JSONParameterSerializer.serialize(parameters, options: options) },
-                                 expected: { if case .parameterEncodingFailed = $0 { true } else { false } })
+    guard
+        let json = typedResult(
+            { try JSONParameterSerializer.serialize(parameters, options: options) },
+            expected: { if case .parameterEncodingFailed = $0 { true } else { false } })
     else { return 0 }
     let text = String(decoding: json, as: UTF8.self)
     let decoded: JSONValue
@@ -41,11 +43,17 @@ indirect enum JSONValue: Decodable, Equatable {
             self = .array(array)
         } else {
             let single = try decoder.singleValueContainer()
-            if single.decodeNil() { self = .null }
-            else if let bool = try? single.decode(Bool.self) { self = .bool(bool) }
-            else if let int = try? single.decode(Int64.self) { self = .int(int) }
-            else if let double = try? single.decode(Double.self) { self = .double(double) }
-            else { self = .string(try single.decode(String.self)) }
+            if single.decodeNil() {
+                self = .null
+            } else if let bool = try? single.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let int = try? single.decode(Int64.self) {
+                self = .int(int)
+            } else if let double = try? single.decode(Double.self) {
+                self = .double(double)
+            } else {
+                self = .string(try single.decode(String.self))
+            }
         }
     }
 

@@ -29,8 +29,11 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             expected.append((filename != nil || mimeType != nil ? 2 : 1, payload))
         }
     }
-    guard let body = typedResult({ try form.encode() },
-                                 expected: { if case .multipartEncodingFailed = $0 { true } else { false } }) else {
+    guard
+        let body = typedResult(
+            { try form.encode() },
+            expected: { if case .multipartEncodingFailed = $0 { true } else { false } })
+    else {
         require(!isValidBoundary(boundary), "valid boundary '\(boundary)' refused")
         return 0
     }
@@ -47,14 +50,18 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let parts = pieces.dropFirst()
     require(parts.count == expected.count, "\(expected.count) parts appended, \(parts.count) encoded")
     for (part, wanted) in zip(parts, expected) {
-        require(part.count >= 4 && part.starts(with: Array("\r\n".utf8)) && part.suffix(2).elementsEqual(Array("\r\n".utf8)),
-                "a part not framed by line breaks")
+        require(
+            part.count >= 4 && part.starts(with: Array("\r\n".utf8))
+                && part.suffix(2).elementsEqual(Array("\r\n".utf8)),
+            "a part not framed by line breaks")
         let rest = Array(part.dropFirst(2).dropLast(2))
         guard let headEnd = find(Array("\r\n\r\n".utf8), in: rest) else { fatalError("part without a blank line") }
         let lines = split(Array(rest[..<headEnd]), on: Array("\r\n".utf8))
         require(lines.count == wanted.headerLines, "\(lines.count) header lines, expected \(wanted.headerLines)")
         for line in lines {
-            require(!line.contains(0x0D) && !line.contains(0x0A), "CR or LF inside a part header line: \(String(decoding: line, as: UTF8.self).debugDescription)")
+            require(
+                !line.contains(0x0D) && !line.contains(0x0A),
+                "CR or LF inside a part header line: \(String(decoding: line, as: UTF8.self).debugDescription)")
         }
         require(lines[0].starts(with: Array("Content-Disposition: form-data; name=\"".utf8)), "bad disposition")
         require(Data(rest[(headEnd + 4)...]) == wanted.payload, "payload changed")
@@ -71,7 +78,8 @@ private func isValidBoundary(_ boundary: String) -> Bool {
 
 private func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
     guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
-    for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+    for start in 0...(haystack.count - needle.count)
+    where haystack[start..<(start + needle.count)].elementsEqual(needle) {
         return start
     }
     return nil

@@ -24,14 +24,18 @@ public func fuzzResponseHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
     for (name, value) in parser.fields {
         require(!name.isEmpty && name.utf8.allSatisfy(tchar.contains), "field name '\(name)' is not a token")
-        require(!value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }, "CR, LF or NUL in the value of \(name)")
-        require(![0x20, 0x09].contains(value.utf8.first) && ![0x20, 0x09].contains(value.utf8.last),
-                "value of \(name) not trimmed")
+        require(
+            !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }, "CR, LF or NUL in the value of \(name)")
+        require(
+            ![0x20, 0x09].contains(value.utf8.first) && ![0x20, 0x09].contains(value.utf8.last),
+            "value of \(name) not trimmed")
     }
     if let length = parser.declaredLength, !rejected {
         let declared = parser.fields.filter { $0.0.lowercased() == "content-length" }
             .flatMap { $0.1.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-        require(!declared.isEmpty && declared.allSatisfy { Int($0) == length }, "Content-Length \(declared) kept as \(length)")
+        require(
+            !declared.isEmpty && declared.allSatisfy { Int($0) == length },
+            "Content-Length \(declared) kept as \(length)")
     }
     return 0
 }

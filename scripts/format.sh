@@ -4,7 +4,7 @@
 #   bash scripts/format.sh --check   change nothing; fail (and list the places) if any file differs
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Package.swift Sources Tests Examples Benchmarks)
+paths=(Package.swift Sources Tests Examples Benchmarks Fuzz)
 if [ "${1:-}" = "--check" ]; then
     report="$(mktemp)"
     swift-format lint --strict --configuration .swift-format --recursive --parallel "${paths[@]}" 2>"$report" || true

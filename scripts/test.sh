@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Courier test on a fresh Debian machine that has the Swift toolchain:
-#   1. the XCTest suite (after the documentation check, scripts/docs.sh),
+#   1. the XCTest suite (after the format check, scripts/format.sh --check, and the documentation
+#      check, scripts/docs.sh),
 #   2. the suite again under ThreadSanitizer,
 #   3. the suite again under AddressSanitizer with LeakSanitizer,
 #   4. a smoke run of every libFuzzer target in Fuzz/ (a few seconds each),
@@ -73,8 +74,9 @@ run_suite() {
     echo "== $name: swift test $*"
     if [ "$name" = plain ]; then
         swift build --build-tests "$@" || { failed=$((failed + 1)); status=1; report+=("$name: build failed"); return; }
-        # The documentation site (DocC warnings, undocumented symbols, guide code that does not
-        # compile) fails the run before any test does.
+        # The formatting of the tree (.swift-format) and the documentation site (DocC warnings,
+        # undocumented symbols, guide code that does not compile) fail the run before any test does.
+        bash scripts/format.sh --check || { failed=$((failed + 1)); status=1; report+=("format: FAILED"); return; }
         bash scripts/docs.sh || { failed=$((failed + 1)); status=1; report+=("docs: FAILED"); return; }
     elif ! swift build --build-tests "$@" >".build/build-$name.log" 2>&1; then
         grep -E "error" ".build/build-$name.log" | head -40

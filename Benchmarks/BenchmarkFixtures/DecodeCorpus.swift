@@ -16,7 +16,7 @@ public enum DecodeCorpus {
             Document(name: "array", summary: "193 KB array of 1,000 objects", data: Fixtures.arrayJSON()),
             Document(name: "nested", summary: "comment tree, 64 levels deep", data: nestedJSON()),
             Document(name: "strings", summary: "messages with escapes and non-ASCII text", data: stringsJSON()),
-            Document(name: "numbers", summary: "samples of doubles and integers", data: numbersJSON()),
+            Document(name: "numbers", summary: "samples of doubles and integers", data: numbersJSON())
         ]
     }
 
@@ -48,15 +48,20 @@ public enum DecodeCorpus {
     /// raw non-ASCII characters.
     static func stringsJSON() -> Data {
         var random = Generator(seed: 23)
-        let fragments = [#"Hello \"friend\",\n"#, #"caf\u00e9 cr\u00e8me br\u00fbl\u00e9e"#, "naïve façade — ", "日本語のテキスト ",
-                         #"\ud83d\ude00\ud83c\udf89 "#, #"tab\tseparated\tvalues\r\n"#, #"C:\\path\\to\\file "#, "plain words here ",
-                         #"<a href=\"https://example.com/?q=1&r=2\">link<\/a> "#, "Ελληνικά κείμενα "]
+        let fragments = [
+            #"Hello \"friend\",\n"#, #"caf\u00e9 cr\u00e8me br\u00fbl\u00e9e"#, "naïve façade — ", "日本語のテキスト ",
+            #"\ud83d\ude00\ud83c\udf89 "#, #"tab\tseparated\tvalues\r\n"#, #"C:\\path\\to\\file "#, "plain words here ",
+            #"<a href=\"https://example.com/?q=1&r=2\">link<\/a> "#, "Ελληνικά κείμενα "
+        ]
         var messages: [String] = []
         for index in 0..<300 {
             var body = ""
-            for _ in 0..<(8 + Int(random.next() % 16)) { body += fragments[Int(random.next() % UInt64(fragments.count))] }
-            messages.append(#"{"id":\#(index),"from":"sender\#(index % 37)@example.com","subject":"Re: \"topic\" #\#(index)","#
-                + #""body":"\#(body)","html":"<p>\#(body)<\/p>"}"#)
+            for _ in 0..<(8 + Int(random.next() % 16)) {
+                body += fragments[Int(random.next() % UInt64(fragments.count))]
+            }
+            messages.append(
+                #"{"id":\#(index),"from":"sender\#(index % 37)@example.com","subject":"Re: \"topic\" #\#(index)","#
+                    + #""body":"\#(body)","html":"<p>\#(body)<\/p>"}"#)
         }
         return Data(("[" + messages.joined(separator: ",") + "]").utf8)
     }
@@ -71,8 +76,9 @@ public enum DecodeCorpus {
         var samples: [String] = []
         for index in 0..<2_000 {
             let readings = (0..<8).map { _ in double() }.joined(separator: ",")
-            samples.append(#"{"t":\#(1_700_000_000_000 + index * 250),"x":\#(double()),"y":\#(double()),"z":\#(double()),"#
-                + #""values":[\#(readings)]}"#)
+            samples.append(
+                #"{"t":\#(1_700_000_000_000 + index * 250),"x":\#(double()),"y":\#(double()),"z":\#(double()),"#
+                    + #""values":[\#(readings)]}"#)
         }
         return Data(("[" + samples.joined(separator: ",") + "]").utf8)
     }

@@ -36,7 +36,7 @@ public enum Fixtures {
             "\"score\":98.75",
             "\"roles\":[\"reader\",\"writer\",\"admin\"]",
             "\"address\":{\"street\":\"1 Loopback Road\",\"city\":\"Oslo\",\"zip\":\"0150\",\"country\":\"NO\"}",
-            "\"createdAt\":\"2024-05-01T12:00:00Z\"",
+            "\"createdAt\":\"2024-05-01T12:00:00Z\""
         ]
         let prefix = "{" + fields.joined(separator: ",") + ",\"bio\":\""
         let suffix = "\"}"
@@ -51,7 +51,8 @@ public enum Fixtures {
         var text = "["
         for index in 0..<arrayCount {
             if index > 0 { text += "," }
-            let prefix = "{\"id\":\(index + 1),"
+            let prefix =
+                "{\"id\":\(index + 1),"
                 + "\"guid\":\"\(String(format: "%08x", index * 2_654_435_761 % 4_294_967_296))-4c2a-9b3d-5e1f\","
                 + "\"name\":\"Item \(index + 1)\",\"price\":\(Double(index % 997) + 0.25),"
                 + "\"quantity\":\(index % 50),\"active\":\(index % 3 != 0),"

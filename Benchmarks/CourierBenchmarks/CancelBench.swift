@@ -27,7 +27,8 @@ enum CancelBench {
             return latencies.sorted()
         }
         func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
-        return String(format: "cancel\t%d requests\tmedian %.0f µs\tp99 %.0f µs\tmax %.0f µs",
-                      count, percentile(0.5), percentile(0.99), latencies.last ?? 0)
+        return String(
+            format: "cancel\t%d requests\tmedian %.0f µs\tp99 %.0f µs\tmax %.0f µs",
+            count, percentile(0.5), percentile(0.99), latencies.last ?? 0)
     }
 }

@@ -12,7 +12,8 @@ enum CourierWorkloads {
         case .w1: return try sequential(BenchAPI.small, count: count, warmup: 50)
         case .w1sync: return try sequentialSync(count: count, warmup: 50)
         case .w1logoff: return try sequentialSync(count: count, warmup: 50, plugins: [NetworkLogger(level: .off)])
-        case .w1logged: return try sequentialSync(count: count, warmup: 50, plugins: [NetworkLogger(level: .basic) { _ in }])
+        case .w1logged:
+            return try sequentialSync(count: count, warmup: 50, plugins: [NetworkLogger(level: .basic) { _ in }])
         case .w2: return try concurrent(count: count)
         case .w3: return try decoded(count: count, warmup: 5)
         case .w3fetch: return try sequential(BenchAPI.array, count: count, warmup: 5)
@@ -26,8 +27,10 @@ enum CourierWorkloads {
     }
 
     /// `count` requests one after another with `async`/`await`.
-    static func sequential(_ route: BenchAPI, count: Int, warmup: Int,
-                           configuration: Session.Configuration = Session.Configuration()) throws -> Measurement {
+    static func sequential(
+        _ route: BenchAPI, count: Int, warmup: Int,
+        configuration: Session.Configuration = Session.Configuration()
+    ) throws -> Measurement {
         let session = Session(configuration: configuration)
         return try runBlocking {
             for _ in 0..<warmup { _ = try await session.request(route).validate().data() }

@@ -30,7 +30,8 @@ enum DeadlineBench {
             if scenario == "connect" { configuration.timeouts = .init(connect: 0.2, request: 2) }
             let session = Session(configuration: configuration)
             let fixedLimit = scenario == "idle" || scenario == "connect"
-            let expected: CourierError = .timedOut(scenario == "idle" ? .idle : scenario == "connect" ? .connect : .request)
+            let expected: CourierError = .timedOut(
+                scenario == "idle" ? .idle : scenario == "connect" ? .connect : .request)
             let results = try runBlocking { () async -> [(Bool, Double)] in
                 await withTaskGroup(of: (Bool, Double).self) { group in
                     for index in 0..<count {
@@ -41,7 +42,8 @@ enum DeadlineBench {
                             let start = ContinuousClock.now
                             let error = await session.request(request).response().error
                             let elapsed = ContinuousClock.now - start
-                            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                            let seconds =
+                                Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                             return (error == expected, (seconds - (fixedLimit ? 0.2 : limit)) * 1000)
                         }
                     }
@@ -54,9 +56,12 @@ enum DeadlineBench {
             func percentile(_ p: Double) -> Double {
                 late.isEmpty ? .nan : late[min(late.count - 1, Int(Double(late.count) * p))]
             }
-            lines.append([scenario, String(count), String(results.filter { $0.0 }.count),
-                          String(format: "%.1f", percentile(0.5)), String(format: "%.1f", percentile(0.99)),
-                          String(format: "%.1f", late.last ?? 0)].joined(separator: "\t"))
+            lines.append(
+                [
+                    scenario, String(count), String(results.filter { $0.0 }.count),
+                    String(format: "%.1f", percentile(0.5)), String(format: "%.1f", percentile(0.99)),
+                    String(format: "%.1f", late.last ?? 0)
+                ].joined(separator: "\t"))
         }
         return lines.joined(separator: "\n")
     }

@@ -28,7 +28,9 @@ enum EncodingWorkloads {
             let parameters: Parameters = ["values": Array(0..<arrayCount)]
             var request = URLRequest(url: URL(fileURLWithPath: "/"))
             request.httpMethod = "POST"
-            return try repeated(count: count) { try RequestParams.form(parameters).apply(to: request).httpBody?.count ?? 0 }
+            return try repeated(count: count) {
+                try RequestParams.form(parameters).apply(to: request).httpBody?.count ?? 0
+            }
         default:
             throw BenchmarkFailure("\(workload.rawValue) is not an encoding workload")
         }

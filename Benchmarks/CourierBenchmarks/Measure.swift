@@ -32,10 +32,11 @@ struct ResourceUsage {
     }
 
     static func - (end: ResourceUsage, start: ResourceUsage) -> ResourceUsage {
-        ResourceUsage(userSeconds: end.userSeconds - start.userSeconds,
-                      systemSeconds: end.systemSeconds - start.systemSeconds,
-                      voluntarySwitches: end.voluntarySwitches - start.voluntarySwitches,
-                      involuntarySwitches: end.involuntarySwitches - start.involuntarySwitches)
+        ResourceUsage(
+            userSeconds: end.userSeconds - start.userSeconds,
+            systemSeconds: end.systemSeconds - start.systemSeconds,
+            voluntarySwitches: end.voluntarySwitches - start.voluntarySwitches,
+            involuntarySwitches: end.involuntarySwitches - start.involuntarySwitches)
     }
 }
 
@@ -98,7 +99,8 @@ private final class ResultBox<T: Sendable>: Sendable {
 
 /// Runs `one` (a blocking request) `warmup` times, then `count` times on the clock, and measures
 /// the bytes the requests added to `bytes`; throws if any request counted a failure.
-func measureBlocking(count: Int, warmup: Int, bytes: Counter, failures: Counter, one: () -> Void) throws -> Measurement {
+func measureBlocking(count: Int, warmup: Int, bytes: Counter, failures: Counter, one: () -> Void) throws -> Measurement
+{
     for _ in 0..<warmup { one() }
     var clock = Stopwatch()
     let before = bytes.current

@@ -47,22 +47,28 @@ struct Report {
             }
             let f = line.split(separator: "\t").map(String.init)
             guard f.count == 8 || f.count == 12, f[0] == "RESULT", let client = Client(rawValue: f[1]),
-                  let workload = Workload(rawValue: f[2]), let count = Int(f[3]), let seconds = Double(f[4]),
-                  let cpu = Double(f[5]), let rss = Int(f[6]), let bytes = Int(f[7]), seconds > 0 else { continue }
+                let workload = Workload(rawValue: f[2]), let count = Int(f[3]), let seconds = Double(f[4]),
+                let cpu = Double(f[5]), let rss = Int(f[6]), let bytes = Int(f[7]), seconds > 0
+            else { continue }
             var usage: ResourceUsage?
             if f.count == 12, let user = Double(f[8]), let system = Double(f[9]), let voluntary = Int(f[10]),
-               let involuntary = Int(f[11]) {
-                usage = ResourceUsage(userSeconds: user, systemSeconds: system, voluntarySwitches: voluntary,
-                                      involuntarySwitches: involuntary)
+                let involuntary = Int(f[11])
+            {
+                usage = ResourceUsage(
+                    userSeconds: user, systemSeconds: system, voluntarySwitches: voluntary,
+                    involuntarySwitches: involuntary)
             }
-            runs.append(Run(client: client, workload: workload, count: count, seconds: seconds,
-                            cpuSeconds: cpu, peakRSSKiB: rss, bytes: bytes, usage: usage))
+            runs.append(
+                Run(
+                    client: client, workload: workload, count: count, seconds: seconds,
+                    cpuSeconds: cpu, peakRSSKiB: rss, bytes: bytes, usage: usage))
         }
         for line in text.split(separator: "\n") {
             let f = line.split(separator: "\t").map(String.init)
             guard f.count == 6, f[0] == "INSTR", let client = Client(rawValue: f[1]),
-                  let n1 = Int(f[2]), let i1 = Double(f[3]), let n2 = Int(f[4]), let i2 = Double(f[5]),
-                  n2 > n1 else { continue }
+                let n1 = Int(f[2]), let i1 = Double(f[3]), let n2 = Int(f[4]), let i2 = Double(f[5]),
+                n2 > n1
+            else { continue }
             instructions.append(Instructions(client: client, counts: (n1, n2), totals: (i1, i2)))
         }
     }
@@ -81,13 +87,13 @@ struct Report {
         (.w6, "W6 upload 512 MiB from disk"),
         (.w7, "W7 512 MiB through the async byte sequence"),
         (.w1logoff, "W1 (completion handler) with a NetworkLogger at .off"),
-        (.w1logged, "W1 (completion handler) with a NetworkLogger at .basic"),
+        (.w1logged, "W1 (completion handler) with a NetworkLogger at .basic")
     ]
 
     static let encodingLabels: [(Workload, String)] = [
         (.formArray, "URLFormEncoder: struct with a 100,000-element [Int]"),
         (.formKeys, "URLFormEncoder: [String: Int] with 20,000 keys"),
-        (.formParameters, "RequestParams.form: Parameters with a 100,000-element array"),
+        (.formParameters, "RequestParams.form: Parameters with a 100,000-element array")
     ]
 
     func select(_ client: Client, _ workload: Workload) -> [Run] {
@@ -133,8 +139,11 @@ struct Report {
     /// Medians per request of user CPU, system CPU, voluntary and involuntary context switches.
     func usageTable() -> [String] {
         guard runs.contains(where: { $0.usage != nil }) else { return [] }
-        var out = ["", "Per request (W4: per transfer), medians over rounds: user CPU µs, system CPU µs, "
-            + "voluntary and involuntary context switches of the client process (all threads).", ""]
+        var out = [
+            "",
+            "Per request (W4: per transfer), medians over rounds: user CPU µs, system CPU µs, "
+                + "voluntary and involuntary context switches of the client process (all threads).", ""
+        ]
         out.append("| workload | client | user µs | sys µs | voluntary cs | involuntary cs |")
         out.append("|---|---|---|---|---|---|")
         for (workload, label) in Self.labels {
@@ -147,9 +156,10 @@ struct Report {
                     return median >= 100 ? String(format: "%.0f", median) : String(format: "%.2f", median)
                 }
                 let scale = Self.isBulk(workload) ? 1.0 : 1e6
-                out.append("| \(label) | \(client.rawValue) | \(median({ $0.userSeconds }, scale: scale)) | "
-                    + "\(median({ $0.systemSeconds }, scale: scale)) | \(median({ Double($0.voluntarySwitches) })) | "
-                    + "\(median({ Double($0.involuntarySwitches) })) |")
+                out.append(
+                    "| \(label) | \(client.rawValue) | \(median({ $0.userSeconds }, scale: scale)) | "
+                        + "\(median({ $0.systemSeconds }, scale: scale)) | \(median({ Double($0.voluntarySwitches) })) | "
+                        + "\(median({ Double($0.involuntarySwitches) })) |")
             }
         }
         if runs.contains(where: { Self.isBulk($0.workload) }) {
@@ -161,30 +171,41 @@ struct Report {
 
     func render() -> String {
         var out: [String] = []
-        let rounds = Set(runs.map(\.client)).map { client in
-            Workload.allCases.map { select(client, $0).count }.max() ?? 0
-        }.max() ?? 0
-        out.append("Medians over \(rounds) interleaved rounds, (min–max). Rate: requests/s, or MiB/s for W4, W6 and W7.")
-        out.append("CPU: client-process CPU (user+sys, all threads) per request in µs (W4, W6, W7: seconds per transfer).")
+        let rounds =
+            Set(runs.map(\.client)).map { client in
+                Workload.allCases.map { select(client, $0).count }.max() ?? 0
+            }.max() ?? 0
+        out.append(
+            "Medians over \(rounds) interleaved rounds, (min–max). Rate: requests/s, or MiB/s for W4, W6 and W7.")
+        out.append(
+            "CPU: client-process CPU (user+sys, all threads) per request in µs (W4, W6, W7: seconds per transfer).")
         if runs.contains(where: { !$0.workload.isEncoding }) {
             out.append("")
-            out.append("| workload | Courier | raw libcurl | URLSession | Courier/raw | Courier/URLSession | CPU C · raw · U | peak RSS MiB C · raw · U |")
+            out.append(
+                "| workload | Courier | raw libcurl | URLSession | Courier/raw | Courier/URLSession | CPU C · raw · U | peak RSS MiB C · raw · U |"
+            )
             out.append("|---|---|---|---|---|---|---|---|")
         }
         for (workload, label) in Self.labels where runs.contains(where: { $0.workload == workload }) {
             let counts = Set(runs.filter { $0.workload == workload }.map(\.count)).sorted().map(String.init)
             let cpu = triple(workload) { client in
                 let runs = select(client, workload)
-                return Self.isBulk(workload) ? Self.median(runs.map(\.cpuSeconds))
+                return Self.isBulk(workload)
+                    ? Self.median(runs.map(\.cpuSeconds))
                     : Self.median(runs.map(\.cpuMicrosecondsPerRequest))
             }
             let rss = triple(workload) { peakRSS($0, workload) }
             let rawWorkload: Workload = workload == .w1sync ? .w1 : workload
-            let rawRatio = workload == .w3 ? "—" : (medianRate(.courier, workload).flatMap { courier in
-                medianRate(.rawCurl, rawWorkload).map { String(format: "%.2f×", courier / $0) } } ?? "—")
-            out.append("| \(label) (n=\(counts.joined(separator: ","))) | \(cell(.courier, workload)) | "
-                + "\(cell(.rawCurl, workload)) | \(cell(.urlSession, workload)) | \(rawRatio) | "
-                + "\(ratio(workload, over: .urlSession)) | \(cpu) | \(rss) |")
+            let rawRatio =
+                workload == .w3
+                ? "—"
+                : (medianRate(.courier, workload).flatMap { courier in
+                    medianRate(.rawCurl, rawWorkload).map { String(format: "%.2f×", courier / $0) }
+                } ?? "—")
+            out.append(
+                "| \(label) (n=\(counts.joined(separator: ","))) | \(cell(.courier, workload)) | "
+                    + "\(cell(.rawCurl, workload)) | \(cell(.urlSession, workload)) | \(rawRatio) | "
+                    + "\(ratio(workload, over: .urlSession)) | \(cpu) | \(rss) |")
         }
         if runs.contains(where: { $0.workload == .w1sync }) {
             out.append("")
@@ -194,16 +215,20 @@ struct Report {
 
         if !instructions.isEmpty {
             out.append("")
-            out.append("Instructions per request (callgrind, W1 completion-handler path, all threads of the client process):")
+            out.append(
+                "Instructions per request (callgrind, W1 completion-handler path, all threads of the client process):")
             out.append("")
-            out.append("| client | requests | instructions | requests | instructions | marginal instructions/request | ÷ raw |")
+            out.append(
+                "| client | requests | instructions | requests | instructions | marginal instructions/request | ÷ raw |"
+            )
             out.append("|---|---|---|---|---|---|---|")
             let raw = instructions.first { $0.client == .rawCurl }?.perRequest
             for entry in instructions {
                 let ratio = raw.map { String(format: "%.2f×", entry.perRequest / $0) } ?? "—"
-                out.append("| \(entry.client.rawValue) | \(entry.counts.0) | \(String(format: "%.0f", entry.totals.0)) | "
-                    + "\(entry.counts.1) | \(String(format: "%.0f", entry.totals.1)) | "
-                    + "\(String(format: "%.0f", entry.perRequest)) | \(ratio) |")
+                out.append(
+                    "| \(entry.client.rawValue) | \(entry.counts.0) | \(String(format: "%.0f", entry.totals.0)) | "
+                        + "\(entry.counts.1) | \(String(format: "%.0f", entry.totals.1)) | "
+                        + "\(String(format: "%.0f", entry.perRequest)) | \(ratio) |")
             }
         }
 
@@ -214,18 +239,24 @@ struct Report {
             if let decoded = medianRate(client, .w3), let fetch = medianRate(client, .w3fetch) {
                 let share = 1 - decoded / fetch
                 out.append("")
-                out.append(String(format: "W3 %@: %.2f ms per request decoded, %.2f ms fetch only: decoding is %.0f%% of the time.",
-                                  client.rawValue, 1000 / decoded, 1000 / fetch, share * 100))
+                out.append(
+                    String(
+                        format:
+                            "W3 %@: %.2f ms per request decoded, %.2f ms fetch only: decoding is %.0f%% of the time.",
+                        client.rawValue, 1000 / decoded, 1000 / fetch, share * 100))
             }
         }
 
         out.append("")
         out.append("| target | measured | holds |")
         out.append("|---|---|---|")
-        func ratioTarget(_ name: String, _ workload: Workload, _ other: Client, _ otherWorkload: Workload? = nil,
-                         atLeast: Double) {
+        func ratioTarget(
+            _ name: String, _ workload: Workload, _ other: Client, _ otherWorkload: Workload? = nil,
+            atLeast: Double
+        ) {
             guard let courier = medianRate(.courier, workload),
-                  let base = medianRate(other, otherWorkload ?? workload) else {
+                let base = medianRate(other, otherWorkload ?? workload)
+            else {
                 out.append("| \(name) | not measured | — |")
                 return
             }
@@ -234,9 +265,12 @@ struct Report {
         }
         ratioTarget("W1 req/s ≥ 0.8× raw libcurl", .w1, .rawCurl, atLeast: 0.8)
         if let courier = instructions.first(where: { $0.client == .courier })?.perRequest,
-           let raw = instructions.first(where: { $0.client == .rawCurl })?.perRequest {
+            let raw = instructions.first(where: { $0.client == .rawCurl })?.perRequest
+        {
             let value = courier / raw
-            out.append("| W1 instructions/request ≤ 1.5× raw libcurl | \(String(format: "%.2f×", value)) (\(String(format: "%.0f", courier)) vs \(String(format: "%.0f", raw))) | \(value <= 1.5 ? "yes" : "**NO**") |")
+            out.append(
+                "| W1 instructions/request ≤ 1.5× raw libcurl | \(String(format: "%.2f×", value)) (\(String(format: "%.0f", courier)) vs \(String(format: "%.0f", raw))) | \(value <= 1.5 ? "yes" : "**NO**") |"
+            )
         } else {
             out.append("| W1 instructions/request ≤ 1.5× raw libcurl | not measured | — |")
         }
@@ -245,13 +279,17 @@ struct Report {
         ratioTarget("W5 req/s ≥ 0.8× raw libcurl", .w5, .rawCurl, atLeast: 0.8)
         if let rss = peakRSS(.courier, .w4mem) {
             let value = rss / 512
-            out.append("| W4 into memory: peak RSS < 1.2× body (614 MiB) | \(String(format: "%.0f MiB = %.2f×", rss, value)) | \(value < 1.2 ? "yes" : "**NO**") |")
+            out.append(
+                "| W4 into memory: peak RSS < 1.2× body (614 MiB) | \(String(format: "%.0f MiB = %.2f×", rss, value)) | \(value < 1.2 ? "yes" : "**NO**") |"
+            )
         } else {
             out.append("| W4 into memory: peak RSS < 1.2× body | not measured | — |")
         }
         ratioTarget("W4 streamed to a file ≥ 0.9× raw libcurl (512 KiB buffer)", .w4file, .rawCurl, atLeast: 0.9)
         if let rss = peakRSS(.courier, .w4file) {
-            out.append("| W4 streamed to a file: peak RSS < 32 MiB | \(String(format: "%.0f MiB", rss)) | \(rss < 32 ? "yes" : "**NO**") |")
+            out.append(
+                "| W4 streamed to a file: peak RSS < 32 MiB | \(String(format: "%.0f MiB", rss)) | \(rss < 32 ? "yes" : "**NO**") |"
+            )
         } else {
             out.append("| W4 streamed to a file: peak RSS < 32 MiB | not measured | — |")
         }
@@ -263,7 +301,9 @@ struct Report {
         ratioTarget("W3 decoded ≥ 5× URLSession + JSONDecoder", .w3, .urlSession, atLeast: 5.0)
         decodingTargets(into: &out)
         if let milliseconds = Self.median(select(.courier, .formArray).map(\.millisecondsPerRun)) {
-            out.append("| form-encoding a 100,000-element array well under 1 s | \(Self.number(milliseconds)) ms | \(milliseconds < 1000 ? "yes" : "**NO**") |")
+            out.append(
+                "| form-encoding a 100,000-element array well under 1 s | \(Self.number(milliseconds)) ms | \(milliseconds < 1000 ? "yes" : "**NO**") |"
+            )
         } else {
             out.append("| form-encoding a 100,000-element array well under 1 s | not measured | — |")
         }
@@ -284,7 +324,8 @@ struct Report {
         let rows = Self.encodingLabels.filter { workload, _ in !select(.courier, workload).isEmpty }
         guard !rows.isEmpty else { return }
         out.append("")
-        out.append("Parameter encoding, no network (Courier only): milliseconds per encoding, median (min–max) over rounds.")
+        out.append(
+            "Parameter encoding, no network (Courier only): milliseconds per encoding, median (min–max) over rounds.")
         out.append("")
         out.append("| workload | wall ms | CPU ms | output bytes |")
         out.append("|---|---|---|---|")
@@ -292,11 +333,13 @@ struct Report {
             let runs = select(.courier, workload)
             let wall = runs.map(\.millisecondsPerRun)
             guard let median = Self.median(wall), let low = wall.min(), let high = wall.max(),
-                  let cpu = Self.median(runs.map(\.cpuMillisecondsPerRun)) else { continue }
+                let cpu = Self.median(runs.map(\.cpuMillisecondsPerRun))
+            else { continue }
             let counts = Set(runs.map(\.count)).sorted().map(String.init).joined(separator: ",")
             let bytes = runs.first.map { $0.bytes / $0.count } ?? 0
-            out.append("| \(label) (n=\(counts)) | \(Self.number(median)) (\(Self.number(low))–\(Self.number(high))) | "
-                + "\(Self.number(cpu)) | \(bytes) |")
+            out.append(
+                "| \(label) (n=\(counts)) | \(Self.number(median)) (\(Self.number(low))–\(Self.number(high))) | "
+                    + "\(Self.number(cpu)) | \(bytes) |")
         }
     }
 }

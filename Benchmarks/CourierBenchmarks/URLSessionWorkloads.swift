@@ -54,8 +54,10 @@ enum URLSessionWorkloads {
         return data
     }
 
-    static func sequential(count: Int, warmup: Int,
-                           _ make: @escaping @Sendable () -> URLRequest) throws -> Measurement {
+    static func sequential(
+        count: Int, warmup: Int,
+        _ make: @escaping @Sendable () -> URLRequest
+    ) throws -> Measurement {
         let session = makeSession()
         return try runBlocking {
             for _ in 0..<warmup { _ = try await fetch(session, make()) }
@@ -136,7 +138,8 @@ enum URLSessionWorkloads {
         for _ in 0..<count {
             session.downloadTask(with: request("/big.bin")) { location, response, _ in
                 if let location, (response as? HTTPURLResponse)?.statusCode == 200,
-                   let size = try? FileManager.default.attributesOfItem(atPath: location.path)[.size] as? Int {
+                    let size = try? FileManager.default.attributesOfItem(atPath: location.path)[.size] as? Int
+                {
                     _ = bytes.add(size)
                 } else {
                     _ = failures.add()

@@ -52,9 +52,10 @@ func main(_ arguments: [String]) -> Int32 {
             return 0
         case "run" where arguments.count == 4:
             guard let client = Client(rawValue: arguments[1]), client != .rawCurl,
-                  let workload = Workload(rawValue: arguments[2]), let count = Int(arguments[3]), count > 0
+                let workload = Workload(rawValue: arguments[2]), let count = Int(arguments[3]), count > 0
             else { return usage() }
-            let measurement = client == .courier
+            let measurement =
+                client == .courier
                 ? try CourierWorkloads.run(workload, count: count)
                 : try URLSessionWorkloads.run(workload, count: count)
             let fields: [String] = [
@@ -63,7 +64,7 @@ func main(_ arguments: [String]) -> Int32 {
                 String(peakRSSKiB()), String(measurement.bytes),
                 String(format: "%.6f", measurement.usage.userSeconds),
                 String(format: "%.6f", measurement.usage.systemSeconds),
-                String(measurement.usage.voluntarySwitches), String(measurement.usage.involuntarySwitches),
+                String(measurement.usage.voluntarySwitches), String(measurement.usage.involuntarySwitches)
             ]
             print(fields.joined(separator: "\t"))
             return 0

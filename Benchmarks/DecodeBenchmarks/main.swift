@@ -51,7 +51,7 @@ let cases: [String: DecodeCase] = [
         return count(try decoder.decode(Comment.self, from: data))
     },
     "strings": { try $0.decode([Message].self, from: $1).reduce(0) { $0 + $1.body.utf8.count } },
-    "numbers": { try $0.decode([Sample].self, from: $1).reduce(0) { $0 + $1.values.count } },
+    "numbers": { try $0.decode([Sample].self, from: $1).reduce(0) { $0 + $1.values.count } }
 ]
 
 struct Timing {
@@ -73,7 +73,8 @@ func measure(_ decoder: any DataDecoder, _ data: Data, _ decode: DecodeCase, ite
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 func run() throws {
@@ -85,7 +86,9 @@ func run() throws {
     for document in documents {
         guard let decode = cases[document.name] else { throw BenchmarkFailure("no decode case for \(document.name)") }
         let expected = try decode(foundation, document.data)
-        guard try decode(courier, document.data) == expected else { throw BenchmarkFailure("\(document.name): results differ") }
+        guard try decode(courier, document.data) == expected else {
+            throw BenchmarkFailure("\(document.name): results differ")
+        }
         if let fixed = options.iterations {
             iterations[document.name] = fixed
             continue
@@ -98,19 +101,25 @@ func run() throws {
         let probe = try measure(foundation, document.data, decode, iterations: 3)
         iterations[document.name] = max(3, Int(options.seconds / max(probe.seconds / 3, 1e-7)))
     }
-    var perDocument: [String: (foundation: [Double], courier: [Double], ratios: [Double], allocations: (UInt64, UInt64))] = [:]
+    var perDocument:
+        [String: (foundation: [Double], courier: [Double], ratios: [Double], allocations: (UInt64, UInt64))] = [:]
     for round in 0..<options.rounds {
         for document in documents {
             let decode = cases[document.name]!
             let count = iterations[document.name]!
             var results: [String: Timing] = [:]
-            let order: [(String, any DataDecoder)] = round % 2 == 0
-                ? [("foundation", foundation), ("courier", courier)] : [("courier", courier), ("foundation", foundation)]
+            let order: [(String, any DataDecoder)] =
+                round % 2 == 0
+                ? [("foundation", foundation), ("courier", courier)]
+                : [("courier", courier), ("foundation", foundation)]
             for (name, decoder) in order where options.only == nil || options.only == name {
                 let sample = try measure(decoder, document.data, decode, iterations: count)
                 results[name] = sample
-                print(["DECODE", document.name, name, String(count), String(format: "%.6f", sample.seconds),
-                       String(sample.allocations), String(document.data.count)].joined(separator: "\t"))
+                print(
+                    [
+                        "DECODE", document.name, name, String(count), String(format: "%.6f", sample.seconds),
+                        String(sample.allocations), String(document.data.count)
+                    ].joined(separator: "\t"))
             }
             guard let f = results["foundation"], let c = results["courier"] else { continue }
             var entry = perDocument[document.name] ?? ([], [], [], (0, 0))
@@ -124,9 +133,10 @@ func run() throws {
     var summary = "document  bytes   Foundation µs  Courier µs  ratio (min-max)   allocations/doc F · C\n"
     for document in documents {
         guard let entry = perDocument[document.name] else { continue }
-        summary += String(format: "%-8@ %7d %13.1f %11.1f %6.2f× (%.2f-%.2f)   %llu · %llu\n", document.name as NSString,
-                          document.data.count, median(entry.foundation) * 1e6, median(entry.courier) * 1e6,
-                          median(entry.ratios), entry.ratios.min()!, entry.ratios.max()!, entry.allocations.0, entry.allocations.1)
+        summary += String(
+            format: "%-8@ %7d %13.1f %11.1f %6.2f× (%.2f-%.2f)   %llu · %llu\n", document.name as NSString,
+            document.data.count, median(entry.foundation) * 1e6, median(entry.courier) * 1e6,
+            median(entry.ratios), entry.ratios.min()!, entry.ratios.max()!, entry.allocations.0, entry.allocations.1)
     }
     FileHandle.standardError.write(Data(summary.utf8))
 }

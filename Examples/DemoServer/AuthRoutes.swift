@@ -44,20 +44,25 @@ enum AuthRoutes {
                 return Wire.statusFailure(409, "wrong password")
             }
             let pair = tokens.issue(for: user.id)
-            return Wire.status(SignInData(userId: user.id, name: user.name, accessToken: pair.accessToken,
-                                          refreshToken: pair.refreshToken, expiresIn: lifetime),
-                               message: "signed in")
+            return Wire.status(
+                SignInData(
+                    userId: user.id, name: user.name, accessToken: pair.accessToken,
+                    refreshToken: pair.refreshToken, expiresIn: lifetime),
+                message: "signed in")
         }
         server.route("POST", "/auth/refresh") { request in
-            guard let body = Wire.body(RefreshBody.self, of: request), let pair = tokens.refresh(body.refreshToken) else {
+            guard let body = Wire.body(RefreshBody.self, of: request), let pair = tokens.refresh(body.refreshToken)
+            else {
                 return Wire.statusFailure(401, "refresh token unknown or already used")
             }
-            return Wire.status(TokenData(accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresIn: lifetime),
-                               message: "refreshed")
+            return Wire.status(
+                TokenData(accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresIn: lifetime),
+                message: "refreshed")
         }
         server.route("GET", "/auth/me") { request in
             guard let userId = tokens.user(authorization: request.header("Authorization")),
-                  let user = users.user(id: userId) else {
+                let user = users.user(id: userId)
+            else {
                 return Wire.statusFailure(401, "access token missing or expired")
             }
             return Wire.status(ProfileData(userId: user.id, name: user.name, email: user.email))

@@ -9,7 +9,7 @@ enum DogsRoutes {
     private static let breeds = [
         Breed(name: "akita", subBreeds: []),
         Breed(name: "hound", subBreeds: ["afghan", "basset"]),
-        Breed(name: "shiba", subBreeds: []),
+        Breed(name: "shiba", subBreeds: [])
     ]
 
     static func register(on server: TestHTTPServer) {
@@ -17,7 +17,8 @@ enum DogsRoutes {
         for breed in breeds {
             server.route("GET", "/dogs/breeds/\(breed.name)/random") { _ in
                 let number = Int.random(in: 1...20)
-                return .json(Image(breed: breed.name, imageURL: "https://images.example.com/\(breed.name)/\(number).jpg"))
+                return .json(
+                    Image(breed: breed.name, imageURL: "https://images.example.com/\(breed.name)/\(number).jpg"))
             }
         }
         server.route("GET", "/dogs/breeds/unicorn/random") { _ in

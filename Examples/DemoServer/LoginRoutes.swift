@@ -21,8 +21,9 @@ enum LoginRoutes {
             guard let user = users.add(email: body.email, name: nickname, password: nil) else {
                 return Wire.error(409, code: "EMAIL_TAKEN", "that email was registered meanwhile")
             }
-            return Wire.success(Login(userId: user.id, nickname: user.name, accessToken: "token-\(user.id)"),
-                                status: 201)
+            return Wire.success(
+                Login(userId: user.id, nickname: user.name, accessToken: "token-\(user.id)"),
+                status: 201)
         }
     }
 }

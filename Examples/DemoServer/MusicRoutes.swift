@@ -10,13 +10,15 @@ enum MusicRoutes {
         Song(id: 2, title: "Hype Boy", artist: "NewJeans"),
         Song(id: 3, title: "Love Dive", artist: "IVE"),
         Song(id: 4, title: "Eleven", artist: "IVE"),
-        Song(id: 5, title: "Ditto", artist: "NewJeans"),
+        Song(id: 5, title: "Ditto", artist: "NewJeans")
     ]
 
     static func register(on server: TestHTTPServer) {
         server.route("GET", "/home/banner") { _ in
-            Wire.result([Banner(id: 1, imageURL: "https://img.example.com/b1.png"),
-                         Banner(id: 2, imageURL: "https://img.example.com/b2.png")])
+            Wire.result([
+                Banner(id: 1, imageURL: "https://img.example.com/b1.png"),
+                Banner(id: 2, imageURL: "https://img.example.com/b2.png")
+            ])
         }
         server.route("GET", "/home/popular") { _ in Wire.result(Array(songs.prefix(3))) }
         server.route("GET", "/home/latest") { _ in Wire.result(Array(songs.suffix(2))) }

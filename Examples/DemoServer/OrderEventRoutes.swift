@@ -17,13 +17,16 @@ enum OrderEventRoutes {
             let last = after == 0 ? 3 : steps.count
             var parts: [String] = after == 0 ? ["retry: 100\n\n", ": connected\n\n"] : []
             for index in (after + 1)...last {
-                let json = String(decoding: (try? JSONEncoder().encode(Step(step: index, status: steps[index - 1]))) ?? Data(),
-                                  as: UTF8.self)
+                let json = String(
+                    decoding: (try? JSONEncoder().encode(Step(step: index, status: steps[index - 1]))) ?? Data(),
+                    as: UTF8.self)
                 parts.append("id: \(index)\nevent: status\ndata: \(json)\n\n")
             }
-            return TestHTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"],
-                                    body: Data(parts.joined().utf8))
-                .with(.paced(parts: parts.map(\.utf8.count), intervalMs: 150))
+            return TestHTTPResponse(
+                status: 200, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"],
+                body: Data(parts.joined().utf8)
+            )
+            .with(.paced(parts: parts.map(\.utf8.count), intervalMs: 150))
         }
     }
 }

@@ -9,8 +9,8 @@ final class TokenStore: Sendable {
     }
 
     private struct State {
-        var owners: [String: Int] = [:]          // valid access token → user id
-        var refreshOwners: [String: Int] = [:]   // unused refresh token → user id
+        var owners: [String: Int] = [:]  // valid access token → user id
+        var refreshOwners: [String: Int] = [:]  // unused refresh token → user id
         var issued = 0
     }
 
@@ -20,7 +20,8 @@ final class TokenStore: Sendable {
     func issue(for userId: Int) -> Pair {
         state.withLock { state in
             state.issued += 1
-            let pair = Pair(accessToken: "access-\(userId)-\(state.issued)", refreshToken: "refresh-\(userId)-\(state.issued)")
+            let pair = Pair(
+                accessToken: "access-\(userId)-\(state.issued)", refreshToken: "refresh-\(userId)-\(state.issued)")
             state.owners[pair.accessToken] = userId
             state.refreshOwners[pair.refreshToken] = userId
             return pair

@@ -11,7 +11,7 @@ enum TravelRoutes {
         Trip(id: 12, city: "Lisbon", hotel: "Alfama Loft", price: 610),
         Trip(id: 13, city: "Lisbon", hotel: "Belém Suites", price: 880),
         Trip(id: 14, city: "Lisbon", hotel: "Palácio Real", price: 1500),
-        Trip(id: 21, city: "Porto", hotel: "Ribeira Inn", price: 390),
+        Trip(id: 21, city: "Porto", hotel: "Ribeira Inn", price: 390)
     ]
 
     static func register(on server: TestHTTPServer) {
@@ -27,8 +27,9 @@ enum TravelRoutes {
             let matches = trips.filter { $0.city == filter.city && $0.price <= filter.maxPrice }
             let slice = Array(matches.dropFirst((page - 1) * size).prefix(size))
             let message = slice.isEmpty ? "no more trips" : nil
-            let body = Wire.StatusBody(status: 200, success: true, message: message,
-                                       data: Page(page: page, total: matches.count, trips: slice))
+            let body = Wire.StatusBody(
+                status: 200, success: true, message: message,
+                data: Page(page: page, total: matches.count, trips: slice))
             return .json(body)
         }
     }

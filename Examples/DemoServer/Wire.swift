@@ -43,8 +43,11 @@ enum Wire {
 
     /// A `{isSuccess, code, message, result}` envelope, always HTTP 200 as such APIs do; the code
     /// is a string (`"COMMON200"` for success), as many such APIs send it.
-    static func result<T: Encodable>(_ result: T?, code: String = "COMMON200", message: String = "success")
-        -> TestHTTPResponse {
+    static func result<T: Encodable>(
+        _ result: T?, code: String = "COMMON200", message: String = "success"
+    )
+        -> TestHTTPResponse
+    {
         .json(ResultBody(isSuccess: code == "COMMON200", code: code, message: message, result: result))
     }
 
@@ -55,8 +58,9 @@ enum Wire {
 
     /// A failed `{success, data, error}` envelope whose error has a string code.
     static func error(_ status: Int, code: String, _ message: String) -> TestHTTPResponse {
-        .json(SuccessErrorBody<Nothing>(success: false, data: nil, error: .init(code: code, message: message)),
-              status: status)
+        .json(
+            SuccessErrorBody<Nothing>(success: false, data: nil, error: .init(code: code, message: message)),
+            status: status)
     }
 
     /// Decodes a JSON request body, or nil.

@@ -174,9 +174,11 @@ enum BuiltinRoutes {
             parts.append(event.utf8.count)
             text += event
         }
-        return TestHTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"],
-                                body: Data(text.utf8))
-            .with(.paced(parts: parts, intervalMs: max(0, request.intQuery("interval") ?? 0)))
+        return TestHTTPResponse(
+            status: 200, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"],
+            body: Data(text.utf8)
+        )
+        .with(.paced(parts: parts, intervalMs: max(0, request.intQuery("interval") ?? 0)))
     }
 
     /// `/large-header?size=N`.

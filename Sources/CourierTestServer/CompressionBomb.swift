@@ -31,7 +31,7 @@ public enum CompressionBomb {
         let adler = UInt32(count % 65_521) << 16 | 1
         writer.data.append(contentsOf: [
             UInt8(truncatingIfNeeded: adler >> 24), UInt8(truncatingIfNeeded: adler >> 16),
-            UInt8(truncatingIfNeeded: adler >> 8), UInt8(truncatingIfNeeded: adler),
+            UInt8(truncatingIfNeeded: adler >> 8), UInt8(truncatingIfNeeded: adler)
         ])
         return writer.data
     }

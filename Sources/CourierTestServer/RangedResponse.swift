@@ -10,9 +10,11 @@ extension TestHTTPResponse {
     /// `etag` (compared exactly, so a weak tag never matches) nor `lastModified`, in which case the
     /// whole body comes back with 200, as RFC 9110 §13.1.5 requires. A range starting at or past
     /// the end gets `416` with `Content-Range: bytes */size`. Other range forms are ignored (200).
-    public static func ranged(_ body: Data, for request: TestHTTPRequest, etag: String? = nil,
-                              lastModified: String? = fixedLastModified,
-                              contentType: String = "application/octet-stream") -> TestHTTPResponse {
+    public static func ranged(
+        _ body: Data, for request: TestHTTPRequest, etag: String? = nil,
+        lastModified: String? = fixedLastModified,
+        contentType: String = "application/octet-stream"
+    ) -> TestHTTPResponse {
         var headers: TestHTTPHeaders = ["Content-Type": contentType, "Accept-Ranges": "bytes"]
         if let etag { headers.add("ETag", etag) }
         if let lastModified { headers.add("Last-Modified", lastModified) }
@@ -33,7 +35,8 @@ extension TestHTTPResponse {
     /// `bytes=A-` or `bytes=A-B` as a half-open range clipped to `size`; nil for anything else.
     static func byteRange(_ header: String, size: Int) -> Range<Int>? {
         guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
-        let parts = header.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        let parts = header.dropFirst("bytes=".count).split(
+            separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let start = Int(parts[0].trimmingSpaces()), start >= 0 else { return nil }
         let end = parts[1].isEmpty ? size : (Int(parts[1].trimmingSpaces()).map { min(size, $0 + 1) } ?? -1)
         guard end >= 0, start <= end || start >= size else { return nil }
@@ -60,8 +63,9 @@ extension BuiltinRoutes {
         if request.query["ignoreRange"] == "1" {
             ranged = TestHTTPRequest(method: request.method, rawTarget: request.rawTarget, headers: [:])
         }
-        var response = TestHTTPResponse.ranged(body, for: ranged, etag: etag,
-                                               lastModified: withValidators ? TestHTTPResponse.fixedLastModified : nil)
+        var response = TestHTTPResponse.ranged(
+            body, for: ranged, etag: etag,
+            lastModified: withValidators ? TestHTTPResponse.fixedLastModified : nil)
         let start = response.status == 206 ? count - response.body.count : 0
         let cuts = (request.query["cut"] ?? "").split(separator: ",").compactMap { Int($0) }
         if let cut = cuts.sorted().first(where: { $0 > start && $0 < start + response.body.count }) {

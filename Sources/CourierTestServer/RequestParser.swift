@@ -45,8 +45,10 @@ enum RequestParser {
     /// Reads one request from `reader`. `sendContinue` is called (once) before reading
     /// the body of a request carrying `Expect: 100-continue`. When `bodySink` returns a sink for
     /// the request's head, the body is passed to it piece by piece and the request's `body` stays empty.
-    static func parse(from reader: ByteReader, sendContinue: () -> Void,
-                      bodySink: (RequestHead) -> BodySink? = { _ in nil }) -> ParseResult {
+    static func parse(
+        from reader: ByteReader, sendContinue: () -> Void,
+        bodySink: (RequestHead) -> BodySink? = { _ in nil }
+    ) -> ParseResult {
         // Request line, ignoring a few stray empty lines between requests (RFC 9112 §2.2).
         var requestLine: [UInt8] = []
         var emptyLines = 0
@@ -143,8 +145,10 @@ enum RequestParser {
     }
 
     /// Reads the body framed by `Transfer-Encoding: chunked` or `Content-Length` (none otherwise).
-    static func readBody(for head: RequestHead, from reader: ByteReader, sendContinue: () -> Void,
-                         sink: BodySink? = nil) -> ParseResult {
+    static func readBody(
+        for head: RequestHead, from reader: ByteReader, sendContinue: () -> Void,
+        sink: BodySink? = nil
+    ) -> ParseResult {
         let transferEncodings = head.headers.values("Transfer-Encoding")
         let lengths = head.headers.values("Content-Length")
         let expectsContinue = head.version == "HTTP/1.1" && head.headers.hasToken("Expect", "100-continue")
@@ -152,7 +156,9 @@ enum RequestParser {
             guard lengths.isEmpty else {
                 return .failure(status: 400, reason: "both Transfer-Encoding and Content-Length")
             }
-            let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces().lowercased() }
+            let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map {
+                $0.trimmingSpaces().lowercased()
+            }
             guard codings == ["chunked"] else {
                 return .failure(status: 501, reason: "unsupported transfer coding")
             }
@@ -188,7 +194,8 @@ enum RequestParser {
             guard case .line(let sizeLine) = reader.readLine(maxLength: 4096) else {
                 return .failure(Failure(status: 400, reason: "bad chunk size line"))
             }
-            let sizeField = sizeLine.split(separator: UInt8(ascii: ";"), maxSplits: 1, omittingEmptySubsequences: false)
+            let sizeField =
+                sizeLine.split(separator: UInt8(ascii: ";"), maxSplits: 1, omittingEmptySubsequences: false)
                 .first ?? []
             guard let size = parseHex(latin1(sizeField).trimmingSpaces()) else {
                 return .failure(Failure(status: 400, reason: "bad chunk size"))
@@ -199,7 +206,9 @@ enum RequestParser {
                     return .failure(Failure(status: 400, reason: "connection closed inside a chunk"))
                 }
             } else {
-                guard body.count + size <= maxBody else { return .failure(Failure(status: 413, reason: "body too large")) }
+                guard body.count + size <= maxBody else {
+                    return .failure(Failure(status: 413, reason: "body too large"))
+                }
                 guard reader.readExactly(size, into: &body) else {
                     return .failure(Failure(status: 400, reason: "connection closed inside a chunk"))
                 }

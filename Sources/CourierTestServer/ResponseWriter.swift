@@ -58,7 +58,8 @@ struct ResponseWriter {
             return .closeNow
 
         case .truncate(let sendBytes, let declaredLength):
-            let head = makeHead(response, contentLength: max(0, declaredLength), chunked: false, closing: true,
+            let head = makeHead(
+                response, contentLength: max(0, declaredLength), chunked: false, closing: true,
                 forceLength: true)
             var partial = body.prefix(max(0, sendBytes))
             if partial.count < sendBytes {

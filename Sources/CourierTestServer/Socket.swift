@@ -15,7 +15,8 @@ public struct TestHTTPServerError: Error, Sendable, Equatable, CustomStringConve
 
     /// A readable description, including `strerror` text.
     public var description: String {
-        code == 0 ? "TestHTTPServer: \(operation)" : "TestHTTPServer: \(operation) failed: \(String(cString: strerror(code)))"
+        code == 0
+            ? "TestHTTPServer: \(operation)" : "TestHTTPServer: \(operation) failed: \(String(cString: strerror(code)))"
     }
 }
 
@@ -27,7 +28,9 @@ enum POSIXSocket {
 
     /// Creates a TCP socket listening on `host` (an IPv4 or IPv6 literal, or `localhost`)
     /// at `port` (0 = ephemeral). Returns the descriptor, the actual port, and whether it is IPv6.
-    static func listen(host: String, port requestedPort: Int) throws(TestHTTPServerError)
+    static func listen(
+        host: String, port requestedPort: Int
+    ) throws(TestHTTPServerError)
         -> (fd: Int32, port: Int, isIPv6: Bool)
     {
         guard let wirePort = UInt16(exactly: requestedPort) else {
@@ -76,9 +79,13 @@ enum POSIXSocket {
         guard named == 0 else { throw failure("getsockname", closing: fd) }
         let port = withUnsafePointer(to: &storage) { pointer -> UInt16 in
             if isIPv6 {
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin6_port)
+                }
             }
-            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                UInt16(bigEndian: $0.pointee.sin_port)
+            }
         }
         return (fd, Int(port), isIPv6)
     }

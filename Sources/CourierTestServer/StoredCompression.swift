@@ -29,7 +29,7 @@ public enum StoredCompression {
         let adler = adler32(data)
         out.append(contentsOf: [
             UInt8(truncatingIfNeeded: adler >> 24), UInt8(truncatingIfNeeded: adler >> 16),
-            UInt8(truncatingIfNeeded: adler >> 8), UInt8(truncatingIfNeeded: adler),
+            UInt8(truncatingIfNeeded: adler >> 8), UInt8(truncatingIfNeeded: adler)
         ])
         return out
     }
@@ -97,7 +97,7 @@ public enum StoredCompression {
             let nlen = ~len
             out.append(contentsOf: [
                 UInt8(truncatingIfNeeded: len), UInt8(truncatingIfNeeded: len >> 8),
-                UInt8(truncatingIfNeeded: nlen), UInt8(truncatingIfNeeded: nlen >> 8),
+                UInt8(truncatingIfNeeded: nlen), UInt8(truncatingIfNeeded: nlen >> 8)
             ])
             let start = data.startIndex + offset
             out.append(data[start..<(start + length)])
@@ -109,7 +109,7 @@ public enum StoredCompression {
     private static func appendLittleEndian(_ value: UInt32, to out: inout Data) {
         out.append(contentsOf: [
             UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
-            UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24),
+            UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24)
         ])
     }
 }

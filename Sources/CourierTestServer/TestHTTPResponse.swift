@@ -52,7 +52,8 @@ public struct TestHTTPResponse: Sendable {
     public var behaviour: Behaviour
 
     /// Creates a response.
-    public init(status: Int = 200, headers: TestHTTPHeaders = [:], body: Data = Data(), behaviour: Behaviour = .normal) {
+    public init(status: Int = 200, headers: TestHTTPHeaders = [:], body: Data = Data(), behaviour: Behaviour = .normal)
+    {
         self.status = status
         self.headers = headers
         self.body = body

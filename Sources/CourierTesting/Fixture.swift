@@ -51,11 +51,12 @@ struct Fixture: Codable, Sendable {
 
         /// The stored `Name: value` lines as ordered fields (lines without a colon skipped).
         var httpHeaders: HTTPHeaders {
-            HTTPHeaders(headers.compactMap { line in
-                guard let colon = line.firstIndex(of: ":") else { return nil }
-                let value = line[line.index(after: colon)...].drop { $0 == " " }
-                return HTTPHeader(name: String(line[..<colon]), value: String(value))
-            })
+            HTTPHeaders(
+                headers.compactMap { line in
+                    guard let colon = line.firstIndex(of: ":") else { return nil }
+                    let value = line[line.index(after: colon)...].drop { $0 == " " }
+                    return HTTPHeader(name: String(line[..<colon]), value: String(value))
+                })
         }
     }
 
@@ -64,9 +65,10 @@ struct Fixture: Codable, Sendable {
 
     init(request: URLRequest, key: FixtureKey, security: SecurityPolicy) {
         let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
-        var summary = Request(method: key.method, url: request.url?.absoluteString ?? "", path: key.path,
-                              query: key.query, bodyHash: key.bodyHash,
-                              headers: headers.map { Self.line($0.key, $0.value, security) })
+        var summary = Request(
+            method: key.method, url: request.url?.absoluteString ?? "", path: key.path,
+            query: key.query, bodyHash: key.bodyHash,
+            headers: headers.map { Self.line($0.key, $0.value, security) })
         summary.store(request.httpBody ?? Data(), contentType: request.value(forHTTPHeaderField: "Content-Type"))
         self.request = summary
         responses = []
@@ -74,15 +76,18 @@ struct Fixture: Codable, Sendable {
 
     /// Headers describing the connection or the wire form of the body, which the stored (decoded)
     /// body no longer matches: not stored.
-    static let framingHeaders: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-length",
-                                              "content-encoding"]
+    static let framingHeaders: Set<String> = [
+        "connection", "keep-alive", "transfer-encoding", "content-length",
+        "content-encoding"
+    ]
 
     /// The response to store for `result`: status, headers (secrets redacted, framing dropped) and body.
     static func response(from result: TransportResult, body: Data, security: SecurityPolicy) -> Response {
         let headers = result.headers.filter { !framingHeaders.contains($0.name.lowercased()) }
             .map { line($0.name, $0.value, security) }
-        var response = Response(status: result.statusCode ?? 0, httpVersion: result.metrics?.httpVersion.rawValue,
-                                headers: headers)
+        var response = Response(
+            status: result.statusCode ?? 0, httpVersion: result.metrics?.httpVersion.rawValue,
+            headers: headers)
         response.store(body, contentType: result.headers["Content-Type"])
         return response
     }
@@ -123,7 +128,8 @@ extension StoresBody {
         (bodyJSON, bodyText, bodyBase64) = (nil, nil, nil)
         guard !data.isEmpty else { return }
         if let json = JSONTree(data: data), json != .null,
-           contentType?.lowercased().contains("json") == true || json.data == data {
+            contentType?.lowercased().contains("json") == true || json.data == data
+        {
             bodyJSON = json
         } else if let text = String(data: data, encoding: .utf8) {
             bodyText = text

@@ -10,7 +10,8 @@ import Foundation
 public enum JSONTree: Sendable, Hashable, Codable, CustomStringConvertible,
     ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
-    ExpressibleByDictionaryLiteral {
+    ExpressibleByDictionaryLiteral
+{
     /// `null`.
     case null
     /// `true` or `false`.

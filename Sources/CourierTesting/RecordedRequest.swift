@@ -26,8 +26,10 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     public let security: SecurityPolicy
 
     /// Records `urlRequest`; transports of your own can use it too.
-    public init(_ urlRequest: URLRequest, target: (any URLRequestConvertible)? = nil, index: Int = 0,
-                security: SecurityPolicy = SecurityPolicy()) {
+    public init(
+        _ urlRequest: URLRequest, target: (any URLRequestConvertible)? = nil, index: Int = 0,
+        security: SecurityPolicy = SecurityPolicy()
+    ) {
         self.urlRequest = urlRequest
         self.target = target
         self.index = index

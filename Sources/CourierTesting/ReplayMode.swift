@@ -15,8 +15,11 @@ public enum ReplayMode: String, Sendable, Equatable {
     /// The mode named by the environment variable `variable` (`replay`, `record` or
     /// `record-missing`), or `default` when it is unset or names no mode. Lets one test suite
     /// re-record without code changes: `COURIER_FIXTURES=record swift test`.
-    public static func fromEnvironment(_ variable: String = "COURIER_FIXTURES", default fallback: ReplayMode = .replay)
-        -> ReplayMode {
+    public static func fromEnvironment(
+        _ variable: String = "COURIER_FIXTURES", default fallback: ReplayMode = .replay
+    )
+        -> ReplayMode
+    {
         ProcessInfo.processInfo.environment[variable].flatMap(ReplayMode.init(rawValue:)) ?? fallback
     }
 }

@@ -68,12 +68,15 @@ public final class ReplayTransport: Transport {
     // MARK: Transport
 
     /// Answers from the fixture or records a live exchange, depending on ``mode``.
-    public func execute(_ request: URLRequest, options: TransferOptions,
-                        completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+    public func execute(
+        _ request: URLRequest, options: TransferOptions,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) -> any TransportCancellable {
         let key = FixtureKey(request)
         let (recorded, step) = state.withLock { state -> (RecordedRequest, Step) in
-            let recorded = RecordedRequest(request, target: options.target, index: state.requests.count,
-                                           security: options.security)
+            let recorded = RecordedRequest(
+                request, target: options.target, index: state.requests.count,
+                security: options.security)
             state.requests.append(recorded)
             return (recorded, nextStep(for: key, in: &state))
         }
@@ -81,16 +84,20 @@ public final class ReplayTransport: Transport {
         case .replay(let response):
             return answer(request, options: options, with: response, completion: completion)
         case .unreadable(let problem):
-            let reason = "the fixture for this request cannot be read (ReplayTransport):\n\(recorded)\n"
+            let reason =
+                "the fixture for this request cannot be read (ReplayTransport):\n\(recorded)\n"
                 + "file: \(fixtureURL(for: request).path)\n\(problem)"
-            return answer(request, options: options, with: .failure(.unhandledRequest(reason: reason)),
-                          completion: completion)
+            return answer(
+                request, options: options, with: .failure(.unhandledRequest(reason: reason)),
+                completion: completion)
         case .live where mode == .replay:
-            let reason = "no fixture for this request (ReplayTransport, replay mode):\n\(recorded)\n"
+            let reason =
+                "no fixture for this request (ReplayTransport, replay mode):\n\(recorded)\n"
                 + "key: \(key)\nexpected file: \(fixtureURL(for: request).path)\n"
                 + "record it with mode .recordMissing or COURIER_FIXTURES=record-missing"
-            return answer(request, options: options, with: .failure(.unhandledRequest(reason: reason)),
-                          completion: completion)
+            return answer(
+                request, options: options, with: .failure(.unhandledRequest(reason: reason)),
+                completion: completion)
         case .live:
             return liveTransport().execute(request, options: options) { result in
                 // Off the engine thread: writing a file must not stall other transfers.
@@ -132,12 +139,16 @@ public final class ReplayTransport: Transport {
         let index = state.served[key, default: 0]
         state.served[key] = index + 1
         let response = index < fixture.responses.count ? fixture.responses[index] : last
-        return .replay(StubResponse(statusCode: response.status, headers: response.httpHeaders,
-                                    body: response.storedBody))
+        return .replay(
+            StubResponse(
+                statusCode: response.status, headers: response.httpHeaders,
+                body: response.storedBody))
     }
 
-    private func answer(_ request: URLRequest, options: TransferOptions, with response: StubResponse,
-                        completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+    private func answer(
+        _ request: URLRequest, options: TransferOptions, with response: StubResponse,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) -> any TransportCancellable {
         let call = StubCall(request: request, options: options, completion: completion)
         DispatchQueue.global().async { call.answer(with: response) }
         return call
@@ -155,8 +166,10 @@ public final class ReplayTransport: Transport {
     /// Appends the exchange to its fixture (starting the file afresh the first time this run
     /// records the key) and writes the file. Failures are not recorded. Returns why the file
     /// could not be written, if it could not.
-    private func store(_ result: TransportResult, for request: URLRequest, key: FixtureKey,
-                       options: TransferOptions) -> String? {
+    private func store(
+        _ result: TransportResult, for request: URLRequest, key: FixtureKey,
+        options: TransferOptions
+    ) -> String? {
         guard result.error == nil, result.statusCode != nil else { return nil }
         var body = result.data
         if let destination = options.destination, let written = try? Data(contentsOf: destination) {

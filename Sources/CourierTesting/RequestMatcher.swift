@@ -95,22 +95,26 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     /// Also requires the query item `name` with `value` (any value when nil).
     public func query(_ name: String, _ value: String? = nil) -> RequestMatcher {
-        and(RequestMatcher("query \(name)=\(value ?? "*")") { request in
-            request.queryItems.contains { $0.name == name && (value == nil || $0.value == value) }
-        })
+        and(
+            RequestMatcher("query \(name)=\(value ?? "*")") { request in
+                request.queryItems.contains { $0.name == name && (value == nil || $0.value == value) }
+            })
     }
 
     /// Also requires the header `name` (without regard to case) with `value` (any value when nil).
     public func header(_ name: String, _ value: String? = nil) -> RequestMatcher {
-        and(RequestMatcher("header \(name)\(value.map { ": \($0)" } ?? "")") { request in
-            guard let sent = request.header(name) else { return false }
-            return value == nil || sent == value
-        })
+        and(
+            RequestMatcher("header \(name)\(value.map { ": \($0)" } ?? "")") { request in
+                guard let sent = request.header(name) else { return false }
+                return value == nil || sent == value
+            })
     }
 
     /// Also requires the body to satisfy `accepts`.
-    public func body(_ description: String = "a body predicate",
-                     where accepts: @escaping @Sendable (Data) -> Bool) -> RequestMatcher {
+    public func body(
+        _ description: String = "a body predicate",
+        where accepts: @escaping @Sendable (Data) -> Bool
+    ) -> RequestMatcher {
         and(RequestMatcher(description) { accepts($0.body) })
     }
 
@@ -120,10 +124,13 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Also requires the body to decode as `type` from JSON and satisfy `accepts`.
-    public func jsonBody<Body: Decodable & Sendable>(_ type: Body.Type,
-                                          where accepts: @escaping @Sendable (Body) -> Bool) -> RequestMatcher {
-        and(RequestMatcher("a JSON \(String(describing: type)) body") { request in
-            (try? request.decodeJSON(Body.self)).map(accepts) ?? false
-        })
+    public func jsonBody<Body: Decodable & Sendable>(
+        _ type: Body.Type,
+        where accepts: @escaping @Sendable (Body) -> Bool
+    ) -> RequestMatcher {
+        and(
+            RequestMatcher("a JSON \(String(describing: type)) body") { request in
+                (try? request.decodeJSON(Body.self)).map(accepts) ?? false
+            })
     }
 }

@@ -19,8 +19,10 @@ extension Session {
     /// `responder` runs on the thread that starts the request (or its retry), once per attempt.
     /// For stubs per router case or matcher, sequences, sample data and recording, use a
     /// ``StubTransport``: `Session(transport: stubs)`.
-    public static func stubbed(configuration: Configuration = Configuration(),
-                               _ responder: @escaping @Sendable (URLRequest) -> StubResponse) -> Session {
+    public static func stubbed(
+        configuration: Configuration = Configuration(),
+        _ responder: @escaping @Sendable (URLRequest) -> StubResponse
+    ) -> Session {
         let stubs = StubTransport(sampleData: false) { responder($0.urlRequest) }
         return Session(configuration: configuration, transport: stubs)
     }

@@ -27,8 +27,10 @@ final class StubCall: TransportCancellable {
         if let error = stub.error {
             finish(TransportResult(request: request, error: error))
         } else {
-            finish(CannedResult.make(for: request, options: options, statusCode: stub.statusCode,
-                                     headers: stub.headers, body: stub.body))
+            finish(
+                CannedResult.make(
+                    for: request, options: options, statusCode: stub.statusCode,
+                    headers: stub.headers, body: stub.body))
         }
     }
 

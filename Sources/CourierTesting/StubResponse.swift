@@ -22,8 +22,10 @@ public struct StubResponse: Sendable {
     public var behavior: StubBehavior?
 
     /// Creates a response.
-    public init(statusCode: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
-                error: CourierError? = nil, behavior: StubBehavior? = nil) {
+    public init(
+        statusCode: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
+        error: CourierError? = nil, behavior: StubBehavior? = nil
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
@@ -37,11 +39,14 @@ public struct StubResponse: Sendable {
     }
 
     /// An `Encodable` value encoded as the JSON body.
-    public static func json(_ value: some Encodable, statusCode: Int = 200,
-                            encoder: JSONEncoder = JSONEncoder()) -> StubResponse {
+    public static func json(
+        _ value: some Encodable, statusCode: Int = 200,
+        encoder: JSONEncoder = JSONEncoder()
+    ) -> StubResponse {
         do {
-            return StubResponse(statusCode: statusCode, headers: [.contentType("application/json")],
-                                body: try encoder.encode(value))
+            return StubResponse(
+                statusCode: statusCode, headers: [.contentType("application/json")],
+                body: try encoder.encode(value))
         } catch {
             return failure(.invalidRequest(reason: "stub body could not be encoded: \(error)"))
         }
@@ -49,7 +54,8 @@ public struct StubResponse: Sendable {
 
     /// A plain-text body.
     public static func text(_ text: String, statusCode: Int = 200) -> StubResponse {
-        StubResponse(statusCode: statusCode, headers: [.contentType("text/plain; charset=utf-8")], body: Data(text.utf8))
+        StubResponse(
+            statusCode: statusCode, headers: [.contentType("text/plain; charset=utf-8")], body: Data(text.utf8))
     }
 
     /// No body, for example a 204 or a bare 401.

@@ -76,8 +76,10 @@ public final class StubTransport: Transport {
     ///     the same clock to `Session.Configuration.clock` to drive retry backoff too).
     ///   - sampleData: whether routers' sample responses answer requests no stub matched.
     ///   - fallback: asked before sample data for requests no stub matched; return nil to pass.
-    public init(behavior: StubBehavior = .immediate, clock: any CourierClock = SystemClock(), sampleData: Bool = true,
-                fallback: (@Sendable (RecordedRequest) -> StubResponse?)? = nil) {
+    public init(
+        behavior: StubBehavior = .immediate, clock: any CourierClock = SystemClock(), sampleData: Bool = true,
+        fallback: (@Sendable (RecordedRequest) -> StubResponse?)? = nil
+    ) {
         self.behavior = behavior
         self.clock = clock
         self.answersWithSampleData = sampleData
@@ -132,11 +134,14 @@ public final class StubTransport: Transport {
 
     /// Records the request, picks its answer (see the type's documentation) and delivers it
     /// according to its behaviour; the completion runs exactly once, on another thread.
-    public func execute(_ request: URLRequest, options: TransferOptions,
-                        completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+    public func execute(
+        _ request: URLRequest, options: TransferOptions,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) -> any TransportCancellable {
         let recorded = state.withLock { state in
-            let recorded = RecordedRequest(request, target: options.target, index: state.requests.count,
-                                           security: options.security)
+            let recorded = RecordedRequest(
+                request, target: options.target, index: state.requests.count,
+                security: options.security)
             state.requests.append(recorded)
             return recorded
         }
@@ -163,8 +168,9 @@ public final class StubTransport: Transport {
             return response
         }
         if answersWithSampleData, let router = request.target as? any Router, Self.declaresSample(router) {
-            return StubResponse(statusCode: router.sampleStatusCode, headers: router.sampleHeaders,
-                                body: router.sampleData)
+            return StubResponse(
+                statusCode: router.sampleStatusCode, headers: router.sampleHeaders,
+                body: router.sampleData)
         }
         state.withLock { $0.unmatched.append(request) }
         return .failure(.unhandledRequest(reason: unmatchedReason(request, rules: rules)))

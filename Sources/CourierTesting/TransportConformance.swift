@@ -51,9 +51,11 @@ public struct TransportConformance: Sendable {
     public let settle: TimeInterval
 
     /// Describes a run; nothing happens until ``run()``.
-    public init(transport: any Transport, answered: URLRequest, pending: URLRequest? = nil,
-                options: TransferOptions = TransferOptions(), concurrency: Int = 32,
-                timeout: TimeInterval = 10, settle: TimeInterval = 0.2) {
+    public init(
+        transport: any Transport, answered: URLRequest, pending: URLRequest? = nil,
+        options: TransferOptions = TransferOptions(), concurrency: Int = 32,
+        timeout: TimeInterval = 10, settle: TimeInterval = 0.2
+    ) {
         self.transport = transport
         self.answered = answered
         self.pending = pending
@@ -92,9 +94,11 @@ public struct TransportConformance: Sendable {
         let late = probes.filter { $0.1.count > 1 }
         if !late.isEmpty {
             let names = Set(late.map(\.0)).sorted().joined(separator: ", ")
-            checks.append(.init(name: "no late duplicate completions",
-                                failures: ["\(late.count) call(s) completed more than once (in: \(names))"],
-                                skippedBecause: nil))
+            checks.append(
+                .init(
+                    name: "no late duplicate completions",
+                    failures: ["\(late.count) call(s) completed more than once (in: \(names))"],
+                    skippedBecause: nil))
         } else {
             checks.append(.init(name: "no late duplicate completions", failures: [], skippedBecause: nil))
         }
@@ -110,7 +114,9 @@ public struct TransportConformance: Sendable {
         }
         var failures = [String]()
         if let error = result.error { failures.append("expected a response, got the error \(error)") }
-        if result.error == nil, result.statusCode == nil { failures.append("a result with neither a status code nor an error") }
+        if result.error == nil, result.statusCode == nil {
+            failures.append("a result with neither a status code nor an error")
+        }
         if result.request.url != answered.url {
             failures.append("the result names \(result.request.url?.absoluteString ?? "no URL"), not the request sent")
         }
@@ -177,7 +183,9 @@ public struct TransportConformance: Sendable {
                 continue
             }
             let tag = result.request.value(forHTTPHeaderField: Self.tagHeader)
-            if tag != String(index) { failures.append("request \(index) completed with the result of request \(tag ?? "?")") }
+            if tag != String(index) {
+                failures.append("request \(index) completed with the result of request \(tag ?? "?")")
+            }
             if let error = result.error { failures.append("request \(index) failed: \(error)") }
             failures += probe.duplicates()
         }
@@ -201,7 +209,9 @@ public struct TransportConformance: Sendable {
             return (["the first request did not complete within \(timeout) s"], [outer])
         }
         guard let probe = await waitForInner(inner), await probe.first(within: timeout) != nil else {
-            return (["a request started and cancelled inside a completion did not complete within \(timeout) s"], [outer])
+            return (
+                ["a request started and cancelled inside a completion did not complete within \(timeout) s"], [outer]
+            )
         }
         return (outer.duplicates() + probe.duplicates(), [outer, probe])
     }
@@ -223,7 +233,8 @@ public struct TransportConformance: Sendable {
         }
         var failures = probe.duplicates()
         if result.error != .cancelled {
-            failures.append("expected .cancelled, got \(result.error.map { "\($0)" } ?? "status \(result.statusCode ?? 0)")")
+            failures.append(
+                "expected .cancelled, got \(result.error.map { "\($0)" } ?? "status \(result.statusCode ?? 0)")")
         }
         return failures
     }

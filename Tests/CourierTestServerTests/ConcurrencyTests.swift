@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Many simultaneous connections, and a real client (URLSession on top of libcurl).

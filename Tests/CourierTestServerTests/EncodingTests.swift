@@ -34,7 +34,7 @@ final class EncodingTests: XCTestCase {
 
         for (body, expected) in [
             (small.body, Data(TestHTTPServer.gzipPlainText.utf8)),
-            (large.body, TestHTTPServer.compressiblePayload(size: 200_000)),
+            (large.body, TestHTTPServer.compressiblePayload(size: 200_000))
         ] {
             let path = try temporaryFile(body, suffix: ".gz")
             defer { try? FileManager.default.removeItem(atPath: path) }

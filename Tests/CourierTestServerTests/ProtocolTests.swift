@@ -160,7 +160,7 @@ final class ProtocolTests: XCTestCase {
             Data("POST /echo HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n".utf8),
             Data("POST /echo HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcXX".utf8),
             Data([0x00, 0xFF, 0x13, 0x37, 0x0D, 0x0A, 0x0D, 0x0A]),
-            Data("\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{fc}\r\n\r\n".utf8),
+            Data("\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{fc}\r\n\r\n".utf8)
         ]
         for input in garbage {
             let client = try RawHTTPClient(port: server.port)

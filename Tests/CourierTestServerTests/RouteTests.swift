@@ -7,7 +7,9 @@ final class RouteTests: XCTestCase {
     func testEchoReportsMethodPathQueryHeadersBodyAndConnection() throws {
         let server = try makeServer(self)
         let client = try RawHTTPClient(port: server.port)
-        client.send("PATCH /echo?name=Courier HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello")
+        client.send(
+            "PATCH /echo?name=Courier HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello"
+        )
         let response = try client.readResponse()
         XCTAssertEqual(response.header("Content-Type"), "application/json")
         let echo = try JSONDecoder().decode(TestHTTPEcho.self, from: response.body)
@@ -147,8 +149,9 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(first.header("Content-Type"), "text/event-stream")
         XCTAssertEqual(first.header("Transfer-Encoding"), "chunked")
         XCTAssertEqual(first.chunkSizes, [10, 21, 21], "one chunk per event, as a live server sends them")
-        XCTAssertEqual(String(decoding: first.body, as: UTF8.self),
-                       "retry: 7\n\nid: 1\ndata: event 1\n\nid: 2\ndata: event 2\n\n")
+        XCTAssertEqual(
+            String(decoding: first.body, as: UTF8.self),
+            "retry: 7\n\nid: 1\ndata: event 1\n\nid: 2\ndata: event 2\n\n")
         client.get("/sse?count=5&per=2", extra: "Last-Event-ID: 4\r\n")
         XCTAssertEqual(String(decoding: try client.readResponse().body, as: UTF8.self), "id: 5\ndata: event 5\n\n")
         client.get("/sse?count=5&per=2", extra: "Last-Event-ID: 5\r\n")
@@ -205,7 +208,8 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(response.body.count, size)
         XCTAssertEqual(response.body, TestHTTPServer.deterministicBytes(count: size, seed: 42))
         XCTAssertNotEqual(
-            TestHTTPServer.deterministicBytes(count: 64, seed: 1), TestHTTPServer.deterministicBytes(count: 64, seed: 2))
+            TestHTTPServer.deterministicBytes(count: 64, seed: 1), TestHTTPServer.deterministicBytes(count: 64, seed: 2)
+        )
         XCTAssertEqual(TestHTTPServer.deterministicBytes(count: 10, seed: 9).count, 10)
     }
 

@@ -48,7 +48,8 @@ final class ScriptingTests: XCTestCase {
         client.get("/status/200")
         let head = try client.readHead()
         XCTAssertEqual(head.status, 200)
-        XCTAssertEqual(head.headers.first { $0.0 == "Content-Length" }?.1, "10", "the any-path fault hit the first request")
+        XCTAssertEqual(
+            head.headers.first { $0.0 == "Content-Length" }?.1, "10", "the any-path fault hit the first request")
         let other = try RawHTTPClient(port: server.port)
         other.get("/hello")
         XCTAssertEqual(try other.readResponse().status, 503)

@@ -37,34 +37,40 @@ final class AuthServiceTestingTests: XCTestCase {
             return Session(configuration: configuration, transport: transport)
         }
         let authStubs = StubTransport()
-        authStubs.on(.post("/auth/signin").jsonBody(["email": "ada@example.com", "pw": "wrong"]),
-                     reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#, statusCode: 409))
+        authStubs.on(
+            .post("/auth/signin").jsonBody(["email": "ada@example.com", "pw": "wrong"]),
+            reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#, statusCode: 409))
         let (signedIn, refused) = await ServiceSession.using(testSession(over: authStubs)) {
-            (await AuthService.shared.signIn(email: "ada@example.com", pw: "lovelace"),    // the sample
-             await AuthService.shared.signIn(email: "ada@example.com", pw: "wrong"))       // the override
+            (
+                await AuthService.shared.signIn(email: "ada@example.com", pw: "lovelace"),  // the sample
+                await AuthService.shared.signIn(email: "ada@example.com", pw: "wrong")
+            )  // the override
         }
         XCTAssertEqual(signedIn.value?.accessToken, "sample-access-1")
         XCTAssertEqual(refused.failure?.message, "wrong password")
         XCTAssertEqual(authStubs.requests[0].json, ["email": "ada@example.com", "pw": "lovelace"])
 
         let expiring = StubTransport()
-        expiring.on(.target(AuthRouter.self) { if case .me = $0 { true } else { false } },
-                    reply: .json(#"{"status":401,"success":false,"message":"access token expired"}"#, statusCode: 401),
-                    StubResponse(statusCode: 200, headers: [.contentType("application/json")], body: AuthRouter.me.sampleData))
+        expiring.on(
+            .target(AuthRouter.self) { if case .me = $0 { true } else { false } },
+            reply: .json(#"{"status":401,"success":false,"message":"access token expired"}"#, statusCode: 401),
+            StubResponse(statusCode: 200, headers: [.contentType("application/json")], body: AuthRouter.me.sampleData))
         let refreshed = await ServiceSession.using(testSession(over: expiring)) { () -> NetworkResult<Profile> in
             _ = await AuthService.shared.signIn(email: "ada@example.com", pw: "lovelace")
             return await AuthService.shared.profile()
         }
         XCTAssertEqual(refreshed.value?.email, "ada@example.com")
-        XCTAssertEqual(expiring.requests.map { "\($0.method) \($0.path)" },
-                       ["POST /auth/signin", "GET /auth/me", "POST /auth/refresh", "GET /auth/me"])
+        XCTAssertEqual(
+            expiring.requests.map { "\($0.method) \($0.path)" },
+            ["POST /auth/signin", "GET /auth/me", "POST /auth/refresh", "GET /auth/me"])
         XCTAssertEqual(expiring.requests[1].header("Authorization"), "Bearer sample-access-1")
         XCTAssertEqual(expiring.requests[2].json, ["refreshToken": "sample-refresh-1"])
         XCTAssertEqual(expiring.requests[3].header("Authorization"), "Bearer sample-access-2")
 
-        let authFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/auth")
+        let authFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/auth")
         let fixtureMode = ReplayMode.fromEnvironment(default: .replay)
-        let demo = fixtureMode == .replay ? nil : try DemoServer()      // only when recording
+        let demo = fixtureMode == .replay ? nil : try DemoServer()  // only when recording
         let replaying = ReplayTransport(fixtures: authFixtures, mode: fixtureMode)
         let replayedProfile = await DemoAPI.$baseURL.withValue(demo?.baseURL.absoluteString ?? "http://127.0.0.1:9") {
             await ServiceSession.using(testSession(over: replaying)) { () -> NetworkResult<Profile> in
@@ -72,7 +78,7 @@ final class AuthServiceTestingTests: XCTestCase {
                 _ = await AuthService.shared.signIn(email: "ada@example.com", pw: "lovelace")
                 _ = await AuthService.shared.profile()
                 let _: NetworkResult<Empty> = await AuthService.shared.request(AuthRouter.demoExpireTokens)
-                return await AuthService.shared.profile()                   // 401, refresh, 200
+                return await AuthService.shared.profile()  // 401, refresh, 200
             }
         }
         XCTAssertEqual(replayedProfile.value?.email, "ada@example.com")
@@ -83,25 +89,30 @@ final class AuthServiceTestingTests: XCTestCase {
 
     func testSignInFromSampleDataAndPerTestOverrides() async throws {
         let stubs = StubTransport()
-        stubs.on(.post("/auth/signin").jsonBody(["email": "ada@example.com", "pw": "wrong"]),
-                 reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#, statusCode: 409))
-        stubs.on(AuthRouter.signIn(email: "nobody@example.com", pw: "x"),
-                 reply: .json(#"{"status":404,"success":false,"message":"no user with that email"}"#, statusCode: 404))
+        stubs.on(
+            .post("/auth/signin").jsonBody(["email": "ada@example.com", "pw": "wrong"]),
+            reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#, statusCode: 409))
+        stubs.on(
+            AuthRouter.signIn(email: "nobody@example.com", pw: "x"),
+            reply: .json(#"{"status":404,"success":false,"message":"no user with that email"}"#, statusCode: 404))
         stubs.on(AuthRouter.signUp(email: "down@example.com", name: "Down", pw: "pw"), reply: .cannotConnect)
 
         let (signUp, signIn, wrong, unknown, offline) = await ServiceSession.using(session(over: stubs)) {
-            (await AuthService.shared.signUp(email: "ada@example.com", name: "Ada", pw: "lovelace"),
-             await AuthService.shared.signIn(email: "ada@example.com", pw: "lovelace"),
-             await AuthService.shared.signIn(email: "ada@example.com", pw: "wrong"),
-             await AuthService.shared.signIn(email: "nobody@example.com", pw: "x"),
-             await AuthService.shared.signUp(email: "down@example.com", name: "Down", pw: "pw"))
+            (
+                await AuthService.shared.signUp(email: "ada@example.com", name: "Ada", pw: "lovelace"),
+                await AuthService.shared.signIn(email: "ada@example.com", pw: "lovelace"),
+                await AuthService.shared.signIn(email: "ada@example.com", pw: "wrong"),
+                await AuthService.shared.signIn(email: "nobody@example.com", pw: "x"),
+                await AuthService.shared.signUp(email: "down@example.com", name: "Down", pw: "pw")
+            )
         }
         XCTAssertEqual(signUp.value?.name, "Ada", "the sample, with its 201")
         XCTAssertEqual(signUp.value?.userId, 1)
         XCTAssertEqual(signIn.value?.accessToken, "sample-access-1")
         XCTAssertEqual(AuthService.shared.authentication.credential?.accessToken, "sample-access-1")
         guard case .requestErr(let refused) = wrong, case .requestErr(let missing) = unknown,
-              case .networkFail(let down) = offline else {
+            case .networkFail(let down) = offline
+        else {
             return XCTFail("expected 409, 404 and a network failure: \(wrong), \(unknown), \(offline)")
         }
         XCTAssertEqual(refused.statusCode, 409)
@@ -111,11 +122,13 @@ final class AuthServiceTestingTests: XCTestCase {
 
         // What was sent: the bodies, and no token on sign-in (AuthRouter declares none).
         let sent = stubs.requests
-        XCTAssertEqual(sent.map(\.requestLine), [
-            "POST http://127.0.0.1:8080/auth/signup", "POST http://127.0.0.1:8080/auth/signin",
-            "POST http://127.0.0.1:8080/auth/signin", "POST http://127.0.0.1:8080/auth/signin",
-            "POST http://127.0.0.1:8080/auth/signup",
-        ])
+        XCTAssertEqual(
+            sent.map(\.requestLine),
+            [
+                "POST http://127.0.0.1:8080/auth/signup", "POST http://127.0.0.1:8080/auth/signin",
+                "POST http://127.0.0.1:8080/auth/signin", "POST http://127.0.0.1:8080/auth/signin",
+                "POST http://127.0.0.1:8080/auth/signup"
+            ])
         XCTAssertEqual(sent[1].json, ["email": "ada@example.com", "pw": "lovelace"])
         XCTAssertTrue(sent.allSatisfy { $0.header("Authorization") == nil })
     }
@@ -124,9 +137,10 @@ final class AuthServiceTestingTests: XCTestCase {
 
     func testAnExpiredTokenIsRefreshedOnceAndTheCallReplayed() async throws {
         let stubs = StubTransport()
-        stubs.on(.target(AuthRouter.self) { if case .me = $0 { true } else { false } },
-                 reply: .json(#"{"status":401,"success":false,"message":"access token expired"}"#, statusCode: 401),
-                 StubResponse(statusCode: 200, headers: [.contentType("application/json")], body: AuthRouter.me.sampleData))
+        stubs.on(
+            .target(AuthRouter.self) { if case .me = $0 { true } else { false } },
+            reply: .json(#"{"status":401,"success":false,"message":"access token expired"}"#, statusCode: 401),
+            StubResponse(statusCode: 200, headers: [.contentType("application/json")], body: AuthRouter.me.sampleData))
         let profile = await ServiceSession.using(session(over: stubs)) { () -> NetworkResult<Profile> in
             _ = await AuthService.shared.signIn(email: "ada@example.com", pw: "lovelace")
             return await AuthService.shared.profile()
@@ -135,8 +149,9 @@ final class AuthServiceTestingTests: XCTestCase {
 
         // The recorder sees every transport call: the 401, the refresh, and the replay.
         let sent = stubs.requests
-        XCTAssertEqual(sent.map { "\($0.method) \($0.path)" },
-                       ["POST /auth/signin", "GET /auth/me", "POST /auth/refresh", "GET /auth/me"])
+        XCTAssertEqual(
+            sent.map { "\($0.method) \($0.path)" },
+            ["POST /auth/signin", "GET /auth/me", "POST /auth/refresh", "GET /auth/me"])
         XCTAssertEqual(sent[1].header("Authorization"), "Bearer sample-access-1")
         XCTAssertNil(sent[2].header("Authorization"), "the refresh call carries no access token")
         XCTAssertEqual(sent[2].json, ["refreshToken": "sample-refresh-1"])
@@ -168,7 +183,8 @@ final class AuthServiceTestingTests: XCTestCase {
     private let journey = ["Ada", "Ada", "ada@example.com", "expired", "ada@example.com"]
 
     func testRecordAgainstTheDemoServerThenReplayWithItGone() async throws {
-        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("courier-auth-\(UUID().uuidString)")
+        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-auth-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: fixtures) }
         let server = try DemoServer()
         let recorder = ReplayTransport(fixtures: fixtures, mode: .record)
@@ -184,7 +200,8 @@ final class AuthServiceTestingTests: XCTestCase {
             await ServiceSession.using(session(over: replayer)) { await signInJourney() }
         }
         XCTAssertEqual(offline, journey)
-        XCTAssertEqual(replayer.requests.map { "\($0.method) \($0.path)" }, recorder.requests.map { "\($0.method) \($0.path)" })
+        XCTAssertEqual(
+            replayer.requests.map { "\($0.method) \($0.path)" }, recorder.requests.map { "\($0.method) \($0.path)" })
         XCTAssertEqual(replayer.requests.filter { $0.path == "/auth/refresh" }.count, 1)
     }
 
@@ -192,7 +209,8 @@ final class AuthServiceTestingTests: XCTestCase {
     /// `COURIER_FIXTURES=record swift test --filter AuthServiceTestingTests` (a demo server is
     /// started for it).
     func testCommittedFixturesReplayOffline() async throws {
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/auth")
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/auth")
         let mode = ReplayMode.fromEnvironment(default: .replay)
         let server = mode == .replay ? nil : try DemoServer()
         defer { server?.shutdown() }

@@ -25,8 +25,9 @@ final class DocsTests: XCTestCase {
             return XCTFail("markers missing in DocumentedEnvelope.swift")
         }
         let example = String(source[start.upperBound..<stop.lowerBound])
-        XCTAssertTrue(try text("docs/services.md").contains("```swift\n" + example + "```"),
-                      "docs/services.md must show DocumentedEnvelope.swift's example verbatim")
+        XCTAssertTrue(
+            try text("docs/services.md").contains("```swift\n" + example + "```"),
+            "docs/services.md must show DocumentedEnvelope.swift's example verbatim")
     }
 
     func testOverridePointSignaturesMatchTheSources() throws {
@@ -37,24 +38,45 @@ final class DocsTests: XCTestCase {
             ("Service.swift", "var decoder: JSONDecoder { get }"),
             ("Service.swift", "var plugins: [any Plugin] { get }"),
             ("Service.swift", "func makeRequest(_ target: any URLRequestConvertible) -> DataRequest"),
-            ("Service.swift", "func judgeStatus<T: Decodable & Sendable>(by statusCode: Int, _ data: Data, "
-                + "type: T.Type, decodingMode: DecodingMode) -> NetworkResult<T>"),
+            (
+                "Service.swift",
+                "func judgeStatus<T: Decodable & Sendable>(by statusCode: Int, _ data: Data, "
+                    + "type: T.Type, decodingMode: DecodingMode) -> NetworkResult<T>"
+            ),
             ("Service.swift", "func standardRequest(_ target: any URLRequestConvertible) -> DataRequest"),
-            ("Service.swift", "func standardJudgeStatus<T: Decodable & Sendable>(by statusCode: Int, _ data: Data, "
-                + "type: T.Type, decodingMode: DecodingMode = .payload) -> NetworkResult<T>"),
+            (
+                "Service.swift",
+                "func standardJudgeStatus<T: Decodable & Sendable>(by statusCode: Int, _ data: Data, "
+                    + "type: T.Type, decodingMode: DecodingMode = .payload) -> NetworkResult<T>"
+            ),
             ("BaseService.swift", "class var envelope: any EnvelopeFormat.Type"),
-            ("Service+Judging.swift", "func decodeBody<T: Decodable & Sendable>(statusCode: Int, _ data: Data, "
-                + "type: T.Type, decodingMode: DecodingMode = .payload) -> NetworkResult<T>"),
+            (
+                "Service+Judging.swift",
+                "func decodeBody<T: Decodable & Sendable>(statusCode: Int, _ data: Data, "
+                    + "type: T.Type, decodingMode: DecodingMode = .payload) -> NetworkResult<T>"
+            ),
             ("Service+Judging.swift", "func failure(statusCode: Int, _ data: Data) -> ServiceFailure"),
-            ("Service+Judging.swift", "func judge<T: Decodable & Sendable>(_ response: DataResponse<Data?>, "
-                + "as type: T.Type = T.self, decodingMode: DecodingMode = .payload) -> NetworkResult<T>"),
-            ("Service+Judging.swift", "func judgeReply<T: Decodable & Sendable>(_ response: DataResponse<Data?>, "
-                + "as type: T.Type = T.self, decodingMode: DecodingMode = .payload) -> NetworkResult<ServiceReply<T>>"),
+            (
+                "Service+Judging.swift",
+                "func judge<T: Decodable & Sendable>(_ response: DataResponse<Data?>, "
+                    + "as type: T.Type = T.self, decodingMode: DecodingMode = .payload) -> NetworkResult<T>"
+            ),
+            (
+                "Service+Judging.swift",
+                "func judgeReply<T: Decodable & Sendable>(_ response: DataResponse<Data?>, "
+                    + "as type: T.Type = T.self, decodingMode: DecodingMode = .payload) -> NetworkResult<ServiceReply<T>>"
+            ),
             ("ResponseEnvelope.swift", "var envelopeFields: EnvelopeFields<Payload> { get }"),
-            ("ResponseEnvelope.swift", "static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, "
-                + "decoder: JSONDecoder) throws -> EnvelopeFields<Payload>"),
-            ("EnvelopeFields.swift", "init(payload: Payload?, message: String? = nil, isSuccessFlag: Bool? = nil, "
-                + "code: (any LosslessStringConvertible)? = nil, payloadKey: String?)"),
+            (
+                "ResponseEnvelope.swift",
+                "static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, "
+                    + "decoder: JSONDecoder) throws -> EnvelopeFields<Payload>"
+            ),
+            (
+                "EnvelopeFields.swift",
+                "init(payload: Payload?, message: String? = nil, isSuccessFlag: Bool? = nil, "
+                    + "code: (any LosslessStringConvertible)? = nil, payloadKey: String?)"
+            )
         ]
         for (file, signature) in declarations {
             let source = normalized(try text("Sources/Courier/Service/" + file))

@@ -7,15 +7,15 @@ import Foundation
 /// `{"ok": true, "info": "…", "errorCode": "E42", "body": …}`
 struct Wrapped<P: Decodable>: ResponseEnvelope {
     let ok: Bool
-    let info: String             // non-optional: a body without "info" is a pathErr naming it
-    let errorCode: String?       // a String code is kept as sent
+    let info: String  // non-optional: a body without "info" is a pathErr naming it
+    let errorCode: String?  // a String code is kept as sent
     let body: P?
 
     var envelopeFields: EnvelopeFields<P> {
         EnvelopeFields(payload: body, message: info, isSuccessFlag: ok, code: errorCode, payloadKey: "body")
     }
 }
-extension Wrapped: Sendable where P: Sendable {}   // lets `.envelope` mode return a Wrapped<T>
+extension Wrapped: Sendable where P: Sendable {}  // lets `.envelope` mode return a Wrapped<T>
 
 enum WrappedEnvelope: EnvelopeFormat {
     static func open<P: Decodable>(_ data: Data, as payload: P.Type, decoder: JSONDecoder) throws -> EnvelopeFields<P> {

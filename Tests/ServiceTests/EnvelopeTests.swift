@@ -21,13 +21,18 @@ final class EnvelopeTests: XCTestCase {
         // Such APIs answer 200 with isSuccess false: that is the server refusing the request.
         let flagged = #"{"isSuccess":false,"code":2001,"message":"unknown user","result":null}"#
         let result = service.judgeStatus(by: 200, json(flagged), type: [Item].self)
-        XCTAssertEqual(result, .requestErr(ServiceFailure(statusCode: 200, message: "unknown user", appCode: "2001",
-                                                          body: json(flagged))))
+        XCTAssertEqual(
+            result,
+            .requestErr(
+                ServiceFailure(
+                    statusCode: 200, message: "unknown user", appCode: "2001",
+                    body: json(flagged))))
         XCTAssertEqual(result.failure?.code, 2001)
 
         let missing = #"{"isSuccess":true,"code":1000,"message":"success"}"#
-        XCTAssertEqual(service.judgeStatus(by: 200, json(missing), type: [Item].self).failure?.error,
-                       .decodingFailed(path: "result", reason: "missing or null payload 'result'"))
+        XCTAssertEqual(
+            service.judgeStatus(by: 200, json(missing), type: [Item].self).failure?.error,
+            .decodingFailed(path: "result", reason: "missing or null payload 'result'"))
     }
 
     func testStatusEnvelopeWithOptionalFieldsAndTypealias() {
@@ -35,8 +40,11 @@ final class EnvelopeTests: XCTestCase {
         let service = StatusService()
         let body = #"{"status":200,"success":true,"data":{"id":1,"title":"a"}}"#
         XCTAssertEqual(service.judgeStatus(by: 200, json(body), type: Item.self), .success(item))
-        guard case .success(let whole) = service.judgeStatus(by: 200, json(body), type: Response<Item>.self,
-                                                             decodingMode: .envelope) else {
+        guard
+            case .success(let whole) = service.judgeStatus(
+                by: 200, json(body), type: Response<Item>.self,
+                decodingMode: .envelope)
+        else {
             return XCTFail("expected the whole envelope")
         }
         XCTAssertEqual(whole, Response(status: 200, success: true, message: nil, data: item))
@@ -79,12 +87,14 @@ final class EnvelopeTests: XCTestCase {
     /// Courier's without shadowing them: Courier's are named after their envelope.
     func testAppModelsNamedLikeOldLibraryModelsDoNotShadowCouriers() {
         let body = #"{"status":200,"success":true,"message":"ok","data":{"id":1,"title":"a"}}"#
-        let result = StatusService().judgeStatus(by: 200, json(body), type: StatusEnvelope.Body<Item>.self,
-                                                 decodingMode: .envelope)
+        let result = StatusService().judgeStatus(
+            by: 200, json(body), type: StatusEnvelope.Body<Item>.self,
+            decodingMode: .envelope)
         XCTAssertEqual(result, .success(StatusEnvelope.Body(status: 200, success: true, message: "ok", data: item)))
         // The app's own `GenericResponse` (another shape) decodes as the app means it.
-        let own = StatusService().judgeStatus(by: 200, json(#"{"code":7,"payload":{"id":1,"title":"a"}}"#),
-                                              type: GenericResponse<Item>.self, decodingMode: .envelope)
+        let own = StatusService().judgeStatus(
+            by: 200, json(#"{"code":7,"payload":{"id":1,"title":"a"}}"#),
+            type: GenericResponse<Item>.self, decodingMode: .envelope)
         XCTAssertEqual(own.value?.code, 7)
         XCTAssertEqual(own.value?.payload, item)
     }
@@ -95,4 +105,3 @@ struct GenericResponse<T: Decodable & Sendable>: Decodable, Sendable {
     let code: Int
     let payload: T?
 }
-

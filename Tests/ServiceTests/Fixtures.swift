@@ -58,10 +58,14 @@ extension NetworkResult {
 func json(_ text: String) -> Data { Data(text.utf8) }
 
 /// A `DataResponse` as a request would deliver it, for judging without a network.
-func makeResponse(status: Int?, body: String = "", error: CourierError? = nil,
-                  headers: [String: String] = ["Content-Type": "application/json"]) -> DataResponse<Data?> {
+func makeResponse(
+    status: Int?, body: String = "", error: CourierError? = nil,
+    headers: [String: String] = ["Content-Type": "application/json"]
+) -> DataResponse<Data?> {
     let url = URL(string: "http://127.0.0.1/test") ?? URL(fileURLWithPath: "/")
-    let http = status.flatMap { HTTPURLResponse(url: url, statusCode: $0, httpVersion: "HTTP/1.1", headerFields: headers) }
+    let http = status.flatMap {
+        HTTPURLResponse(url: url, statusCode: $0, httpVersion: "HTTP/1.1", headerFields: headers)
+    }
     let data = body.isEmpty ? nil : Data(body.utf8)
     let result: Result<Data?, CourierError> = error.map { .failure($0) } ?? .success(data)
     return DataResponse(request: URLRequest(url: url), response: http, data: data, metrics: nil, result: result)

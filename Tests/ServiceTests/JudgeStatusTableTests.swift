@@ -11,8 +11,10 @@ final class JudgeStatusTableTests: XCTestCase {
         var path: String?
         let line: UInt
 
-        init(_ status: Int, _ body: String, _ kind: Kind, message: String? = nil, path: String? = nil,
-             line: UInt = #line) {
+        init(
+            _ status: Int, _ body: String, _ kind: Kind, message: String? = nil, path: String? = nil,
+            line: UInt = #line
+        ) {
             self.status = status
             self.body = body
             self.kind = kind
@@ -47,43 +49,51 @@ final class JudgeStatusTableTests: XCTestCase {
 
     func testStatusEnvelopeTable() {
         let item = Self.item
-        check([
-            Row(200, #"{"status":200,"success":true,"message":"ok","data":\#(item)}"#, .success),
-            Row(201, #"{"status":201,"success":true,"message":"created","data":\#(item)}"#, .success),
-            Row(200, #"{"status":200,"success":true,"message":"ok","data":null}"#, .pathErr, path: "data"),
-            Row(200, #"{"status":200,"success":true,"message":"ok"}"#, .pathErr, message: "ok", path: "data"),
-            Row(200, #"{"status":200,"success":true,"message":"ok","data":{"id":1,"title":null}}"#, .pathErr,
-                path: "data.title"),
-            Row(200, #"{"status":200,"success":true,"message":"ok","data":{"id":"1","title":"a"}}"#, .pathErr,
-                path: "data.id"),
-            // Metadata is lenient: a missing or oddly typed status never fails a body whose data decodes.
-            Row(200, #"{"success":true,"message":"ok","data":\#(item)}"#, .success),
-            Row(200, #"{"status":"200","success":"true","message":7,"data":\#(item)}"#, .success),
-            Row(200, "<html>oops</html>", .pathErr, path: ""),
-            Row(200, "", .pathErr, path: ""),
-            Row(200, #"{"status":200,"success":false,"message":"account locked","data":null}"#, .requestErr,
-                message: "account locked"),
-            Row(400, #"{"status":400,"success":false,"message":"email is required"}"#, .requestErr,
-                message: "email is required"),
-            Row(404, "", .requestErr),
-            Row(409, "wrong password", .requestErr),
-            Row(418, #"{"error":"I'm a teapot"}"#, .requestErr, message: "I'm a teapot"),
-            Row(500, #"{"status":500,"success":false,"message":"database down"}"#, .serverErr, message: "database down"),
-            Row(503, "", .serverErr),
-            Row(302, "", .serverErr),
-        ], service: StatusService(), type: Item.self)
+        check(
+            [
+                Row(200, #"{"status":200,"success":true,"message":"ok","data":\#(item)}"#, .success),
+                Row(201, #"{"status":201,"success":true,"message":"created","data":\#(item)}"#, .success),
+                Row(200, #"{"status":200,"success":true,"message":"ok","data":null}"#, .pathErr, path: "data"),
+                Row(200, #"{"status":200,"success":true,"message":"ok"}"#, .pathErr, message: "ok", path: "data"),
+                Row(
+                    200, #"{"status":200,"success":true,"message":"ok","data":{"id":1,"title":null}}"#, .pathErr,
+                    path: "data.title"),
+                Row(
+                    200, #"{"status":200,"success":true,"message":"ok","data":{"id":"1","title":"a"}}"#, .pathErr,
+                    path: "data.id"),
+                // Metadata is lenient: a missing or oddly typed status never fails a body whose data decodes.
+                Row(200, #"{"success":true,"message":"ok","data":\#(item)}"#, .success),
+                Row(200, #"{"status":"200","success":"true","message":7,"data":\#(item)}"#, .success),
+                Row(200, "<html>oops</html>", .pathErr, path: ""),
+                Row(200, "", .pathErr, path: ""),
+                Row(
+                    200, #"{"status":200,"success":false,"message":"account locked","data":null}"#, .requestErr,
+                    message: "account locked"),
+                Row(
+                    400, #"{"status":400,"success":false,"message":"email is required"}"#, .requestErr,
+                    message: "email is required"),
+                Row(404, "", .requestErr),
+                Row(409, "wrong password", .requestErr),
+                Row(418, #"{"error":"I'm a teapot"}"#, .requestErr, message: "I'm a teapot"),
+                Row(
+                    500, #"{"status":500,"success":false,"message":"database down"}"#, .serverErr,
+                    message: "database down"),
+                Row(503, "", .serverErr),
+                Row(302, "", .serverErr)
+            ], service: StatusService(), type: Item.self)
     }
 
     func testNoEnvelopeTable() {
-        check([
-            Row(200, #"[{"id":1,"title":"a"},{"id":2,"title":"b"}]"#, .success),
-            Row(200, #"[{"id":1,"title":"a"},{"id":2}]"#, .pathErr, path: "[1].title"),
-            Row(200, #"{"id":1,"title":"a"}"#, .pathErr, path: ""),
-            Row(200, "[]", .success),
-            Row(404, #"{"message":"Breed not found"}"#, .requestErr, message: "Breed not found"),
-            Row(422, #"{"detail":"bad filter","code":7}"#, .requestErr, message: "bad filter"),
-            Row(502, "<html>Bad Gateway</html>", .serverErr),
-        ], service: PlainService(), type: [Item].self)
+        check(
+            [
+                Row(200, #"[{"id":1,"title":"a"},{"id":2,"title":"b"}]"#, .success),
+                Row(200, #"[{"id":1,"title":"a"},{"id":2}]"#, .pathErr, path: "[1].title"),
+                Row(200, #"{"id":1,"title":"a"}"#, .pathErr, path: ""),
+                Row(200, "[]", .success),
+                Row(404, #"{"message":"Breed not found"}"#, .requestErr, message: "Breed not found"),
+                Row(422, #"{"detail":"bad filter","code":7}"#, .requestErr, message: "bad filter"),
+                Row(502, "<html>Bad Gateway</html>", .serverErr)
+            ], service: PlainService(), type: [Item].self)
     }
 
     func testEmptyBodiesDecodeToEmptyOnlyWhenNoValueWasAskedFor() {
@@ -102,13 +112,16 @@ final class JudgeStatusTableTests: XCTestCase {
     func testDecodingFailureReasonIsReadable() {
         let body = #"{"status":200,"success":true,"message":"ok","data":{"id":1,"title":null}}"#
         let result = StatusService().judgeStatus(by: 200, json(body), type: Item.self)
-        XCTAssertEqual(result.failure?.error, .decodingFailed(path: "data.title", reason: "expected String, found null"))
+        XCTAssertEqual(
+            result.failure?.error, .decodingFailed(path: "data.title", reason: "expected String, found null"))
     }
 
     func testOverriddenJudgeStatusTreats404AsEmptySuccess() {
         let service = LenientSearchService()
-        XCTAssertEqual(service.judgeStatus(by: 404, json(#"{"status":404,"success":false}"#), type: [Item].self,
-                                           decodingMode: .payload), .success([]))
+        XCTAssertEqual(
+            service.judgeStatus(
+                by: 404, json(#"{"status":404,"success":false}"#), type: [Item].self,
+                decodingMode: .payload), .success([]))
         // Other types and statuses still follow the default mapping.
         XCTAssertEqual(service.judgeStatus(by: 404, Data(), type: Item.self, decodingMode: .payload).kind, .requestErr)
         XCTAssertEqual(service.judgeStatus(by: 500, Data(), type: [Item].self, decodingMode: .payload).kind, .serverErr)
@@ -121,8 +134,9 @@ final class JudgeStatusTableTests: XCTestCase {
         let refused = service.judge(makeResponse(status: nil, error: .cannotConnect(message: "refused")), as: Item.self)
         XCTAssertEqual(refused, .networkFail(ServiceFailure(error: .cannotConnect(message: "refused"))))
 
-        let truncated = service.judge(makeResponse(status: 200, body: "{\"sta", error: .truncatedResponse(message: "eof")),
-                                      as: Item.self)
+        let truncated = service.judge(
+            makeResponse(status: 200, body: "{\"sta", error: .truncatedResponse(message: "eof")),
+            as: Item.self)
         XCTAssertEqual(truncated.kind, .networkFail)
         XCTAssertEqual(truncated.failure?.statusCode, 200)
         XCTAssertEqual(truncated.failure?.error, .truncatedResponse(message: "eof"))
@@ -134,7 +148,8 @@ final class JudgeStatusTableTests: XCTestCase {
 
     func testJudgeReplyKeepsStatusAndHeaders() {
         let body = #"{"status":201,"success":true,"message":"created","data":{"id":9,"title":"new"}}"#
-        let response = makeResponse(status: 201, body: body, headers: ["Content-Type": "application/json", "Location": "/items/9"])
+        let response = makeResponse(
+            status: 201, body: body, headers: ["Content-Type": "application/json", "Location": "/items/9"])
         guard case .success(let reply) = StatusService().judgeReply(response, as: Item.self) else {
             return XCTFail("expected success")
         }

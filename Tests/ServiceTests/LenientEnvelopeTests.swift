@@ -10,9 +10,12 @@ final class LenientEnvelopeTests: XCTestCase {
     func testStringAppCodeOnSuccessIsSuccess() {
         let body = #"{"isSuccess":true,"code":"COMMON200","message":"success","result":{"id":1,"title":"a"}}"#
         XCTAssertEqual(ResultService().judgeStatus(by: 200, json(body), type: Item.self), .success(item))
-        guard case .success(let whole) = ResultService().judgeStatus(by: 200, json(body),
-                                                                     type: ResultEnvelope.Body<Item>.self,
-                                                                     decodingMode: .envelope) else {
+        guard
+            case .success(let whole) = ResultService().judgeStatus(
+                by: 200, json(body),
+                type: ResultEnvelope.Body<Item>.self,
+                decodingMode: .envelope)
+        else {
             return XCTFail("expected the whole envelope")
         }
         XCTAssertEqual(whole.appCode, "COMMON200")
@@ -23,8 +26,12 @@ final class LenientEnvelopeTests: XCTestCase {
         for (code, expected) in [(#""USER404""#, "USER404"), ("2001", "2001"), (#""2001""#, "2001")] {
             let body = #"{"isSuccess":false,"code":\#(code),"message":"unknown user","result":null}"#
             let result = ResultService().judgeStatus(by: 200, json(body), type: Item.self)
-            XCTAssertEqual(result, .requestErr(ServiceFailure(statusCode: 200, message: "unknown user",
-                                                              appCode: expected, body: json(body))))
+            XCTAssertEqual(
+                result,
+                .requestErr(
+                    ServiceFailure(
+                        statusCode: 200, message: "unknown user",
+                        appCode: expected, body: json(body))))
         }
         let numeric = #"{"isSuccess":false,"code":2001,"message":"unknown user"}"#
         XCTAssertEqual(ResultService().judgeStatus(by: 200, json(numeric), type: Item.self).failure?.code, 2001)
@@ -42,8 +49,10 @@ final class LenientEnvelopeTests: XCTestCase {
 
         // Without a declared envelope, a top-level code or an error object's code is still read.
         let plain = PlainService()
-        XCTAssertEqual(plain.judgeStatus(by: 400, json(#"{"code":"E42","message":"bad"}"#), type: Item.self).failure,
-                       ServiceFailure(statusCode: 400, message: "bad", appCode: "E42", body: json(#"{"code":"E42","message":"bad"}"#)))
+        XCTAssertEqual(
+            plain.judgeStatus(by: 400, json(#"{"code":"E42","message":"bad"}"#), type: Item.self).failure,
+            ServiceFailure(
+                statusCode: 400, message: "bad", appCode: "E42", body: json(#"{"code":"E42","message":"bad"}"#)))
         let nested = plain.judgeStatus(by: 401, json(social), type: Item.self).failure
         XCTAssertEqual(nested?.appCode, "INVALID_TOKEN")
         XCTAssertEqual(nested?.message, "bad token")
@@ -56,24 +65,25 @@ final class LenientEnvelopeTests: XCTestCase {
             #"{"status":200.0,"success":1,"message":5,"data":\#(data)}"#,
             #"{"status":{"http":200},"success":"true","message":["ok"],"data":\#(data)}"#,
             #"{"status":null,"success":null,"message":null,"data":\#(data)}"#,
-            #"{"data":\#(data)}"#,
+            #"{"data":\#(data)}"#
         ]
         for body in statusBodies {
             XCTAssertEqual(StatusService().judgeStatus(by: 200, json(body), type: Item.self), .success(item), body)
         }
         let resultBodies = [
             #"{"isSuccess":"TRUE","code":1.5,"message":{"ko":"성공"},"result":\#(data)}"#,
-            #"{"isSuccess":true,"code":[1],"message":true,"result":\#(data)}"#,
+            #"{"isSuccess":true,"code":[1],"message":true,"result":\#(data)}"#
         ]
         for body in resultBodies {
             XCTAssertEqual(ResultService().judgeStatus(by: 200, json(body), type: Item.self), .success(item), body)
         }
         let socialBodies = [
             #"{"success":"yes","data":\#(data),"error":42}"#,
-            #"{"success":true,"data":\#(data),"error":{"code":{"nested":1},"message":7}}"#,
+            #"{"success":true,"data":\#(data),"error":{"code":{"nested":1},"message":7}}"#
         ]
         for body in socialBodies {
-            XCTAssertEqual(SuccessErrorService().judgeStatus(by: 200, json(body), type: Item.self), .success(item), body)
+            XCTAssertEqual(
+                SuccessErrorService().judgeStatus(by: 200, json(body), type: Item.self), .success(item), body)
         }
     }
 
@@ -83,8 +93,9 @@ final class LenientEnvelopeTests: XCTestCase {
             XCTAssertEqual(StatusService().judgeStatus(by: 200, json(body), type: Item.self).kind, .requestErr, flag)
         }
         let readable = #"{"status":"201","success":"1","message":404,"data":null}"#
-        let whole = StatusService().judgeStatus(by: 200, json(readable), type: StatusEnvelope.Body<Empty>.self,
-                                                decodingMode: .envelope)
+        let whole = StatusService().judgeStatus(
+            by: 200, json(readable), type: StatusEnvelope.Body<Empty>.self,
+            decodingMode: .envelope)
         XCTAssertEqual(whole, .success(StatusEnvelope.Body(status: 201, success: true, message: "404", data: nil)))
     }
 

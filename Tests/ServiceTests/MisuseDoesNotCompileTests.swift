@@ -26,9 +26,10 @@ final class MisuseDoesNotCompileTests: XCTestCase {
                     EnvelopeFields(payload: body, message: message, isSuccessFlag: ok, code: code, payloadKey: "body")
                 }
             """
-        try TypeChecker.assertRejected(model.replacingOccurrences(of: "%@", with: ""),
-                                       with: "type 'Wrapped<P>' does not conform to protocol 'ResponseEnvelope'",
-                                       whileAccepting: model.replacingOccurrences(of: "%@", with: fields))
+        try TypeChecker.assertRejected(
+            model.replacingOccurrences(of: "%@", with: ""),
+            with: "type 'Wrapped<P>' does not conform to protocol 'ResponseEnvelope'",
+            whileAccepting: model.replacingOccurrences(of: "%@", with: fields))
     }
 
     func testEnvelopeFieldOfTheWrongTypeDoesNotCompile() throws {
@@ -42,9 +43,10 @@ final class MisuseDoesNotCompileTests: XCTestCase {
                 }
             }
             """
-        try TypeChecker.assertRejected(model.replacingOccurrences(of: "%@", with: "result"),
-                                       with: "cannot convert value of type 'String' to expected argument type 'Bool",
-                                       whileAccepting: model.replacingOccurrences(of: "%@", with: #"result == "OK""#))
+        try TypeChecker.assertRejected(
+            model.replacingOccurrences(of: "%@", with: "result"),
+            with: "cannot convert value of type 'String' to expected argument type 'Bool",
+            whileAccepting: model.replacingOccurrences(of: "%@", with: #"result == "OK""#))
     }
 
     // MARK: Routers (point 5)
@@ -67,12 +69,15 @@ final class MisuseDoesNotCompileTests: XCTestCase {
                 .replacingOccurrences(of: "return %@", with: "return \(value)")
         }
         let good = declaring("RequestParams", #".query(["q": text])"#)
-        try TypeChecker.assertRejected(declaring("[String: Any]", #"["q": text]"#),
-                                       with: "a Router's parameters say how they are encoded", whileAccepting: good)
-        try TypeChecker.assertRejected(declaring("Parameters", #"["q": text]"#),
-                                       with: "a Router's parameters say how they are encoded", whileAccepting: good)
-        try TypeChecker.assertRejected(declaring("RequestParams?", #".query(["q": text])"#),
-                                       with: "a Router's parameters are not optional", whileAccepting: good)
+        try TypeChecker.assertRejected(
+            declaring("[String: Any]", #"["q": text]"#),
+            with: "a Router's parameters say how they are encoded", whileAccepting: good)
+        try TypeChecker.assertRejected(
+            declaring("Parameters", #"["q": text]"#),
+            with: "a Router's parameters say how they are encoded", whileAccepting: good)
+        try TypeChecker.assertRejected(
+            declaring("RequestParams?", #".query(["q": text])"#),
+            with: "a Router's parameters are not optional", whileAccepting: good)
     }
 
     func testMoyaStyleURLBaseDoesNotCompile() throws {
@@ -102,12 +107,15 @@ final class MisuseDoesNotCompileTests: XCTestCase {
                 %@
             }
             """
-        let good = service.replacingOccurrences(of: "%@", with: "static var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }")
-        try TypeChecker.assertRejected(service.replacingOccurrences(of: "%@", with: ""),
-                                       with: "type 'AuthService' does not conform to protocol 'Service'",
-                                       whileAccepting: good)
+        let good = service.replacingOccurrences(
+            of: "%@", with: "static var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }")
         try TypeChecker.assertRejected(
-            service.replacingOccurrences(of: "%@", with: "var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }"),
+            service.replacingOccurrences(of: "%@", with: ""),
+            with: "type 'AuthService' does not conform to protocol 'Service'",
+            whileAccepting: good)
+        try TypeChecker.assertRejected(
+            service.replacingOccurrences(
+                of: "%@", with: "var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }"),
             with: "type 'AuthService' does not conform to protocol 'Service'", whileAccepting: good)
     }
 
@@ -120,8 +128,9 @@ final class MisuseDoesNotCompileTests: XCTestCase {
                 %@ calls = 0
             }
             """
-        try TypeChecker.assertRejected(service.replacingOccurrences(of: "%@", with: "var"),
-                                       with: "stored property 'calls' of 'Sendable'-conforming class 'CounterService' is mutable",
-                                       whileAccepting: service.replacingOccurrences(of: "%@", with: "let"))
+        try TypeChecker.assertRejected(
+            service.replacingOccurrences(of: "%@", with: "var"),
+            with: "stored property 'calls' of 'Sendable'-conforming class 'CounterService' is mutable",
+            whileAccepting: service.replacingOccurrences(of: "%@", with: "let"))
     }
 }

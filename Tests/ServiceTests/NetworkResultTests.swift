@@ -8,7 +8,7 @@ final class NetworkResultTests: XCTestCase {
     func testCasesMatchWithAndWithoutBindings() {
         let results: [NetworkResult<Item>] = [
             .success(Item(id: 1, title: "a")), .requestErr(failure), .pathErr(failure),
-            .serverErr(failure), .networkFail(ServiceFailure(error: .cancelled)),
+            .serverErr(failure), .networkFail(ServiceFailure(error: .cancelled))
         ]
         var seen: [String] = []
         for result in results {
@@ -54,9 +54,11 @@ final class NetworkResultTests: XCTestCase {
 
     func testDescriptionsAreReadable() {
         XCTAssertEqual(NetworkResult<Int>.requestErr(failure).description, "requestErr(HTTP 404: no such user)")
-        let decoding = ServiceFailure(statusCode: 200, error: .decodingFailed(path: "data.title", reason: "expected String, found null"))
-        XCTAssertEqual(ServiceError.pathErr(decoding).description,
-                       "pathErr(HTTP 200: Decoding failed at data.title: expected String, found null)")
+        let decoding = ServiceFailure(
+            statusCode: 200, error: .decodingFailed(path: "data.title", reason: "expected String, found null"))
+        XCTAssertEqual(
+            ServiceError.pathErr(decoding).description,
+            "pathErr(HTTP 200: Decoding failed at data.title: expected String, found null)")
         XCTAssertEqual(ServiceFailure(error: .cancelled).description, "The request was cancelled")
         XCTAssertEqual(failure.bodyText, "{}")
     }
@@ -67,12 +69,15 @@ final class NetworkResultTests: XCTestCase {
         let body = json(#"{"isSuccess":true,"code":"COMMON200","message":"success","result":[{"id":1,"title":7}]}"#)
         let result = ResultService().judgeStatus(by: 200, body, type: [Item].self)
         XCTAssertEqual(result.kind, .pathErr)
-        XCTAssertEqual(result.description, #"pathErr(HTTP 200, code COMMON200: Decoding failed at result[0].title: "#
-                       + #"expected String, found number (server message: "success"))"#)
+        XCTAssertEqual(
+            result.description,
+            #"pathErr(HTTP 200, code COMMON200: Decoding failed at result[0].title: "#
+                + #"expected String, found number (server message: "success"))"#)
 
         let missing = json(#"{"status":200,"success":true,"message":"ok","data":{"id":1}}"#)
-        XCTAssertEqual(StatusService().judgeStatus(by: 200, missing, type: Item.self).failure?.description,
-                       #"HTTP 200: Decoding failed at data.title: missing key 'title' (server message: "ok")"#)
+        XCTAssertEqual(
+            StatusService().judgeStatus(by: 200, missing, type: Item.self).failure?.description,
+            #"HTTP 200: Decoding failed at data.title: missing key 'title' (server message: "ok")"#)
     }
 
     func testServiceReplyForwardsMembersToTheValue() {

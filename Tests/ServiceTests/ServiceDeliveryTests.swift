@@ -20,8 +20,10 @@ final class ServiceDeliveryTests: XCTestCase {
             .jsonString(#"{"status":200,"success":true,"message":"ok","data":{"id":1,"title":"a"}}"#)
         }
         server.route("POST", "/item") { _ in
-            TestHTTPResponse.jsonString(#"{"status":201,"success":true,"message":"created","data":{"id":2,"title":"b"}}"#,
-                                        status: 201).adding("Location", "/item/2")
+            TestHTTPResponse.jsonString(
+                #"{"status":201,"success":true,"message":"created","data":{"id":2,"title":"b"}}"#,
+                status: 201
+            ).adding("Location", "/item/2")
         }
         server.route("GET", "/missing") { _ in
             .jsonString(#"{"status":404,"success":false,"message":"no such item"}"#, status: 404)

@@ -16,8 +16,9 @@ final class ServicePluginTests: XCTestCase {
         func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest {
             log.withLock { $0.append("\(name).prepare") }
             var request = request
-            request.setValue((request.value(forHTTPHeaderField: "X-Plugins").map { $0 + "," } ?? "") + name,
-                             forHTTPHeaderField: "X-Plugins")
+            request.setValue(
+                (request.value(forHTTPHeaderField: "X-Plugins").map { $0 + "," } ?? "") + name,
+                forHTTPHeaderField: "X-Plugins")
             return request
         }
         func process(_ response: DataResponse<Data?>, context: RequestContext) throws -> DataResponse<Data?> {
@@ -51,8 +52,14 @@ final class ServicePluginTests: XCTestCase {
         }
         XCTAssertEqual(viaCompletion.value, Item(id: 1, title: "a"))
 
-        XCTAssertEqual(server.recordedRequests(path: "/item").map { $0.header("X-Plugins") }, ["session,service", "session,service"])
-        XCTAssertEqual(log.withLock { $0 }, ["session.prepare", "service.prepare", "session.process", "service.process",
-                                             "session.prepare", "service.prepare", "session.process", "service.process"])
+        XCTAssertEqual(
+            server.recordedRequests(path: "/item").map { $0.header("X-Plugins") },
+            ["session,service", "session,service"])
+        XCTAssertEqual(
+            log.withLock { $0 },
+            [
+                "session.prepare", "service.prepare", "session.process", "service.process",
+                "session.prepare", "service.prepare", "session.process", "service.process"
+            ])
     }
 }

@@ -69,13 +69,16 @@ final class ServiceProtocolTests: XCTestCase {
     }
 
     private static func statusStub(_ title: String) -> Session {
-        Session.stubbed { _ in .json(#"{"status":200,"success":true,"message":"ok","data":{"id":1,"title":"\#(title)"}}"#) }
+        Session.stubbed { _ in
+            .json(#"{"status":200,"success":true,"message":"ok","data":{"id":1,"title":"\#(title)"}}"#)
+        }
     }
 
     func testStructFinalClassAndActorServicesUseTheDefaultHelpers() async {
-        let catalog = CatalogService(session: Session.stubbed { _ in
-            .json(#"{"isSuccess":true,"code":"COMMON200","message":"ok","result":{"item_id":7}}"#)
-        })
+        let catalog = CatalogService(
+            session: Session.stubbed { _ in
+                .json(#"{"isSuccess":true,"code":"COMMON200","message":"ok","result":{"item_id":7}}"#)
+            })
         let item = await catalog.item()
         XCTAssertEqual(item, .success(CatalogItem(itemId: 7)))
 

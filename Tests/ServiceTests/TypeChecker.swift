@@ -17,7 +17,9 @@ enum TypeChecker {
     private static var buildDirectory: URL? {
         let candidates = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
             .compactMap { $0?.deletingLastPathComponent() }
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("Modules/Courier.swiftmodule").path) }
+        return candidates.first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("Modules/Courier.swiftmodule").path)
+        }
     }
 
     /// Runs `swiftc -typecheck` in Swift 6 mode on `source`, which may `import Courier`.
@@ -26,7 +28,8 @@ enum TypeChecker {
             XCTFail("cannot find the build directory with Modules/Courier.swiftmodule", file: file, line: line)
             return Outcome(compiled: false, diagnostics: "")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-typecheck-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-typecheck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let snippet = directory.appendingPathComponent("snippet.swift")
@@ -38,7 +41,7 @@ enum TypeChecker {
             "swiftc", "-typecheck", "-swift-version", "6", snippet.path,
             "-I", build.appendingPathComponent("Modules").path,
             "-I", packageRoot.appendingPathComponent("Sources/CCurl").path,
-            "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("CCurlShim.build/module.modulemap").path,
+            "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("CCurlShim.build/module.modulemap").path
         ]
         let output = Pipe()
         process.standardOutput = output
@@ -50,13 +53,17 @@ enum TypeChecker {
     }
 
     /// Asserts that `good` compiles and `bad` does not, with an error containing `message`.
-    static func assertRejected(_ bad: String, with message: String, whileAccepting good: String,
-                               file: StaticString = #filePath, line: UInt = #line) throws {
+    static func assertRejected(
+        _ bad: String, with message: String, whileAccepting good: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let accepted = try typecheck(good, file: file, line: line)
-        XCTAssertTrue(accepted.compiled, "the corrected form must compile:\n\(accepted.diagnostics)", file: file, line: line)
+        XCTAssertTrue(
+            accepted.compiled, "the corrected form must compile:\n\(accepted.diagnostics)", file: file, line: line)
         let rejected = try typecheck(bad, file: file, line: line)
         XCTAssertFalse(rejected.compiled, "the misuse compiled", file: file, line: line)
-        XCTAssertTrue(rejected.diagnostics.contains(message),
-                      "expected an error containing \"\(message)\", got:\n\(rejected.diagnostics)", file: file, line: line)
+        XCTAssertTrue(
+            rejected.diagnostics.contains(message),
+            "expected an error containing \"\(message)\", got:\n\(rejected.diagnostics)", file: file, line: line)
     }
 }

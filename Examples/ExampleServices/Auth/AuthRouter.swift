@@ -60,11 +60,17 @@ public enum AuthRouter: DemoRouter {
         case .signUp:
             return Data(#"{"status":201,"success":true,"message":"signed up","data":{"userId":1,"name":"Ada"}}"#.utf8)
         case .signIn:
-            return Data(#"{"status":200,"success":true,"message":"signed in","data":{"userId":1,"name":"Ada","accessToken":"sample-access-1","refreshToken":"sample-refresh-1","expiresIn":3600}}"#.utf8)
+            return Data(
+                #"{"status":200,"success":true,"message":"signed in","data":{"userId":1,"name":"Ada","accessToken":"sample-access-1","refreshToken":"sample-refresh-1","expiresIn":3600}}"#
+                    .utf8)
         case .refresh:
-            return Data(#"{"status":200,"success":true,"message":"refreshed","data":{"accessToken":"sample-access-2","refreshToken":"sample-refresh-2","expiresIn":3600}}"#.utf8)
+            return Data(
+                #"{"status":200,"success":true,"message":"refreshed","data":{"accessToken":"sample-access-2","refreshToken":"sample-refresh-2","expiresIn":3600}}"#
+                    .utf8)
         case .me:
-            return Data(#"{"status":200,"success":true,"message":"ok","data":{"userId":1,"name":"Ada","email":"ada@example.com"}}"#.utf8)
+            return Data(
+                #"{"status":200,"success":true,"message":"ok","data":{"userId":1,"name":"Ada","email":"ada@example.com"}}"#
+                    .utf8)
         case .demoExpireTokens:
             return Data(#"{"status":200,"success":true,"message":"every access token has expired"}"#.utf8)
         }

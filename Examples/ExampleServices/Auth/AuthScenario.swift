@@ -69,7 +69,8 @@ public enum AuthScenario {
         outcome.completionSignIn = viaCompletion
         switch viaCompletion {
         case .success(let again): outcome.transcript.log("completion handler: signed in again as \(again.name)")
-        case .requestErr, .pathErr, .serverErr, .networkFail: outcome.transcript.log("completion handler failed: \(viaCompletion)")
+        case .requestErr, .pathErr, .serverErr, .networkFail:
+            outcome.transcript.log("completion handler failed: \(viaCompletion)")
         }
 
         await readProfile(into: &outcome, service: service)
@@ -111,7 +112,9 @@ public enum AuthScenario {
         outcome.profilesAfterExpiry = await [first, second, third]
         outcome.refreshes = service.authentication.refreshCount - before
         let succeeded = outcome.profilesAfterExpiry.filter(\.isSuccess).count
-        outcome.transcript.log("3 concurrent profile calls after expiry: \(succeeded) succeeded, "
-            + "\(outcome.refreshes) token refresh, new token \(service.authentication.credential?.accessToken ?? "none")")
+        outcome.transcript.log(
+            "3 concurrent profile calls after expiry: \(succeeded) succeeded, "
+                + "\(outcome.refreshes) token refresh, new token \(service.authentication.credential?.accessToken ?? "none")"
+        )
     }
 }

@@ -42,8 +42,10 @@ public final class AuthService: BaseService, @unchecked Sendable {
     }
 
     /// Signs in, calling `completion` on `queue` (default: the session's callback queue).
-    public func signIn(email: String, pw: String, queue: DispatchQueue? = nil,
-                       completion: @escaping @Sendable (NetworkResult<SignIn>) -> Void) {
+    public func signIn(
+        email: String, pw: String, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (NetworkResult<SignIn>) -> Void
+    ) {
         request(AuthRouter.signIn(email: email, pw: pw), queue: queue) { (result: NetworkResult<SignIn>) in
             if case .success(let signIn) = result { self.remember(signIn) }
             completion(result)
@@ -61,15 +63,17 @@ public final class AuthService: BaseService, @unchecked Sendable {
     }
 
     private func remember(_ signIn: SignIn) {
-        authentication.credential = AuthCredential(accessToken: signIn.accessToken, refreshToken: signIn.refreshToken,
-                                                   expiresAt: Date().addingTimeInterval(TimeInterval(signIn.expiresIn)))
+        authentication.credential = AuthCredential(
+            accessToken: signIn.accessToken, refreshToken: signIn.refreshToken,
+            expiresAt: Date().addingTimeInterval(TimeInterval(signIn.expiresIn)))
     }
 
     /// Exchanges the refresh token for a new pair; `AuthRouter.refresh` declares no
     /// authorization, so this call is not intercepted itself.
     private func renew(_ expired: AuthCredential) async throws(ServiceError) -> AuthCredential {
         let tokens: Tokens = try await requestValue(AuthRouter.refresh(token: expired.refreshToken ?? ""))
-        return AuthCredential(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-                              expiresAt: Date().addingTimeInterval(TimeInterval(tokens.expiresIn)))
+        return AuthCredential(
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            expiresAt: Date().addingTimeInterval(TimeInterval(tokens.expiresIn)))
     }
 }

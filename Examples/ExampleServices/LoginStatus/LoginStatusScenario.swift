@@ -41,10 +41,12 @@ public enum LoginStatusScenario {
             switch await LoginService.shared.signIn(provider: "kakao", email: email) {
             case .success(let reply) where reply.statusCode == 201:
                 destination = .onboarding
-                outcome.transcript.log("login \(attempt): 201 Created → onboarding for \(reply.nickname) (#\(reply.userId))")
+                outcome.transcript.log(
+                    "login \(attempt): 201 Created → onboarding for \(reply.nickname) (#\(reply.userId))")
             case .success(let reply):
                 destination = .home
-                outcome.transcript.log("login \(attempt): \(reply.statusCode) OK → welcome back, \(reply.value.nickname)")
+                outcome.transcript.log(
+                    "login \(attempt): \(reply.statusCode) OK → welcome back, \(reply.value.nickname)")
             case .requestErr(let failure), .pathErr(let failure), .serverErr(let failure), .networkFail(let failure):
                 destination = .error
                 outcome.transcript.log("login \(attempt) failed: \(failure)")
@@ -55,7 +57,8 @@ public enum LoginStatusScenario {
         switch await LoginService.shared.signIn(provider: "kakao", email: "not-an-email") {
         case .requestErr(let failure):
             outcome.invalidEmail = failure
-            outcome.transcript.log("invalid email → \(failure.statusCode ?? 0) \(failure.appCode ?? "-"): \(failure.message ?? "")")
+            outcome.transcript.log(
+                "invalid email → \(failure.statusCode ?? 0) \(failure.appCode ?? "-"): \(failure.message ?? "")")
         case let other:
             outcome.transcript.log("invalid email: unexpected \(other)")
         }

@@ -61,7 +61,9 @@ public enum MusicHomeScenario {
         case .failure(let error): outcome.transcript.log("latest failed: \(error)")
         }
         outcome.personalized = await mine.value ?? []
-        for (title, songs) in [("popular", outcome.popular), ("latest", outcome.latest), ("for you", outcome.personalized)] {
+        for (title, songs) in [
+            ("popular", outcome.popular), ("latest", outcome.latest), ("for you", outcome.personalized)
+        ] {
             outcome.transcript.log("\(title): " + songs.map { "\($0.title) – \($0.artist)" }.joined(separator: ", "))
         }
 

@@ -35,7 +35,9 @@ public enum TravelScenario {
         case .success(let page):
             outcome.firstPage = page
             outcome.transcript.log("page \(page.page), \(page.trips.count) of \(page.total) trips:")
-            for trip in page.trips { outcome.transcript.log("  #\(trip.id) \(trip.hotel), \(trip.city): €\(Int(trip.price))") }
+            for trip in page.trips {
+                outcome.transcript.log("  #\(trip.id) \(trip.hotel), \(trip.city): €\(Int(trip.price))")
+            }
         case let other:
             outcome.transcript.log("search failed: \(other)")
         }
@@ -44,8 +46,9 @@ public enum TravelScenario {
         case .success(let envelope):
             outcome.envelopeMessage = envelope.message
             outcome.secondPage = envelope.data
-            outcome.transcript.log("page 2 envelope: status \(envelope.status ?? 0), message \(envelope.message ?? "-"), "
-                + "\(envelope.data?.trips.count ?? 0) trips")
+            outcome.transcript.log(
+                "page 2 envelope: status \(envelope.status ?? 0), message \(envelope.message ?? "-"), "
+                    + "\(envelope.data?.trips.count ?? 0) trips")
         case let other:
             outcome.transcript.log("page 2 failed: \(other)")
         }

@@ -16,7 +16,9 @@ public final class TravelService: BaseService, @unchecked Sendable {
     }
 
     /// The whole `TravelResponse` of a search, for screens that show the server's message too.
-    public func searchEnvelope(page: Int, size: Int, filter: TripFilter) async -> NetworkResult<TravelResponse<TripPage>> {
+    public func searchEnvelope(
+        page: Int, size: Int, filter: TripFilter
+    ) async -> NetworkResult<TravelResponse<TripPage>> {
         await request(TravelAPI.search(page: page, size: size, filter: filter), decodingMode: .envelope)
     }
 }

@@ -111,7 +111,8 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let text): return "Invalid URL: \(text)"
-        case .unsupportedScheme(let scheme): return "Unsupported URL scheme '\(scheme)': only http and https are allowed"
+        case .unsupportedScheme(let scheme):
+            return "Unsupported URL scheme '\(scheme)': only http and https are allowed"
         case .invalidHeader(let name, let reason): return "Invalid header '\(name)': \(reason)"
         case .parameterEncodingFailed(let keyPath, let reason): return "Cannot encode parameter '\(keyPath)': \(reason)"
         case .multipartEncodingFailed(let reason): return "Cannot build multipart body: \(reason)"
@@ -133,14 +134,18 @@ public enum CourierError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unhandledRequest(let reason): return "No response for the request: \(reason)"
         case .unacceptableStatusCode(let code): return "Unacceptable status code \(code)"
         case .unacceptableContentType(let type): return "Unacceptable content type \(type ?? "(none)")"
-        case .decodingFailed(let path, let reason): return "Decoding failed at \(path.isEmpty ? "(root)" : path): \(reason)"
+        case .decodingFailed(let path, let reason):
+            return "Decoding failed at \(path.isEmpty ? "(root)" : path): \(reason)"
         case .stringDecodingFailed: return "The response body is not valid text"
-        case .pluginFailed(let plugin, let hook, let reason): return "Plugin \(plugin) failed in \(hook.rawValue): \(reason)"
-        case .adaptationFailed(let interceptor, let reason): return "Interceptor \(interceptor) could not adapt the request: \(reason)"
+        case .pluginFailed(let plugin, let hook, let reason):
+            return "Plugin \(plugin) failed in \(hook.rawValue): \(reason)"
+        case .adaptationFailed(let interceptor, let reason):
+            return "Interceptor \(interceptor) could not adapt the request: \(reason)"
         case .missingCredential: return "The endpoint needs a credential and none is set (sign in first)"
         case .credentialRefreshFailed(let reason): return "Refreshing the credential failed: \(reason)"
         case .tooManyCredentialRefreshes(let limit, let window):
-            return "The credential was refreshed \(limit) times within \(Int(window)) s and is still refused; not refreshing again"
+            return
+                "The credential was refreshed \(limit) times within \(Int(window)) s and is still refused; not refreshing again"
         }
     }
 }

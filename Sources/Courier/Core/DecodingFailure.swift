@@ -10,15 +10,18 @@ extension CourierError {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return .decodingFailed(path: codingPath(context.codingPath + [key]), reason: "missing key '\(key.stringValue)'")
+            return .decodingFailed(
+                path: codingPath(context.codingPath + [key]), reason: "missing key '\(key.stringValue)'")
         case .valueNotFound(let type, let context):
             return .decodingFailed(path: codingPath(context.codingPath), reason: "expected \(type), found null")
         case .typeMismatch(let type, let context):
-            return .decodingFailed(path: codingPath(context.codingPath),
-                                   reason: "expected \(type), found \(found(in: context.debugDescription))")
+            return .decodingFailed(
+                path: codingPath(context.codingPath),
+                reason: "expected \(type), found \(found(in: context.debugDescription))")
         case .dataCorrupted(let context):
             let underlying = (context.underlyingError as NSError?)?.localizedDescription
-            let reason = context.codingPath.isEmpty
+            let reason =
+                context.codingPath.isEmpty
                 ? "the data is not valid JSON" + (underlying.map { " (\($0))" } ?? "")
                 : context.debugDescription
             return .decodingFailed(path: codingPath(context.codingPath), reason: reason)

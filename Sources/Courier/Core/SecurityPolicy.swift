@@ -14,7 +14,9 @@
 public struct SecurityPolicy: Sendable, Equatable {
     /// Headers that are secrets whatever the configuration says: `Authorization`,
     /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
-    public static let alwaysSecretHeaders: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
+    public static let alwaysSecretHeaders: Set<String> = [
+        "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"
+    ]
 
     /// The default ``maxResponseSize``: 64 MiB.
     public static let defaultMaxResponseSize = 64 << 20
@@ -44,10 +46,12 @@ public struct SecurityPolicy: Sendable, Equatable {
     private var lowercasedSecrets: Set<String>
 
     /// Creates a policy.
-    public init(secretHeaders: Set<String> = ["X-Api-Key", "X-Auth-Token"],
-                allowsInsecureRedirects: Bool = false,
-                maxResponseSize: Int? = SecurityPolicy.defaultMaxResponseSize,
-                maxDownloadSize: Int? = nil) {
+    public init(
+        secretHeaders: Set<String> = ["X-Api-Key", "X-Auth-Token"],
+        allowsInsecureRedirects: Bool = false,
+        maxResponseSize: Int? = SecurityPolicy.defaultMaxResponseSize,
+        maxDownloadSize: Int? = nil
+    ) {
         self.secretHeaders = secretHeaders
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.maxResponseSize = maxResponseSize

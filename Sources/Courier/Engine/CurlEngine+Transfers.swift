@@ -81,7 +81,8 @@ extension CurlEngine {
             guard courier_msg_is_done(message) != 0, let easy = courier_msg_easy(message) else { continue }
             let code = courier_msg_result(message)
             guard let transfer = CurlTransfer.from(easy: easy),
-                  active[ObjectIdentifier(transfer)] != nil else { continue }
+                active[ObjectIdentifier(transfer)] != nil
+            else { continue }
             // Everything that needs the handle happens before it is removed and freed.
             noteHeadsArrived()
             let outcome = transfer.evaluate(code: code)
@@ -133,4 +134,3 @@ extension CurlEngine {
         }
     }
 }
-

@@ -244,4 +244,3 @@ enum CurlGlobal {
         _ = initialized
     }
 }
-

@@ -65,14 +65,14 @@ enum CurlResultTable {
         case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
             return .pinnedKeyMismatch
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
-             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
-             CURLE_SSL_INVALIDCERTSTATUS, CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
+            CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT:
             return .tlsFailure(message: state.message)
 
         // The response: framing, heads, bodies.
         case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2,
-             CURLE_HTTP2_STREAM:
+            CURLE_HTTP2_STREAM:
             return .protocolViolation(message: state.message)
         case CURLE_RECV_ERROR where state.message.hasSuffix("in chunked-encoding"):
             return .protocolViolation(message: "malformed chunked encoding: \(state.message)")
@@ -83,7 +83,8 @@ enum CurlResultTable {
             return .protocolViolation(message: "a response header line is longer than libcurl's 100 KB limit")
         case CURLE_BAD_FUNCTION_ARGUMENT where state.headBytes > 0 && !state.headComplete:
             // libcurl's header store refuses a folded line that has no field before it.
-            return .protocolViolation(message: "the response head has a line libcurl cannot store (a folded line with no field before it)")
+            return .protocolViolation(
+                message: "the response head has a line libcurl cannot store (a folded line with no field before it)")
         case CURLE_FILESIZE_EXCEEDED:
             return .responseTooLarge(limit: state.bodyLimit ?? 0)
         case CURLE_TOO_MANY_REDIRECTS:
@@ -96,8 +97,9 @@ enum CurlResultTable {
             return .responseTooLarge(limit: state.bodyLimit ?? 0)
         case CURLE_WRITE_ERROR where state.fileWriteError != nil:
             let reason = state.fileWriteError.map { String(cString: strerror($0.errno)) } ?? ""
-            return .transport(code: Int(code.rawValue),
-                              message: "could not write to \(state.fileWriteError?.path ?? "the destination"): \(reason)")
+            return .transport(
+                code: Int(code.rawValue),
+                message: "could not write to \(state.fileWriteError?.path ?? "the destination"): \(reason)")
         case CURLE_ABORTED_BY_CALLBACK:
             return .cancelled
 

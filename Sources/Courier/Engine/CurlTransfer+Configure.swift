@@ -16,8 +16,10 @@ import FoundationNetworking
 /// checks, HEAD and custom methods) makes the transfer not plain, and its handle is reset when it
 /// is recycled.
 extension CurlTransfer {
-    func configure(_ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
-                   hasSessionOptions: Bool) -> CourierError? {
+    func configure(
+        _ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
+        hasSessionOptions: Bool
+    ) -> CourierError? {
         keepsSessionOptions = false
         guard let url = request.url else { return .invalidRequest(reason: "the request has no URL") }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -187,8 +189,11 @@ extension CurlTransfer {
 
     /// Checks every field and formats it as a header line; `withBodyLines` adds the lines that
     /// switch off libcurl's own `Expect` and `Content-Type` for a body.
-    private static func makeHeaderList(_ fields: [String: String], withBodyLines: Bool)
-        -> Result<CurlHeaderList, CourierError> {
+    private static func makeHeaderList(
+        _ fields: [String: String], withBodyLines: Bool
+    )
+        -> Result<CurlHeaderList, CourierError>
+    {
         var list: UnsafeMutablePointer<curl_slist>?
         var hasContentType = false
         var hasExpect = false
@@ -204,7 +209,8 @@ extension CurlTransfer {
             }
             guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else {
                 curl_slist_free_all(list)
-                return .failure(.invalidHeader(name: name, reason: "the name contains characters not allowed in a header name"))
+                return .failure(
+                    .invalidHeader(name: name, reason: "the name contains characters not allowed in a header name"))
             }
             guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
                 curl_slist_free_all(list)
@@ -230,7 +236,8 @@ extension CurlTransfer {
             return "the field is \(fieldBytes) bytes, over the limit of \(SecurityPolicy.maxRequestHeaderFieldSize)"
         }
         if headBytes > SecurityPolicy.maxRequestHeadSize {
-            return "it brings the request headers to \(headBytes) bytes, over the limit of \(SecurityPolicy.maxRequestHeadSize)"
+            return
+                "it brings the request headers to \(headBytes) bytes, over the limit of \(SecurityPolicy.maxRequestHeadSize)"
         }
         return nil
     }
@@ -255,4 +262,3 @@ extension CurlTransfer {
         courier_easy_setopt_pointer(easy, option, pointer)
     }
 }
-

@@ -142,8 +142,10 @@ extension CurlTransfer {
         flow.downloadTotal = encoded ? nil : headParser.declaredLength.map(Int64.init)
         guard placeResumedBody() else { return false }
         if let stream = options.responseStream, let url = request.url {
-            stream.deliverHead(ResponseHead(url: url, statusCode: headParser.statusCode,
-                                            httpVersion: currentHTTPVersion, fields: headParser.fields))
+            stream.deliverHead(
+                ResponseHead(
+                    url: url, statusCode: headParser.statusCode,
+                    httpVersion: currentHTTPVersion, fields: headParser.fields))
         }
         return true
     }
@@ -184,8 +186,9 @@ extension CurlTransfer {
         let now = ContinuousClock.now
         if let last = flow.lastProgressReport, now - last < flow.progressInterval { return true }
         flow.lastProgressReport = now
-        relay.report(download: flow.receivingBody ? downloadProgress(finished: false) : nil,
-                     upload: uploadProgress(finished: false))
+        relay.report(
+            download: flow.receivingBody ? downloadProgress(finished: false) : nil,
+            upload: uploadProgress(finished: false))
         return true
     }
 
@@ -193,15 +196,17 @@ extension CurlTransfer {
         guard let flow else { return TransferProgress(completedBytes: 0, totalBytes: nil) }
         let received = flow.downloadBase + Int64(flow.discardingHop ? 0 : receivedBodyBytes)
         let total = flow.downloadTotal.map { flow.downloadBase + $0 }
-        return TransferProgress(completedBytes: received, totalBytes: total ?? (finished ? received : nil),
-                                isFinished: finished)
+        return TransferProgress(
+            completedBytes: received, totalBytes: total ?? (finished ? received : nil),
+            isFinished: finished)
     }
 
     private func uploadProgress(finished: Bool) -> TransferProgress {
         guard let flow else { return TransferProgress(completedBytes: 0, totalBytes: nil) }
         let sent = finished ? max(flow.uploaded, flow.uploadLength ?? 0) : flow.uploaded
-        return TransferProgress(completedBytes: sent, totalBytes: flow.uploadLength ?? (finished ? sent : nil),
-                                isFinished: finished)
+        return TransferProgress(
+            completedBytes: sent, totalBytes: flow.uploadLength ?? (finished ? sent : nil),
+            isFinished: finished)
     }
 
     /// Stops a streamed upload's producer and sends the final progress. Called once, by `finish`.

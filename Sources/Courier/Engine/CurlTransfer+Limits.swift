@@ -12,7 +12,8 @@ extension CurlTransfer {
     /// requests. Worked out once per hop, into ``CurlTransfer/multiplexOrigin``.
     static func multiplexOrigin(of request: URLRequest, options: TransferOptions) -> String? {
         guard options.httpVersion != .http1_1, let url = request.url, let scheme = url.scheme,
-              scheme.caseInsensitiveEquals("https"), let host = url.host?.lowercased() else { return nil }
+            scheme.caseInsensitiveEquals("https"), let host = url.host?.lowercased()
+        else { return nil }
         return "https://\(host):\(url.port ?? 443)"
     }
 

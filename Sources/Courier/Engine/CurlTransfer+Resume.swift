@@ -30,7 +30,8 @@ extension CurlTransfer {
     static func contentRangeStart(_ value: String) -> Int64? {
         let text = value.trimmingCharacters(in: .whitespaces)
         guard text.lowercased().hasPrefix("bytes "),
-              let dash = text.firstIndex(of: "-") else { return nil }
+            let dash = text.firstIndex(of: "-")
+        else { return nil }
         return Int64(text[text.index(text.startIndex, offsetBy: 6)..<dash].trimmingCharacters(in: .whitespaces))
     }
 
@@ -40,16 +41,20 @@ extension CurlTransfer {
     func resumeData(after error: CourierError) -> ResumeData? {
         guard let flow, let destination = options.destination, let url = request.url else { return nil }
         if !flow.receivingBody, let offset = options.resumeOffset, ResumeData.isResumable(after: error),
-           let validator = request.value(forHTTPHeaderField: "If-Range") {
+            let validator = request.value(forHTTPHeaderField: "If-Range")
+        {
             // A resumption that failed before any new body arrived: the kept bytes are still good.
-            return ResumeData(url: url, fileURL: destination, bytesWritten: offset, validator: validator, totalBytes: nil)
+            return ResumeData(
+                url: url, fileURL: destination, bytesWritten: offset, validator: validator, totalBytes: nil)
         }
         guard flow.receivingBody,
-              flow.finalStatus == 200 || flow.finalStatus == 206, !flow.contentEncoded,
-              let validator = flow.validator, ResumeData.isResumable(after: error), fileWriteError == 0 else { return nil }
+            flow.finalStatus == 200 || flow.finalStatus == 206, !flow.contentEncoded,
+            let validator = flow.validator, ResumeData.isResumable(after: error), fileWriteError == 0
+        else { return nil }
         let written = flow.downloadBase + Int64(receivedBodyBytes)
         let total = flow.downloadTotal.map { flow.downloadBase + $0 }
         guard written > 0, total.map({ written < $0 }) ?? true else { return nil }
-        return ResumeData(url: url, fileURL: destination, bytesWritten: written, validator: validator, totalBytes: total)
+        return ResumeData(
+            url: url, fileURL: destination, bytesWritten: written, validator: validator, totalBytes: total)
     }
 }

@@ -60,8 +60,10 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     /// The method is a plain GET or POST (HEAD and custom methods leave options behind).
     var keepsMethodOptions = false
 
-    init(request: URLRequest, options: TransferOptions, engine: CurlEngine,
-         completion: @escaping @Sendable (TransportResult) -> Void) {
+    init(
+        request: URLRequest, options: TransferOptions, engine: CurlEngine,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) {
         self.request = request
         self.options = options
         self.engine = engine
@@ -82,13 +84,16 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
 
     /// Thread-safe; later calls and calls after completion do nothing.
     func cancel() {
-        let (exchanged, _) = cancelRequested.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+        let (exchanged, _) = cancelRequested.compareExchange(
+            expected: false, desired: true, ordering: .acquiringAndReleasing)
         if exchanged { engine.requestCancel(self) }
     }
 
     static func from(easy: UnsafeMutableRawPointer) -> CurlTransfer? {
         var pointer: UnsafeMutableRawPointer?
-        guard courier_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer) == CURLE_OK, let pointer else { return nil }
+        guard courier_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer) == CURLE_OK, let pointer else {
+            return nil
+        }
         return Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
     }
 
@@ -131,8 +136,9 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         let statusCode = status > 0 ? status : headParser.statusCode
         if statusCode > 0, let url = request.url {
             let version = metrics?.httpVersion ?? .unknown
-            head = ResponseHead(url: url, statusCode: statusCode,
-                                httpVersion: version == .unknown ? nil : version.rawValue, fields: headParser.fields)
+            head = ResponseHead(
+                url: url, statusCode: statusCode,
+                httpVersion: version == .unknown ? nil : version.rawValue, fields: headParser.fields)
         }
     }
 

@@ -16,8 +16,9 @@ struct HandleProfile: Equatable {
 extension TransferOptions {
     /// The options a pooled easy handle keeps from one plain transfer to the next.
     var handleProfile: HandleProfile {
-        HandleProfile(connectTimeout: connectTimeout, automaticDecompression: automaticDecompression, tls: tls,
-                      proxy: proxy, httpVersion: httpVersion, tcpKeepAlive: tcpKeepAlive,
-                      receiveBufferSize: receiveBufferSize, bodyLimit: bodyLimit)
+        HandleProfile(
+            connectTimeout: connectTimeout, automaticDecompression: automaticDecompression, tls: tls,
+            proxy: proxy, httpVersion: httpVersion, tcpKeepAlive: tcpKeepAlive,
+            receiveBufferSize: receiveBufferSize, bodyLimit: bodyLimit)
     }
 }

@@ -27,7 +27,8 @@ enum RedirectDecision: Equatable {
             return .fail(.redirectRefused(location: location))
         }
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              target.host != nil else {
+            target.host != nil
+        else {
             return .fail(.redirectRefused(location: location))
         }
         if base.scheme?.lowercased() == "https", scheme == "http", !security.allowsInsecureRedirects {

@@ -88,7 +88,8 @@ package final class ResponseStreamBuffer: Sendable {
                 return (.refused, [])
             }
             if let last = state.chunks.indices.last,
-               state.chunks[last].count + bytes.count <= Self.chunkCapacity {
+                state.chunks[last].count + bytes.count <= Self.chunkCapacity
+            {
                 state.chunks[last].append(bytes.assumingMemoryBound(to: UInt8.self))
             } else {
                 var chunk = Data(capacity: max(Self.chunkCapacity, bytes.count))

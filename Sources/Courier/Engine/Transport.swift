@@ -70,8 +70,10 @@ public struct TransportResult: Sendable {
     /// For a download to a file that stopped part-way, how to continue it (see ``ResumeData``).
     public var resumeData: ResumeData?
 
-    package init(request: URLRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
-                 error: CourierError?) {
+    package init(
+        request: URLRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
+        error: CourierError?
+    ) {
         self.request = request
         self.head = head
         self.data = data
@@ -80,11 +82,14 @@ public struct TransportResult: Sendable {
     }
 
     /// A response to `request`: `statusCode`, `headers` in order (repeats allowed) and `body`.
-    public init(request: URLRequest, statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
-                httpVersion: String = "HTTP/1.1", metrics: TransferMetrics? = nil) {
+    public init(
+        request: URLRequest, statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
+        httpVersion: String = "HTTP/1.1", metrics: TransferMetrics? = nil
+    ) {
         let url = request.url ?? URL(fileURLWithPath: "/")
-        let head = ResponseHead(url: url, statusCode: statusCode, httpVersion: httpVersion,
-                                fields: headers.map { ($0.name, $0.value) })
+        let head = ResponseHead(
+            url: url, statusCode: statusCode, httpVersion: httpVersion,
+            fields: headers.map { ($0.name, $0.value) })
         self.init(request: request, head: head, data: body, metrics: metrics, error: nil)
     }
 

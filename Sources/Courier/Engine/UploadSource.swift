@@ -253,6 +253,8 @@ final class UploadBodyStream: InputStream {
         return count
     }
 
-    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
-                            length: UnsafeMutablePointer<Int>) -> Bool { false }
+    override func getBuffer(
+        _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+        length: UnsafeMutablePointer<Int>
+    ) -> Bool { false }
 }

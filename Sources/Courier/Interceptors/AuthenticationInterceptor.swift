@@ -66,8 +66,10 @@ public final class AuthenticationInterceptor: RequestInterceptor {
     ///   - expiryLeeway: a credential expiring within this many seconds is refreshed before a
     ///     request is sent. Default: 10.
     ///   - refresh: exchanges an expired credential for a new one.
-    public init(credential: AuthCredential? = nil, limit: RefreshLimit = RefreshLimit(),
-                expiryLeeway: TimeInterval = 10, refresh: @escaping Refresh) {
+    public init(
+        credential: AuthCredential? = nil, limit: RefreshLimit = RefreshLimit(),
+        expiryLeeway: TimeInterval = 10, refresh: @escaping Refresh
+    ) {
         state = Locked(RefreshState(credential: credential, maxRefreshes: limit.maxRefreshes, window: limit.window))
         self.refresh = refresh
         self.expiryLeeway = expiryLeeway
@@ -102,14 +104,19 @@ public final class AuthenticationInterceptor: RequestInterceptor {
 
     /// On a 401 for an endpoint that needs a credential: refreshes it (once for all concurrent
     /// 401s) and sends the request again, or fails it with the refresh's error.
-    public func retry(_ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext) async
-        -> RetryDecision {
+    public func retry(
+        _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
+    ) async
+        -> RetryDecision
+    {
         let kind = Self.authorization(of: context)
         guard kind != .none, response.error == nil, response.statusCode == 401 else { return .doNotRetry }
         let sent = kind.headerName.flatMap { request.value(forHTTPHeaderField: $0) }
         let now = context.session.configuration.clock.now
         let outcome = await resolve { state, waiter in
-            state.unauthorized(now: now, waiter: waiter) { current in kind.header(for: current.accessToken)?.value == sent }
+            state.unauthorized(now: now, waiter: waiter) { current in
+                kind.header(for: current.accessToken)?.value == sent
+            }
         }
         switch outcome {
         case .success: return .retry(after: 0)

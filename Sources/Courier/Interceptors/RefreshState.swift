@@ -78,7 +78,9 @@ struct RefreshState<Waiter> {
 
     /// The refresh ended; returns the waiters to resume with `result` (on success the new
     /// credential is current, unless the app set one of its own meanwhile).
-    mutating func finishRefresh(_ result: Result<AuthCredential, CourierError>) -> (waiters: [Waiter], result: Result<AuthCredential, CourierError>) {
+    mutating func finishRefresh(
+        _ result: Result<AuthCredential, CourierError>
+    ) -> (waiters: [Waiter], result: Result<AuthCredential, CourierError>) {
         isRefreshing = false
         let woken = waiters
         waiters = []

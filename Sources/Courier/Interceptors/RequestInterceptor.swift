@@ -32,7 +32,9 @@ public protocol RequestInterceptor: Sendable {
     /// Decides what happens after an attempt finished with `response` (a status, or a transport
     /// error in `response.result`). `request` is the attempt's request as sent, before any
     /// redirect. Not asked for cancelled requests. Default: ``RetryDecision/doNotRetry``.
-    func retry(_ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext) async
+    func retry(
+        _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
+    ) async
         -> RetryDecision
 }
 
@@ -41,8 +43,11 @@ extension RequestInterceptor {
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest { request }
 
     /// ``RetryDecision/doNotRetry``.
-    public func retry(_ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext) async
-        -> RetryDecision { .doNotRetry }
+    public func retry(
+        _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
+    ) async
+        -> RetryDecision
+    { .doNotRetry }
 }
 
 /// What a retrier decided about a finished attempt.
@@ -101,8 +106,11 @@ public struct Interceptor: RequestInterceptor {
     }
 
     /// Runs the closure, or asks each child in order.
-    public func retry(_ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext) async
-        -> RetryDecision {
+    public func retry(
+        _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
+    ) async
+        -> RetryDecision
+    {
         if let retryStep { return await retryStep(request, response, context) }
         return await InterceptorChain.retry(request, dueTo: response, context: context, asking: children)
     }
@@ -111,8 +119,10 @@ public struct Interceptor: RequestInterceptor {
 /// Running interceptors in order, with their errors made typed.
 enum InterceptorChain {
     /// Runs one adapter; a non-Courier error becomes ``CourierError/adaptationFailed(interceptor:reason:)``.
-    static func adapt(_ request: URLRequest, with interceptor: any RequestInterceptor,
-                      context: RequestContext) async throws(CourierError) -> URLRequest {
+    static func adapt(
+        _ request: URLRequest, with interceptor: any RequestInterceptor,
+        context: RequestContext
+    ) async throws(CourierError) -> URLRequest {
         do {
             return try await interceptor.adapt(request, context: context)
         } catch let error as CourierError {
@@ -120,14 +130,17 @@ enum InterceptorChain {
         } catch is CancellationError {
             throw .cancelled
         } catch {
-            throw .adaptationFailed(interceptor: String(describing: type(of: interceptor)),
-                                    reason: String(describing: error))
+            throw .adaptationFailed(
+                interceptor: String(describing: type(of: interceptor)),
+                reason: String(describing: error))
         }
     }
 
     /// The first decision other than ``RetryDecision/doNotRetry``, or `doNotRetry`.
-    static func retry(_ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext,
-                      asking retriers: [any RequestInterceptor]) async -> RetryDecision {
+    static func retry(
+        _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext,
+        asking retriers: [any RequestInterceptor]
+    ) async -> RetryDecision {
         for retrier in retriers {
             let decision = await retrier.retry(request, dueTo: response, context: context)
             if decision != .doNotRetry { return decision }

@@ -39,11 +39,13 @@ public struct CourierJSONDecoder: Sendable {
     public init() {}
 
     /// A decoder with the given strategies.
-    public init(keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys,
-                dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate,
-                dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64,
-                nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy = .throw,
-                userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+    public init(
+        keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys,
+        dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate,
+        dataDecodingStrategy: JSONDecoder.DataDecodingStrategy = .base64,
+        nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy = .throw,
+        userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    ) {
         self.keyDecodingStrategy = keyDecodingStrategy
         self.dateDecodingStrategy = dateDecodingStrategy
         self.dataDecodingStrategy = dataDecodingStrategy
@@ -68,7 +70,9 @@ public struct CourierJSONDecoder: Sendable {
     }
 
     private static func notJSON(_ error: JSONSyntaxError) -> DecodingError {
-        .dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "The given data was not valid JSON.",
-                                             underlyingError: error))
+        .dataCorrupted(
+            DecodingError.Context(
+                codingPath: [], debugDescription: "The given data was not valid JSON.",
+                underlyingError: error))
     }
 }

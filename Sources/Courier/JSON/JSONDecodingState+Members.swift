@@ -56,7 +56,8 @@ extension JSONDecodingState {
         return source.withUTF8 { query in
             let asciiQuery = JSONKeyMatching.isASCII(query)
             if usesDefaultKeys { return stringMember(name, in: object, snakeCase: false) }
-            return asciiQuery ? snakeCaseMember(query, name, in: object) : stringMember(name, in: object, snakeCase: true)
+            return asciiQuery
+                ? snakeCaseMember(query, name, in: object) : stringMember(name, in: object, snakeCase: true)
         }
     }
 
@@ -95,7 +96,8 @@ extension JSONDecodingState {
             if key.length == length {
                 let p = input.base + Int(key.start)
                 if UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & mask == word
-                    && (length <= 8 || memcmp(p + 8, base! + 8, count &- 8) == 0) {
+                    && (length <= 8 || memcmp(p + 8, base! + 8, count &- 8) == 0)
+                {
                     return member + 1
                 }
             }
@@ -112,7 +114,8 @@ extension JSONDecodingState {
             if key.isPlainASCIIString {
                 let raw = bytes(key)
                 if JSONKeyMatching.snakeCaseMatches(raw: raw, query: query)
-                    ?? (JSONKeyMatching.fromSnakeCase(String(decoding: raw, as: UTF8.self)) == name) {
+                    ?? (JSONKeyMatching.fromSnakeCase(String(decoding: raw, as: UTF8.self)) == name)
+                {
                     return member + 1
                 }
             } else if let text = try? string(member), JSONKeyMatching.fromSnakeCase(text) == name {

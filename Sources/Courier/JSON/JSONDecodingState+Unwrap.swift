@@ -6,28 +6,37 @@ import Foundation
 extension JSONDecodingState {
     /// Decodes `T` from the value at `value`, reached from the node `parent` (whose value is
     /// `parentValue`) through `key`; a nil `key` means the value is that node's own value.
-    func unwrap<T: Decodable>(_ type: T.Type, value: UInt32, parent: UInt32, parentValue: UInt32,
-                              key: JSONPathKey?) throws -> T {
+    func unwrap<T: Decodable>(
+        _ type: T.Type, value: UInt32, parent: UInt32, parentValue: UInt32,
+        key: JSONPathKey?
+    ) throws -> T {
         do {
             if T.self == String.self { return unsafeBitCast(try readString(value), to: T.self) }
             if T.self == Int.self { return unsafeBitCast(try readInteger(value, as: Int.self), to: T.self) }
             if T.self == Double.self { return unsafeBitCast(try readDouble(value), to: T.self) }
             if T.self == Bool.self { return unsafeBitCast(try readBool(value), to: T.self) }
-            if T.self == Date.self { return unsafeBitCast(try date(value, parent: parent, parentValue: parentValue, key: key), to: T.self) }
-            if T.self == Data.self { return unsafeBitCast(try data(value, parent: parent, parentValue: parentValue, key: key), to: T.self) }
+            if T.self == Date.self {
+                return unsafeBitCast(try date(value, parent: parent, parentValue: parentValue, key: key), to: T.self)
+            }
+            if T.self == Data.self {
+                return unsafeBitCast(try data(value, parent: parent, parentValue: parentValue, key: key), to: T.self)
+            }
             if T.self == URL.self { return unsafeBitCast(try url(value), to: T.self) }
             if T.self == Decimal.self { return unsafeBitCast(try readDecimal(value), to: T.self) }
         } catch let failure as JSONReadFailure {
             throw failure.error(at: codingPath(node: parent, value: parentValue, appending: key))
         }
         if T.self == [String].self {
-            return unsafeBitCast(try scalarArray(String.self, value, parent: parent, parentValue: parentValue, key: key), to: T.self)
+            return unsafeBitCast(
+                try scalarArray(String.self, value, parent: parent, parentValue: parentValue, key: key), to: T.self)
         }
         if T.self == [Int].self {
-            return unsafeBitCast(try scalarArray(Int.self, value, parent: parent, parentValue: parentValue, key: key), to: T.self)
+            return unsafeBitCast(
+                try scalarArray(Int.self, value, parent: parent, parentValue: parentValue, key: key), to: T.self)
         }
         if T.self == [Double].self {
-            return unsafeBitCast(try scalarArray(Double.self, value, parent: parent, parentValue: parentValue, key: key), to: T.self)
+            return unsafeBitCast(
+                try scalarArray(Double.self, value, parent: parent, parentValue: parentValue, key: key), to: T.self)
         }
         switch work.pointee.kind(of: T.self) {
         case .plain:
@@ -48,11 +57,14 @@ extension JSONDecodingState {
     }
 
     /// An array of scalars, as `Array.init(from:)` would read it, without a path record.
-    private func scalarArray<E: JSONScalar>(_ type: E.Type, _ value: UInt32, parent: UInt32, parentValue: UInt32,
-                                            key: JSONPathKey?) throws -> [E] {
+    private func scalarArray<E: JSONScalar>(
+        _ type: E.Type, _ value: UInt32, parent: UInt32, parentValue: UInt32,
+        key: JSONPathKey?
+    ) throws -> [E] {
         let array = entry(value)
         guard array.kind == .array else {
-            throw mismatchOrNull([Any].self, array).error(at: codingPath(node: parent, value: parentValue, appending: key))
+            throw mismatchOrNull([Any].self, array).error(
+                at: codingPath(node: parent, value: parentValue, appending: key))
         }
         var result: [E] = []
         result.reserveCapacity(Int(array.length))
@@ -73,8 +85,10 @@ extension JSONDecodingState {
     /// Runs `body` with a path node for the value, dropping the node and everything recorded
     /// under it afterwards.
     @inline(__always)
-    func withNode<R>(value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?,
-                     _ body: (UInt32) throws -> R) rethrows -> R {
+    func withNode<R>(
+        value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?,
+        _ body: (UInt32) throws -> R
+    ) rethrows -> R {
         guard let key else { return try body(parent) }
         let mark = work.pointee.pathCount
         let node = pushPath(parent: parent, parentValue: parentValue, value: value, key: key)
@@ -85,8 +99,10 @@ extension JSONDecodingState {
     /// Runs `body` with a decoder for the value, as a type's `init(from:)` or a custom strategy
     /// receives it.
     @inline(__always)
-    private func withDecoder<R>(value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?,
-                                _ body: (JSONValueDecoder) throws -> R) rethrows -> R {
+    private func withDecoder<R>(
+        value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?,
+        _ body: (JSONValueDecoder) throws -> R
+    ) rethrows -> R {
         try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
             try body(JSONValueDecoder(state: self, value: value, node: node))
         }
@@ -107,9 +123,10 @@ extension JSONDecodingState {
             let text = try readString(value)
             guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
                 // Foundation reports this at the path of the decoder doing the reading.
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: codingPath(node: parent, value: parentValue),
-                    debugDescription: "Expected date string to be ISO8601-formatted."))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: codingPath(node: parent, value: parentValue),
+                        debugDescription: "Expected date string to be ISO8601-formatted."))
             }
             return date
         case .custom(let closure):
@@ -164,7 +181,8 @@ extension Array: JSONDecodableArray where Element: Decodable {
             var element = value + 1
             while element < array.next {
                 (buffer.baseAddress! + initialized).initialize(
-                    to: try state.unwrap(Element.self, value: element, parent: node, parentValue: value, key: .index(initialized)))
+                    to: try state.unwrap(
+                        Element.self, value: element, parent: node, parentValue: value, key: .index(initialized)))
                 initialized += 1
                 element = state.entry(element).next
             }
@@ -201,13 +219,15 @@ extension Dictionary: JSONStringKeyedDictionary where Key == String, Value: Deco
                 // As `Dictionary.init(from:)` over Foundation's container: the first of duplicate
                 // keys wins and the others are never decoded.
                 if result[name] == nil {
-                    result[name] = try state.unwrap(Value.self, value: valueIndex, parent: node, parentValue: value,
-                                                    key: .key(JSONKey(dictionaryKey: name)))
+                    result[name] = try state.unwrap(
+                        Value.self, value: valueIndex, parent: node, parentValue: value,
+                        key: .key(JSONKey(dictionaryKey: name)))
                 }
             } else {
                 // As Foundation's own loop: every value is decoded, the first one is kept.
-                let decoded = try state.unwrap(Value.self, value: valueIndex, parent: node, parentValue: value,
-                                               key: .key(JSONKey(stringValue: name)))
+                let decoded = try state.unwrap(
+                    Value.self, value: valueIndex, parent: node, parentValue: value,
+                    key: .key(JSONKey(stringValue: name)))
                 if result[name] == nil { result[name] = decoded }
             }
             member = next

@@ -16,11 +16,16 @@ enum JSONReadFailure: Error, @unchecked Sendable {
     func error(at path: @autoclosure () -> [any CodingKey]) -> any Error {
         switch self {
         case .mismatch(let type, let found):
-            return DecodingError.typeMismatch(type, DecodingError.Context(
-                codingPath: path(), debugDescription: "Expected to decode \(type) but found \(found.debugName) instead."))
+            return DecodingError.typeMismatch(
+                type,
+                DecodingError.Context(
+                    codingPath: path(),
+                    debugDescription: "Expected to decode \(type) but found \(found.debugName) instead."))
         case .null(let type):
-            return DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: path(), debugDescription: "Expected \(type) value but found null instead."))
+            return DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: path(), debugDescription: "Expected \(type) value but found null instead."))
         case .corrupted(let message):
             return DecodingError.dataCorrupted(DecodingError.Context(codingPath: path(), debugDescription: message))
         case .syntax(let error):
@@ -57,7 +62,10 @@ extension JSONDecodingState {
         let entry = entry(index)
         guard entry.kind == .number else { throw mismatchOrNull(T.self, entry) }
         let bytes = input.base + Int(entry.start)
-        guard let value = JSONNumbers.integer(bytes, Int(entry.length), plain: entry.has(JSONEntry.Flags.plainInteger), as: T.self) else {
+        guard
+            let value = JSONNumbers.integer(
+                bytes, Int(entry.length), plain: entry.has(JSONEntry.Flags.plainInteger), as: T.self)
+        else {
             throw .syntax(unrepresentable(entry, T.self))
         }
         return value
@@ -89,9 +97,12 @@ extension JSONDecodingState {
 
     /// A string standing for infinity or NaN under `.convertFromString`; it must match without
     /// escapes, as in Foundation.
-    private func nonConformingFloat<T: BinaryFloatingPoint>(_ entry: JSONEntry, as type: T.Type) throws(JSONReadFailure) -> T {
+    private func nonConformingFloat<T: BinaryFloatingPoint>(
+        _ entry: JSONEntry, as type: T.Type
+    ) throws(JSONReadFailure) -> T {
         if entry.kind == .string, !entry.has(JSONEntry.Flags.escaped),
-           case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = floatStrategy {
+            case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = floatStrategy
+        {
             let raw = bytes(entry)
             func matches(_ text: String) -> Bool {
                 var text = text
@@ -122,7 +133,8 @@ extension JSONDecodingState {
 
     private func unrepresentable(_ entry: JSONEntry, _ type: Any.Type) -> JSONSyntaxError {
         let text = String(decoding: bytes(entry), as: UTF8.self)
-        let problem = JSONNumbers.parse(input.base + Int(entry.start), Int(entry.length)) == nil
+        let problem =
+            JSONNumbers.parse(input.base + Int(entry.start), Int(entry.length)) == nil
             ? "Invalid number '\(text)'" : "Number \(text) is not representable as \(type)"
         return JSONSyntaxError(problem, at: Int(entry.start), in: input)
     }

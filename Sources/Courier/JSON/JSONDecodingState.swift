@@ -36,7 +36,11 @@ final class JSONDecodingState {
         self.input = input
         self.tape = tape.base
         keyStrategy = decoder.keyDecodingStrategy
-        if case .useDefaultKeys = decoder.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+        if case .useDefaultKeys = decoder.keyDecodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
         dateStrategy = decoder.dateDecodingStrategy
         dataStrategy = decoder.dataDecodingStrategy
         floatStrategy = decoder.nonConformingFloatDecodingStrategy

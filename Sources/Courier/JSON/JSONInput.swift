@@ -33,7 +33,8 @@ struct JSONSyntaxError: Error, CustomStringConvertible, LocalizedError {
 
     static func character(_ byte: UInt8, _ context: String, at offset: Int, in input: JSONInput) -> JSONSyntaxError {
         if offset >= input.count { return JSONSyntaxError("Unexpected end of input \(context)") }
-        let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+        let shown =
+            byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
         return JSONSyntaxError("Unexpected \(shown) \(context)", at: offset, in: input)
     }
 }

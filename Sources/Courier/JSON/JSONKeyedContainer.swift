@@ -33,8 +33,11 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func keyNotFound(_ key: Key) -> DecodingError {
-        .keyNotFound(key, DecodingError.Context(codingPath: codingPath,
-                                                debugDescription: "No value associated with key '\(key.stringValue)'."))
+        .keyNotFound(
+            key,
+            DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "No value associated with key '\(key.stringValue)'."))
     }
 
     private func path(_ key: Key) -> [any CodingKey] {
@@ -110,8 +113,11 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try state.unwrap(T.self, value: value, parent: node, parentValue: object, key: .key(key))
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
-        -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         guard let value = find(key) else { throw keyNotFound(key) }
         let child = state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
         return KeyedDecodingContainer(try JSONKeyedContainer<NestedKey>(state: state, object: value, node: child))

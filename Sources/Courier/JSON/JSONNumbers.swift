@@ -119,7 +119,8 @@ enum JSONNumbers {
     }
 
     @inline(never)
-    private static func integerSlowPath<T: FixedWidthInteger>(_ p: UnsafePointer<UInt8>, _ count: Int, as: T.Type) -> T? {
+    private static func integerSlowPath<T: FixedWidthInteger>(_ p: UnsafePointer<UInt8>, _ count: Int, as: T.Type) -> T?
+    {
         guard parse(p, count) != nil else { return nil }
         // As Foundation: first as a Double, which must be integral and in range.
         let double = rawDouble(p, count)
@@ -131,7 +132,8 @@ enum JSONNumbers {
 
     /// Foundation's Decimal route for integers above 2^53: the significand (at most 128 bits,
     /// trailing zeros dropped) must fit 64 bits; a negative exponent truncates.
-    private static func decimalInteger<T: FixedWidthInteger>(_ p: UnsafePointer<UInt8>, _ count: Int, as: T.Type) -> T? {
+    private static func decimalInteger<T: FixedWidthInteger>(_ p: UnsafePointer<UInt8>, _ count: Int, as: T.Type) -> T?
+    {
         var significand: UInt128 = 0
         var exponent = 0
         var negative = false
@@ -223,7 +225,8 @@ enum JSONNumbers {
             return fast != 0 || zeroAccepted(p, count) ? fast : nil
         }
         guard let value = Double(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)),
-              value.isFinite, value != 0 || zeroAccepted(p, count) else { return nil }
+            value.isFinite, value != 0 || zeroAccepted(p, count)
+        else { return nil }
         return value
     }
 
@@ -242,7 +245,8 @@ enum JSONNumbers {
             return value != 0 || zeroAccepted(p, count) ? value : nil
         }
         guard let value = Float(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)),
-              value.isFinite, value != 0 || zeroAccepted(p, count) else { return nil }
+            value.isFinite, value != 0 || zeroAccepted(p, count)
+        else { return nil }
         return value
     }
 
@@ -272,7 +276,9 @@ enum JSONNumbers {
     @inline(__always)
     private static func fastDouble(_ parsed: Parsed) -> Double? {
         if parsed.mantissa == 0 { return parsed.negative ? -0.0 : 0.0 }
-        guard !parsed.truncated, parsed.mantissa <= 1 << 53, parsed.exponent >= -22, parsed.exponent <= 22 else { return nil }
+        guard !parsed.truncated, parsed.mantissa <= 1 << 53, parsed.exponent >= -22, parsed.exponent <= 22 else {
+            return nil
+        }
         var value = Double(parsed.mantissa)
         if parsed.exponent < 0 {
             value /= doublePowers[-parsed.exponent]
@@ -284,7 +290,7 @@ enum JSONNumbers {
 
     private static let doublePowers: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
     ]
     private static let floatPowers: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
 

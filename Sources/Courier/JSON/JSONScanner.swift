@@ -142,7 +142,8 @@ struct JSONScanner {
 
     private mutating func open(at position: Int, object: Bool) throws(JSONSyntaxError) -> Int {
         guard depth < JSONScanner.maximumDepth else {
-            throw JSONSyntaxError("Too many nested arrays or objects (more than \(JSONScanner.maximumDepth))", at: position, in: input)
+            throw JSONSyntaxError(
+                "Too many nested arrays or objects (more than \(JSONScanner.maximumDepth))", at: position, in: input)
         }
         let index = tape.count
         let kind: JSONKind = object ? .object : .array
@@ -163,7 +164,9 @@ struct JSONScanner {
     /// Scans `"key" :` and returns the position of the member's value.
     @inline(__always)
     private mutating func scanKey(at position: Int, object: Int) throws(JSONSyntaxError) -> Int {
-        guard byte(position) == UInt8(ascii: "\"") else { throw unexpected(position, "where an object key was expected") }
+        guard byte(position) == UInt8(ascii: "\"") else {
+            throw unexpected(position, "where an object key was expected")
+        }
         var after = try scanString(at: position, flags: 0)
         let key = tape.base[tape.count - 1]
         if !key.isPlainASCIIString { tape.base[object].bits |= JSONEntry.Flags.complexKeys }
@@ -204,7 +207,9 @@ struct JSONScanner {
                 // the escape invalid, which decoding reports whatever the flags say.)
                 if byte(p + 1) == UInt8(ascii: "u") {
                     // Like Foundation: four more bytes must exist and none may be a quote.
-                    guard p + 6 <= input.count else { throw JSONSyntaxError("Unterminated string", at: position, in: input) }
+                    guard p + 6 <= input.count else {
+                        throw JSONSyntaxError("Unterminated string", at: position, in: input)
+                    }
                     let hex = UnsafeRawPointer(input.base + p + 2).loadUnaligned(as: UInt32.self) ^ 0x2222_2222
                     guard (hex &- 0x0101_0101) & ~hex & 0x8080_8080 == 0 else {
                         throw JSONSyntaxError("Invalid \\u escape", at: p, in: input)
@@ -257,7 +262,7 @@ struct JSONScanner {
     static func isNumberByte(_ c: UInt8) -> Bool {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
-             UInt8(ascii: "+"), UInt8(ascii: "-"):
+            UInt8(ascii: "+"), UInt8(ascii: "-"):
             return true
         default:
             return false

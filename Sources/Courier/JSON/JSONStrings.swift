@@ -4,8 +4,10 @@ enum JSONStrings {
     /// The text of a string of `count` bytes at `p` (without quotes); `scratch` returns a
     /// buffer of at least `count + 8` bytes for unescaping.
     @inline(__always)
-    static func decode(_ p: UnsafePointer<UInt8>, _ count: Int, flags: UInt32,
-                       scratch: () -> UnsafeMutablePointer<UInt8>) throws(JSONSyntaxError) -> String {
+    static func decode(
+        _ p: UnsafePointer<UInt8>, _ count: Int, flags: UInt32,
+        scratch: () -> UnsafeMutablePointer<UInt8>
+    ) throws(JSONSyntaxError) -> String {
         let raw = UnsafeBufferPointer(start: p, count: count)
         if flags & JSONEntry.Flags.escaped == 0 {
             if flags & JSONEntry.Flags.nonASCII == 0 { return String(decoding: raw, as: UTF8.self) }
@@ -21,7 +23,9 @@ enum JSONStrings {
     /// time (bytes past the end of a run are overwritten by what follows), and a word may be
     /// read past the string's end (the input is padded; bytes from there on are ignored).
     @inline(never)
-    static func unescape(_ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) throws(JSONSyntaxError) -> String {
+    static func unescape(
+        _ p: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>
+    ) throws(JSONSyntaxError) -> String {
         var i = 0
         var written = 0
         while i < count {
@@ -73,7 +77,9 @@ enum JSONStrings {
     /// Reads `\uXXXX`, or a surrogate pair `\uD8xx\uDCxx`, at `p`; returns the scalar and the
     /// number of bytes read.
     @inline(__always)
-    private static func unicodeEscape(_ p: UnsafePointer<UInt8>, _ available: Int) throws(JSONSyntaxError) -> (UInt32, Int) {
+    private static func unicodeEscape(
+        _ p: UnsafePointer<UInt8>, _ available: Int
+    ) throws(JSONSyntaxError) -> (UInt32, Int) {
         guard available >= 6, let unit = hex4(p + 2) else { throw JSONSyntaxError("Invalid \\u escape in a string") }
         if unit >= 0xD800 && unit <= 0xDBFF {
             guard available >= 12, p[6] == UInt8(ascii: "\\"), p[7] == UInt8(ascii: "u") else {

@@ -30,8 +30,10 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
     @inline(__always)
     private func next(_ type: Any.Type, _ message: String = "Unkeyed container is at end.") throws -> UInt32 {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: codingPath + [JSONKey(index: currentIndex)], debugDescription: message))
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: codingPath + [JSONKey(index: currentIndex)], debugDescription: message))
         }
         return cursor
     }
@@ -123,13 +125,17 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
             advance()
             return nil
         }
-        let result = try state.unwrap(T.self, value: cursor, parent: node, parentValue: array, key: .index(currentIndex))
+        let result = try state.unwrap(
+            T.self, value: cursor, parent: node, parentValue: array, key: .index(currentIndex))
         advance()
         return result
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
-        -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         let value = try next(KeyedDecodingContainer<NestedKey>.self)
         let child = state.pushPath(parent: node, parentValue: array, value: value, key: .index(currentIndex))
         let container = try JSONKeyedContainer<NestedKey>(state: state, object: value, node: child)

@@ -27,8 +27,9 @@ struct JSONWorkspace {
         let header = MemoryLayout<JSONWorkspace>.stride
         let typesSize = MemoryLayout<JSONTypeCacheEntry>.stride * typeSlots
         let pathsSize = MemoryLayout<JSONPathNode>.stride * inlinePaths
-        let alignment = max(MemoryLayout<JSONWorkspace>.alignment, MemoryLayout<JSONTypeCacheEntry>.alignment,
-                            MemoryLayout<JSONPathNode>.alignment)
+        let alignment = max(
+            MemoryLayout<JSONWorkspace>.alignment, MemoryLayout<JSONTypeCacheEntry>.alignment,
+            MemoryLayout<JSONPathNode>.alignment)
         let typesOffset = (header + alignment - 1) / alignment * alignment
         let pathsOffset = (typesOffset + typesSize + alignment - 1) / alignment * alignment
         let raw = UnsafeMutableRawPointer(JSONMemory.allocate(UInt8.self, capacity: pathsOffset + pathsSize))
@@ -41,7 +42,9 @@ struct JSONWorkspace {
         return workspace
     }
 
-    private init(paths: UnsafeMutablePointer<JSONPathNode>, pathCapacity: Int, types: UnsafeMutablePointer<JSONTypeCacheEntry>) {
+    private init(
+        paths: UnsafeMutablePointer<JSONPathNode>, pathCapacity: Int, types: UnsafeMutablePointer<JSONTypeCacheEntry>
+    ) {
         self.paths = paths
         self.pathCapacity = pathCapacity
         self.types = types

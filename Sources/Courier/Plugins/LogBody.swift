@@ -26,8 +26,10 @@ enum LogBody {
     }
 
     private static func isBinary(_ type: String) -> Bool {
-        ["image/", "audio/", "video/", "font/", "application/octet-stream", "application/zip", "application/gzip",
-         "application/pdf", "multipart/"].contains { type.hasPrefix($0) }
+        [
+            "image/", "audio/", "video/", "font/", "application/octet-stream", "application/zip", "application/gzip",
+            "application/pdf", "multipart/"
+        ].contains { type.hasPrefix($0) }
     }
 
     private static func summary(_ data: Data, type: String?) -> String {
@@ -36,9 +38,12 @@ enum LogBody {
 
     private static func prettyJSON(_ data: Data, redactor: LogRedactor) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-              let pretty = try? JSONSerialization.data(withJSONObject: redactor.json(object),
-                                                       options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed,
-                                                                 .withoutEscapingSlashes])
+            let pretty = try? JSONSerialization.data(
+                withJSONObject: redactor.json(object),
+                options: [
+                    .prettyPrinted, .sortedKeys, .fragmentsAllowed,
+                    .withoutEscapingSlashes
+                ])
         else { return nil }
         return String(data: pretty, encoding: .utf8)
     }

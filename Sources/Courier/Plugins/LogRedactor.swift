@@ -51,7 +51,8 @@ struct LogRedactor: Sendable {
         if components.password != nil { components.password = "redacted" }
         var printed = components.string ?? url.absoluteString
         if let query = components.percentEncodedQuery, !query.isEmpty,
-           let range = printed.range(of: "?" + query) {
+            let range = printed.range(of: "?" + query)
+        {
             printed.replaceSubrange(range, with: "?" + form(query))
         }
         return printed
@@ -67,10 +68,12 @@ struct LogRedactor: Sendable {
             if isSecret(key: name.removingPercentEncoding ?? name) { return name + "=" + Self.marker }
             let value = String(parts[1])
             guard let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-                  decoded != value else { return String(pair) }
+                decoded != value
+            else { return String(pair) }
             let redacted = self.text(decoded)
             guard redacted != decoded else { return String(pair) }
-            return name + "=" + (redacted.addingPercentEncoding(withAllowedCharacters: Self.valueAllowed) ?? Self.marker)
+            return name + "="
+                + (redacted.addingPercentEncoding(withAllowedCharacters: Self.valueAllowed) ?? Self.marker)
         }.joined(separator: "&")
     }
 
@@ -99,8 +102,9 @@ struct LogRedactor: Sendable {
             let matches = pattern.matches(in: result, range: NSRange(result.startIndex..., in: result))
             for match in matches.reversed() {
                 guard let keyRange = Range(match.range(at: 1), in: result),
-                      let valueRange = Range(match.range(at: 2), in: result),
-                      isSecret(key: String(result[keyRange])) else { continue }
+                    let valueRange = Range(match.range(at: 2), in: result),
+                    isSecret(key: String(result[keyRange]))
+                else { continue }
                 result.replaceSubrange(valueRange, with: replacement)
             }
         }

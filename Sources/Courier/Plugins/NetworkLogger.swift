@@ -70,7 +70,8 @@ public struct NetworkLogger: Plugin {
     /// Keys whose values are redacted by default: `password`, `pw`, `passwd`, `secret`,
     /// `clientSecret`, `token`, `accessToken`, `refreshToken`, `idToken`, `apiKey`.
     public static let defaultRedactedKeys: Set<String> = [
-        "password", "pw", "passwd", "secret", "clientSecret", "token", "accessToken", "refreshToken", "idToken", "apiKey",
+        "password", "pw", "passwd", "secret", "clientSecret", "token", "accessToken", "refreshToken", "idToken",
+        "apiKey"
     ]
 
     /// Writes each entry's message as a line to standard error.
@@ -95,8 +96,10 @@ public struct NetworkLogger: Plugin {
     ///     ``defaultRedactedKeys``; add yours with `NetworkLogger.defaultRedactedKeys.union([...])`.
     ///   - maxBodyLength: the most characters of a body printed. Default: 4096.
     ///   - sink: where entries go. Default: ``standardError``.
-    public init(level: Level = .basic, redactedKeys: Set<String> = NetworkLogger.defaultRedactedKeys,
-                maxBodyLength: Int = 4096, sink: @escaping @Sendable (Entry) -> Void = NetworkLogger.standardError) {
+    public init(
+        level: Level = .basic, redactedKeys: Set<String> = NetworkLogger.defaultRedactedKeys,
+        maxBodyLength: Int = 4096, sink: @escaping @Sendable (Entry) -> Void = NetworkLogger.standardError
+    ) {
         self.level = level
         self.redactedKeys = redactedKeys
         normalizedKeys = LogRedactor.normalized(redactedKeys)
@@ -111,14 +114,19 @@ public struct NetworkLogger: Plugin {
     public func willSend(_ request: URLRequest, context: RequestContext) {
         guard level > .off else { return }
         let redactor = redactor(for: context)
-        var lines = ["→ #\(context.requestID) \(request.httpMethod ?? "GET") \(redactor.url(request.url))"
-            + (context.attempt > 0 ? " · attempt \(context.attempt + 1)" : "")]
+        var lines = [
+            "→ #\(context.requestID) \(request.httpMethod ?? "GET") \(redactor.url(request.url))"
+                + (context.attempt > 0 ? " · attempt \(context.attempt + 1)" : "")
+        ]
         if level >= .headers {
             let fields = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
             lines += fields.map { "    \($0.key): \(redactor.header(name: $0.key, value: $0.value))" }
         }
-        if level >= .body, let body = LogBody.render(request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"),
-                                                       redactor: redactor, limit: maxBodyLength) {
+        if level >= .body,
+            let body = LogBody.render(
+                request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"),
+                redactor: redactor, limit: maxBodyLength)
+        {
             lines.append(Self.indented(body))
         }
         sink(Entry(kind: .request, requestID: context.requestID, message: lines.joined(separator: "\n")))
@@ -149,16 +157,23 @@ public struct NetworkLogger: Plugin {
         if context.attempt > 0 { facts.append("attempt \(context.attempt + 1)") }
         let failed = response.error != nil
         let status = response.statusCode.map { "\($0) " } ?? ""
-        var lines = [(failed ? "✕" : "←") + " #\(context.requestID) \(status)\(target) · " + facts.joined(separator: " · ")]
+        var lines = [
+            (failed ? "✕" : "←") + " #\(context.requestID) \(status)\(target) · " + facts.joined(separator: " · ")
+        ]
         if level >= .headers {
             lines += response.headers.map { "    \($0.name): \(redactor.header(name: $0.name, value: $0.value))" }
         }
-        if level >= .body, let body = LogBody.render(response.data, contentType: response.headers["Content-Type"],
-                                                       redactor: redactor, limit: maxBodyLength) {
+        if level >= .body,
+            let body = LogBody.render(
+                response.data, contentType: response.headers["Content-Type"],
+                redactor: redactor, limit: maxBodyLength)
+        {
             lines.append(Self.indented(body))
         }
-        sink(Entry(kind: failed ? .failure : .response, requestID: context.requestID,
-                   message: lines.joined(separator: "\n")))
+        sink(
+            Entry(
+                kind: failed ? .failure : .response, requestID: context.requestID,
+                message: lines.joined(separator: "\n")))
     }
 
     private func redactor(for context: RequestContext) -> LogRedactor {

@@ -163,7 +163,9 @@ struct FormUnkeyedContainer: UnkeyedEncodingContainer {
         try nextEncoder().encodeValue(value)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         nextEncoder().container(keyedBy: keyType)
     }
 

@@ -29,7 +29,8 @@ public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
             throw CourierError.invalidHeader(name: name, reason: "the name is empty")
         }
         if let bad = name.utf8.first(where: { !HTTPToken.isTokenByte($0) }) {
-            throw CourierError.invalidHeader(name: name, reason: "the name contains \(Self.describe(bad)), which is not allowed in a header name")
+            throw CourierError.invalidHeader(
+                name: name, reason: "the name contains \(Self.describe(bad)), which is not allowed in a header name")
         }
         if let bad = value.utf8.first(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
             throw CourierError.invalidHeader(name: name, reason: "the value contains \(Self.describe(bad))")

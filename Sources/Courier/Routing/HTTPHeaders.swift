@@ -15,7 +15,8 @@ import FoundationNetworking
 /// Values are validated when a request is built; a CR, LF or NUL anywhere throws
 /// ``CourierError/invalidHeader(name:reason:)``.
 public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, ExpressibleByDictionaryLiteral,
-    ExpressibleByArrayLiteral, CustomStringConvertible {
+    ExpressibleByArrayLiteral, CustomStringConvertible
+{
     private var storage: [HTTPHeader] = []
 
     /// Creates an empty set of headers.

@@ -21,7 +21,7 @@ enum MIMEType {
         "wav": "audio/wav", "weba": "audio/webm", "webm": "video/webm", "webp": "image/webp",
         "woff": "font/woff", "woff2": "font/woff2", "xls": "application/vnd.ms-excel",
         "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        "xml": "application/xml", "yaml": "application/yaml", "yml": "application/yaml", "zip": "application/zip",
+        "xml": "application/xml", "yaml": "application/yaml", "yml": "application/yaml", "zip": "application/zip"
     ]
 
     /// The MIME type for `pathExtension` (any case), or `application/octet-stream`.

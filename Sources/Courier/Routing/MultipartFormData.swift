@@ -76,7 +76,8 @@ public struct MultipartFormData: Sendable {
     /// (`application/octet-stream` when unknown).
     public mutating func append(fileURL: URL, name: String, filename: String? = nil, mimeType: String? = nil) {
         let type = mimeType ?? MIMEType.forExtension(fileURL.pathExtension)
-        parts.append(Part(name: name, filename: filename ?? fileURL.lastPathComponent, mimeType: type, source: .file(fileURL)))
+        parts.append(
+            Part(name: name, filename: filename ?? fileURL.lastPathComponent, mimeType: type, source: .file(fileURL)))
     }
 
     /// Assembles the body; throws ``CourierError/multipartEncodingFailed(reason:)`` for an
@@ -108,12 +109,13 @@ public struct MultipartFormData: Sendable {
     /// `"`, backslash, `;` and control characters are rejected, so quoting never needs escapes.
     func validateBoundary() throws {
         let allowed = "'()+_,-./:=? "
-        let valid = (1...70).contains(boundary.utf8.count)
+        let valid =
+            (1...70).contains(boundary.utf8.count)
             && !boundary.hasSuffix(" ")
             && boundary.utf8.allSatisfy { byte in
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
                     return true
                 default:
                     return allowed.utf8.contains(byte)
@@ -165,7 +167,8 @@ extension MultipartFormData {
                 do {
                     attributes = try FileManager.default.attributesOfItem(atPath: url.path)
                 } catch {
-                    throw CourierError.multipartEncodingFailed(reason: "cannot read file '\(url.path)': it does not exist or is not accessible")
+                    throw CourierError.multipartEncodingFailed(
+                        reason: "cannot read file '\(url.path)': it does not exist or is not accessible")
                 }
                 if (attributes[.type] as? FileAttributeType) == .typeDirectory {
                     throw CourierError.multipartEncodingFailed(reason: "'\(url.path)' is a directory, not a file")

@@ -10,7 +10,9 @@ enum ParameterFormConverter {
     }
 
     /// The members of the object at `parentPath` (`depth` components), sorted by key.
-    private static func sortedPairs(_ dictionary: [String: Any], parentPath: String, depth: Int) throws -> [(String, FormNode)] {
+    private static func sortedPairs(
+        _ dictionary: [String: Any], parentPath: String, depth: Int
+    ) throws -> [(String, FormNode)] {
         try dictionary.sorted { $0.key < $1.key }.map { key, value in
             (key, try node(for: value, keyPath: ParameterValue.path(parentPath, key: key), depth: depth + 1))
         }
@@ -23,9 +25,10 @@ enum ParameterFormConverter {
         case .string(let string): return .text(string)
         case .number(let text): return .text(text)
         case .array(let elements):
-            return .array(try elements.enumerated().map {
-                try node(for: $0.element, keyPath: ParameterValue.path(keyPath, index: $0.offset), depth: depth + 1)
-            })
+            return .array(
+                try elements.enumerated().map {
+                    try node(for: $0.element, keyPath: ParameterValue.path(keyPath, index: $0.offset), depth: depth + 1)
+                })
         case .object(let dictionary):
             return .object(try sortedPairs(dictionary, parentPath: keyPath, depth: depth))
         }

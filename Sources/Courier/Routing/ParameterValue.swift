@@ -91,7 +91,8 @@ enum ParameterValue {
     }
 
     static func tooDeep(keyPath: String) -> CourierError {
-        .parameterEncodingFailed(keyPath: keyPath, reason: "nesting deeper than \(maximumDepth) levels is not supported")
+        .parameterEncodingFailed(
+            keyPath: keyPath, reason: "nesting deeper than \(maximumDepth) levels is not supported")
     }
 }
 

@@ -46,7 +46,8 @@ enum PercentEscaping {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         for (index, byte) in bytes.enumerated() {
-            let validEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count
+            let validEscape =
+                byte == UInt8(ascii: "%") && index + 2 < bytes.count
                 && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2])
             if isUnreserved(byte) || kept.utf8.contains(byte) || validEscape {
                 output.append(byte)
@@ -60,7 +61,7 @@ enum PercentEscaping {
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-             UInt8(ascii: "A")...UInt8(ascii: "F"):
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
             return true
         default:
             return false
@@ -77,9 +78,9 @@ enum PercentEscaping {
     static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             return true
         default:
             return false

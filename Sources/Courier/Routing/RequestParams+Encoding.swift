@@ -42,7 +42,8 @@ extension RequestParams {
             return EncodedParameters(query: try encoder.encode(value))
         case .body(let parameters, let options):
             return EncodedParameters(
-                body: try JSONParameterSerializer.serialize(parameters, options: options), contentType: Self.jsonContentType)
+                body: try JSONParameterSerializer.serialize(parameters, options: options),
+                contentType: Self.jsonContentType)
         case .jsonEncodable(let value, let encoder):
             return EncodedParameters(body: try Self.encodeJSON(value, with: encoder), contentType: Self.jsonContentType)
         case .queryBody(let query, let body, let options):
@@ -67,9 +68,11 @@ extension RequestParams {
         case .data(let data, let contentType):
             return EncodedParameters(body: data, contentType: contentType)
         case .multipart(let form) where form.hasFileParts:
-            return EncodedParameters(contentType: form.contentType, contentTypeIsRequired: true, stream: try form.streamedBody())
+            return EncodedParameters(
+                contentType: form.contentType, contentTypeIsRequired: true, stream: try form.streamedBody())
         case .multipart(let form):
-            return EncodedParameters(body: try form.encode(), contentType: form.contentType, contentTypeIsRequired: true)
+            return EncodedParameters(
+                body: try form.encode(), contentType: form.contentType, contentTypeIsRequired: true)
         case .parameters(let parameters, let options):
             return Self.methodDependent(try ParameterFormConverter.encode(parameters, options: options), for: method)
         case .parametersEncodable(let value, let encoder):
@@ -109,7 +112,8 @@ extension RequestParams {
             request.httpBodyStream = UploadBodyStream(.segments(stream))
         }
         if let contentType = encoded.contentType,
-           encoded.setsContentType(over: request.value(forHTTPHeaderField: "Content-Type")) {
+            encoded.setsContentType(over: request.value(forHTTPHeaderField: "Content-Type"))
+        {
             try request.setHeaders([.contentType(contentType)])
         }
         return request

@@ -44,13 +44,19 @@ extension RequestParams: RequestParamsConvertible {
     public var requestParams: RequestParams { self }
 }
 
-@available(*, unavailable, message: "a Router's parameters say how they are encoded: return RequestParams, e.g. .body(dict) for JSON, .parameters(dict) for URL encoding (query for GET/HEAD/DELETE, form otherwise), .query(dict), .form(dict)")
+@available(
+    *, unavailable,
+    message:
+        "a Router's parameters say how they are encoded: return RequestParams, e.g. .body(dict) for JSON, .parameters(dict) for URL encoding (query for GET/HEAD/DELETE, form otherwise), .query(dict), .form(dict)"
+)
 extension Dictionary: RequestParamsConvertible {
     /// Unavailable: say how the dictionary is encoded.
     public var requestParams: RequestParams { .requestPlain }
 }
 
-@available(*, unavailable, message: "a Router's parameters are not optional: return RequestParams, and .requestPlain for none")
+@available(
+    *, unavailable, message: "a Router's parameters are not optional: return RequestParams, and .requestPlain for none"
+)
 extension Optional: RequestParamsConvertible {
     /// Unavailable: return ``RequestParams/requestPlain`` for no parameters.
     public var requestParams: RequestParams { .requestPlain }

@@ -75,7 +75,8 @@ enum URLBuilder {
             throw CourierError.invalidURL("'\(base)' is not a valid URL")
         }
         guard let scheme = components.scheme else {
-            throw CourierError.invalidURL("'\(base)' is not an absolute URL (expected for example https://api.example.com)")
+            throw CourierError.invalidURL(
+                "'\(base)' is not an absolute URL (expected for example https://api.example.com)")
         }
         guard ["http", "https"].contains(scheme.lowercased()) else {
             throw CourierError.unsupportedScheme(scheme)

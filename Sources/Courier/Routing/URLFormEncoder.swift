@@ -139,9 +139,11 @@ public struct URLFormEncoder: Sendable {
         var searchFrom = 1
         while let upper = (searchFrom..<scalars.count).first(where: { isUppercase(scalars[$0]) }) {
             wordStarts.append(upper)
-            guard let lower = (upper..<scalars.count).first(where: {
-                scalars[$0].properties.generalCategory == .lowercaseLetter
-            }) else { break }
+            guard
+                let lower = (upper..<scalars.count).first(where: {
+                    scalars[$0].properties.generalCategory == .lowercaseLetter
+                })
+            else { break }
             if lower > upper + 1 { wordStarts.append(lower - 1) }
             searchFrom = lower + 1
         }

@@ -23,8 +23,10 @@ public struct EnvelopeFields<Payload> {
 
     /// Creates the fields. `code` takes the application code in whatever type the envelope
     /// declares it (`String`, `Int`, optional or not) and keeps its text (``appCode``).
-    public init(payload: Payload?, message: String? = nil, isSuccessFlag: Bool? = nil,
-                code: (any LosslessStringConvertible)? = nil, payloadKey: String?) {
+    public init(
+        payload: Payload?, message: String? = nil, isSuccessFlag: Bool? = nil,
+        code: (any LosslessStringConvertible)? = nil, payloadKey: String?
+    ) {
         self.payload = payload
         self.message = message
         self.isSuccessFlag = isSuccessFlag

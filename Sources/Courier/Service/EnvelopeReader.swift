@@ -18,8 +18,10 @@ struct EnvelopeReader {
     func value<T: Decodable>(of type: T.Type, from data: Data, mode: DecodingMode) -> Result<T, Rejection> {
         if data.isEmpty {
             if let empty = Empty() as? T { return .success(empty) }
-            return .failure(.undecodable(.decodingFailed(path: "", reason: "the response body is empty"),
-                                         message: nil, appCode: nil))
+            return .failure(
+                .undecodable(
+                    .decodingFailed(path: "", reason: "the response body is empty"),
+                    message: nil, appCode: nil))
         }
         switch mode {
         case .envelope:
@@ -35,8 +37,10 @@ struct EnvelopeReader {
             return open(data, as: T.self).flatMap { opened in
                 guard let payload = opened.payload else {
                     let key = opened.payloadKey ?? ""
-                    return .failure(.undecodable(.decodingFailed(path: key, reason: "missing or null payload '\(key)'"),
-                                                 message: opened.message, appCode: opened.appCode))
+                    return .failure(
+                        .undecodable(
+                            .decodingFailed(path: key, reason: "missing or null payload '\(key)'"),
+                            message: opened.message, appCode: opened.appCode))
                 }
                 return .success(payload)
             }
@@ -71,13 +75,16 @@ struct EnvelopeReader {
     private func message<T>(as type: T.Type, from data: Data) -> Result<T, Rejection> {
         open(data, as: DiscardedPayload.self).flatMap { opened in
             guard let message = opened.message else {
-                return .failure(.undecodable(.decodingFailed(path: "message", reason: "missing or null message"),
-                                             message: nil, appCode: opened.appCode))
+                return .failure(
+                    .undecodable(
+                        .decodingFailed(path: "message", reason: "missing or null message"),
+                        message: nil, appCode: opened.appCode))
             }
             guard let value = message as? T else {
-                return .failure(.undecodable(
-                    .decodingFailed(path: "message", reason: "decoding mode .message yields String, not \(T.self)"),
-                    message: message, appCode: opened.appCode))
+                return .failure(
+                    .undecodable(
+                        .decodingFailed(path: "message", reason: "decoding mode .message yields String, not \(T.self)"),
+                        message: message, appCode: opened.appCode))
             }
             return .success(value)
         }
@@ -101,8 +108,11 @@ struct EnvelopeReader {
     }
 
     /// The flag, message and code of a decoded envelope (opens the existential).
-    private static func metadata<Envelope: ResponseEnvelope>(of envelope: Envelope)
-        -> (isSuccessFlag: Bool?, message: String?, appCode: String?) {
+    private static func metadata<Envelope: ResponseEnvelope>(
+        of envelope: Envelope
+    )
+        -> (isSuccessFlag: Bool?, message: String?, appCode: String?)
+    {
         let fields = envelope.envelopeFields
         return (fields.isSuccessFlag, fields.message, fields.appCode)
     }
@@ -133,7 +143,8 @@ private struct LooseMessage: Decodable {
             }
         }
         text = found ?? nested?.lenientText(forKey: Key(stringValue: "message"))
-        appCode = container.lenientText(forKey: Key(stringValue: "code"))
+        appCode =
+            container.lenientText(forKey: Key(stringValue: "code"))
             ?? nested?.lenientText(forKey: Key(stringValue: "code"))
     }
 }

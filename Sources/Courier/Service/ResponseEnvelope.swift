@@ -38,7 +38,9 @@ public protocol ResponseEnvelope<Payload>: Decodable {
 /// ```
 public protocol EnvelopeFormat {
     /// Decodes `data` as this envelope around a `Payload`; throws the decoder's error.
-    static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: JSONDecoder) throws
+    static func open<Payload: Decodable>(
+        _ data: Data, as payload: Payload.Type, decoder: JSONDecoder
+    ) throws
         -> EnvelopeFields<Payload>
 }
 
@@ -52,8 +54,11 @@ public struct DiscardedPayload: Decodable, Sendable {
 /// No envelope: the body is the value itself (for example `[Breed]` or `{"message": "…"}`).
 public enum NoEnvelope: EnvelopeFormat {
     /// Decodes the whole body as the payload.
-    public static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: JSONDecoder) throws
-        -> EnvelopeFields<Payload> {
+    public static func open<Payload: Decodable>(
+        _ data: Data, as payload: Payload.Type, decoder: JSONDecoder
+    ) throws
+        -> EnvelopeFields<Payload>
+    {
         EnvelopeFields(payload: try decoder.decode(Payload.self, from: data), payloadKey: nil)
     }
 }

@@ -42,14 +42,18 @@ public enum ResultEnvelope: EnvelopeFormat {
 
         /// ``result``, ``message``, ``isSuccess`` and ``appCode``.
         public var envelopeFields: EnvelopeFields<Payload> {
-            EnvelopeFields(payload: result, message: message, isSuccessFlag: isSuccess, code: appCode,
-                           payloadKey: "result")
+            EnvelopeFields(
+                payload: result, message: message, isSuccessFlag: isSuccess, code: appCode,
+                payloadKey: "result")
         }
     }
 
     /// Decodes a ``Body``.
-    public static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: JSONDecoder) throws
-        -> EnvelopeFields<Payload> {
+    public static func open<Payload: Decodable>(
+        _ data: Data, as payload: Payload.Type, decoder: JSONDecoder
+    ) throws
+        -> EnvelopeFields<Payload>
+    {
         EnvelopeFields(try decoder.decode(Body<Payload>.self, from: data))
     }
 }

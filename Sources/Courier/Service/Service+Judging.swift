@@ -55,8 +55,10 @@ extension Service {
         case .failure(.flaggedFailure(let message, let appCode)):
             return .requestErr(ServiceFailure(statusCode: statusCode, message: message, appCode: appCode, body: data))
         case .failure(.undecodable(let error, let message, let appCode)):
-            return .pathErr(ServiceFailure(statusCode: statusCode, message: message, appCode: appCode, body: data,
-                                           error: error))
+            return .pathErr(
+                ServiceFailure(
+                    statusCode: statusCode, message: message, appCode: appCode, body: data,
+                    error: error))
         }
     }
 

@@ -26,8 +26,10 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
     public var error: CourierError?
 
     /// Creates a failure context.
-    public init(statusCode: Int? = nil, message: String? = nil, appCode: String? = nil, body: Data = Data(),
-                error: CourierError? = nil) {
+    public init(
+        statusCode: Int? = nil, message: String? = nil, appCode: String? = nil, body: Data = Data(),
+        error: CourierError? = nil
+    ) {
         self.statusCode = statusCode
         self.message = message
         self.appCode = appCode
@@ -37,8 +39,10 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
 
     /// Creates a failure context with a numeric application code.
     @available(*, deprecated, message: "pass the code as sent: appCode: \"2001\"")
-    public init(statusCode: Int? = nil, message: String? = nil, code: Int?, body: Data = Data(),
-                error: CourierError? = nil) {
+    public init(
+        statusCode: Int? = nil, message: String? = nil, code: Int?, body: Data = Data(),
+        error: CourierError? = nil
+    ) {
         self.init(statusCode: statusCode, message: message, appCode: code.map { String($0) }, body: body, error: error)
     }
 

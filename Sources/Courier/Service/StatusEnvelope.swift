@@ -44,8 +44,11 @@ public enum StatusEnvelope: EnvelopeFormat {
     }
 
     /// Decodes a ``Body``.
-    public static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: JSONDecoder) throws
-        -> EnvelopeFields<Payload> {
+    public static func open<Payload: Decodable>(
+        _ data: Data, as payload: Payload.Type, decoder: JSONDecoder
+    ) throws
+        -> EnvelopeFields<Payload>
+    {
         EnvelopeFields(try decoder.decode(Body<Payload>.self, from: data))
     }
 }

@@ -27,7 +27,8 @@ public enum SuccessErrorEnvelope: EnvelopeFormat {
             if let text = try? decoder.singleValueContainer().decode(String.self) {
                 self.init(message: text)
             } else if let container = try? decoder.container(keyedBy: CodingKeys.self) {
-                self.init(message: container.lenientText(forKey: .message), appCode: container.lenientText(forKey: .code))
+                self.init(
+                    message: container.lenientText(forKey: .message), appCode: container.lenientText(forKey: .code))
             } else {
                 self.init(message: nil)
             }
@@ -66,14 +67,18 @@ public enum SuccessErrorEnvelope: EnvelopeFormat {
 
         /// ``data``, the error's message and code, and ``success``.
         public var envelopeFields: EnvelopeFields<Payload> {
-            EnvelopeFields(payload: data, message: error?.message, isSuccessFlag: success, code: error?.appCode,
-                           payloadKey: "data")
+            EnvelopeFields(
+                payload: data, message: error?.message, isSuccessFlag: success, code: error?.appCode,
+                payloadKey: "data")
         }
     }
 
     /// Decodes a ``Body``.
-    public static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, decoder: JSONDecoder) throws
-        -> EnvelopeFields<Payload> {
+    public static func open<Payload: Decodable>(
+        _ data: Data, as payload: Payload.Type, decoder: JSONDecoder
+    ) throws
+        -> EnvelopeFields<Payload>
+    {
         EnvelopeFields(try decoder.decode(Body<Payload>.self, from: data))
     }
 }

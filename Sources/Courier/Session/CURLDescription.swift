@@ -24,7 +24,9 @@ enum CURLCommand {
         } else if method != "GET" || request.httpBody != nil {
             parts.append("-X \(method)")
         }
-        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: {
+            $0.key.lowercased() < $1.key.lowercased()
+        }) {
             let shown = security.printable(header: name, value: value)
             parts.append("-H " + quote("\(name): \(shown)"))
         }

@@ -19,7 +19,9 @@ extension DataRequest {
         adopt(Task { await self.attempts(of: request, through: extensions, context: context) })
     }
 
-    private func attempts(of base: URLRequest, through extensions: RequestExtensions, context start: RequestContext) async {
+    private func attempts(
+        of base: URLRequest, through extensions: RequestExtensions, context start: RequestContext
+    ) async {
         var context = start
         let cancelled = Outcome(request: base, head: nil, data: Data(), metrics: nil, error: .cancelled)
         completeOnCancel(with: cancelled, extensions: extensions, context: context)
@@ -28,8 +30,9 @@ extension DataRequest {
             do throws(CourierError) {
                 request = try await extensions.prepare(base, context: context)
             } catch {
-                return complete(Outcome(request: base, head: nil, data: Data(), metrics: nil, error: error),
-                                extensions: extensions, context: context)
+                return complete(
+                    Outcome(request: base, head: nil, data: Data(), metrics: nil, error: error),
+                    extensions: extensions, context: context)
             }
             guard !isFinished else { return }
             extensions.willSend(request, context: context)
@@ -169,12 +172,15 @@ struct RequestExtensions: Sendable {
     }
 
     /// The interceptors' decision, else the retry policy's.
-    func retryDecision(for request: URLRequest, dueTo response: DataResponse<Data?>,
-                       context: RequestContext) async -> RetryDecision {
+    func retryDecision(
+        for request: URLRequest, dueTo response: DataResponse<Data?>,
+        context: RequestContext
+    ) async -> RetryDecision {
         let decision = await InterceptorChain.retry(request, dueTo: response, context: context, asking: interceptors)
         guard decision == .doNotRetry else { return decision }
-        return retryPolicy.decision(for: request, dueTo: response, attempt: context.attempt,
-                                    now: context.session.configuration.clock.now)
+        return retryPolicy.decision(
+            for: request, dueTo: response, attempt: context.attempt,
+            now: context.session.configuration.clock.now)
     }
 
     /// Every plugin's `process` in turn; a throwing plugin turns the result into its error and
@@ -186,9 +192,11 @@ struct RequestExtensions: Sendable {
             do {
                 outcome = outcome.replaced(by: try plugin.process(response, context: context))
             } catch {
-                outcome = outcome.replaced(by: DataResponse(request: response.request, head: response.head,
-                                                            data: response.data, metrics: response.metrics,
-                                                            result: .failure(Self.typed(error, plugin: plugin, hook: .process))))
+                outcome = outcome.replaced(
+                    by: DataResponse(
+                        request: response.request, head: response.head,
+                        data: response.data, metrics: response.metrics,
+                        result: .failure(Self.typed(error, plugin: plugin, hook: .process))))
             }
         }
         return outcome
@@ -196,6 +204,7 @@ struct RequestExtensions: Sendable {
 
     private static func typed(_ error: any Error, plugin: any Plugin, hook: CourierError.PluginHook) -> CourierError {
         if let error = error as? CourierError { return error }
-        return .pluginFailed(plugin: String(describing: type(of: plugin)), hook: hook, reason: String(describing: error))
+        return .pluginFailed(
+            plugin: String(describing: type(of: plugin)), hook: hook, reason: String(describing: error))
     }
 }

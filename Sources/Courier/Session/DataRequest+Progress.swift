@@ -16,19 +16,25 @@ import Foundation
 extension DataRequest {
     /// Calls `handler` with the progress of sending the request body.
     @discardableResult
-    public func uploadProgress(every interval: Duration = .milliseconds(100), queue: DispatchQueue? = nil,
-                               _ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
-        progressRelay(create: true)?.observe(.upload, every: interval,
-                                             queue: queue ?? session.configuration.callbackQueue, handler: handler)
+    public func uploadProgress(
+        every interval: Duration = .milliseconds(100), queue: DispatchQueue? = nil,
+        _ handler: @escaping @Sendable (TransferProgress) -> Void
+    ) -> Self {
+        progressRelay(create: true)?.observe(
+            .upload, every: interval,
+            queue: queue ?? session.configuration.callbackQueue, handler: handler)
         return self
     }
 
     /// Calls `handler` with the progress of receiving the response body.
     @discardableResult
-    public func downloadProgress(every interval: Duration = .milliseconds(100), queue: DispatchQueue? = nil,
-                                 _ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
-        progressRelay(create: true)?.observe(.download, every: interval,
-                                             queue: queue ?? session.configuration.callbackQueue, handler: handler)
+    public func downloadProgress(
+        every interval: Duration = .milliseconds(100), queue: DispatchQueue? = nil,
+        _ handler: @escaping @Sendable (TransferProgress) -> Void
+    ) -> Self {
+        progressRelay(create: true)?.observe(
+            .download, every: interval,
+            queue: queue ?? session.configuration.callbackQueue, handler: handler)
         return self
     }
 
@@ -52,7 +58,8 @@ extension ProgressRelay {
         let received = Int64(outcome.data.count)
         let sent = Int64(outcome.request?.httpBody?.count ?? 0)
         let succeeded = outcome.error == nil
-        finish(download: TransferProgress(completedBytes: received, totalBytes: succeeded ? received : nil),
-               upload: TransferProgress(completedBytes: succeeded ? sent : 0, totalBytes: sent))
+        finish(
+            download: TransferProgress(completedBytes: received, totalBytes: succeeded ? received : nil),
+            upload: TransferProgress(completedBytes: succeeded ? sent : 0, totalBytes: sent))
     }
 }

@@ -14,24 +14,30 @@ extension DataRequest {
 
     /// Delivers the raw response: `Data?` is nil when no body arrived.
     @discardableResult
-    public func response(queue: DispatchQueue? = nil,
-                         completionHandler: @escaping @Sendable (DataResponse<Data?>) -> Void) -> Self {
+    public func response(
+        queue: DispatchQueue? = nil,
+        completionHandler: @escaping @Sendable (DataResponse<Data?>) -> Void
+    ) -> Self {
         deliver(on: queue, serializer: Self.optionalData, completionHandler: completionHandler)
         return self
     }
 
     /// Delivers the body as `Data` (empty when there was none).
     @discardableResult
-    public func responseData(queue: DispatchQueue? = nil,
-                             completionHandler: @escaping @Sendable (DataResponse<Data>) -> Void) -> Self {
+    public func responseData(
+        queue: DispatchQueue? = nil,
+        completionHandler: @escaping @Sendable (DataResponse<Data>) -> Void
+    ) -> Self {
         deliver(on: queue, serializer: Self.data, completionHandler: completionHandler)
         return self
     }
 
     /// Delivers the body as text, decoded with `encoding`, else the response's charset, else UTF-8.
     @discardableResult
-    public func responseString(queue: DispatchQueue? = nil, encoding: String.Encoding? = nil,
-                               completionHandler: @escaping @Sendable (DataResponse<String>) -> Void) -> Self {
+    public func responseString(
+        queue: DispatchQueue? = nil, encoding: String.Encoding? = nil,
+        completionHandler: @escaping @Sendable (DataResponse<String>) -> Void
+    ) -> Self {
         deliver(on: queue, serializer: { Self.string($0, encoding: encoding) }, completionHandler: completionHandler)
         return self
     }
@@ -42,7 +48,9 @@ extension DataRequest {
         of type: T.Type = T.self, queue: DispatchQueue? = nil, decoder: JSONDecoder = JSONDecoder(),
         completionHandler: @escaping @Sendable (DataResponse<T>) -> Void
     ) -> Self {
-        deliver(on: queue, serializer: { Self.decode(type, from: $0, decoder: decoder) }, completionHandler: completionHandler)
+        deliver(
+            on: queue, serializer: { Self.decode(type, from: $0, decoder: decoder) },
+            completionHandler: completionHandler)
         return self
     }
 
@@ -94,7 +102,9 @@ extension DataRequest {
         return .success(text)
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from outcome: Outcome, decoder: JSONDecoder) -> Result<T, CourierError> {
+    static func decode<T: Decodable>(
+        _ type: T.Type, from outcome: Outcome, decoder: JSONDecoder
+    ) -> Result<T, CourierError> {
         if outcome.data.isEmpty {
             if let empty = Empty() as? T { return .success(empty) }
             return .failure(.decodingFailed(path: "", reason: "the response body is empty"))
@@ -108,8 +118,10 @@ extension DataRequest {
 
     private static func charset(of head: ResponseHead?) -> String.Encoding? {
         guard let contentType = head?.value(forHeader: "Content-Type")?.lowercased(),
-              let range = contentType.range(of: "charset=") else { return nil }
-        let name = contentType[range.upperBound...].split(separator: ";").first?
+            let range = contentType.range(of: "charset=")
+        else { return nil }
+        let name =
+            contentType[range.upperBound...].split(separator: ";").first?
             .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) ?? ""
         switch name {
         case "utf-8", "utf8": return .utf8

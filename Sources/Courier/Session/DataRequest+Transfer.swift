@@ -40,8 +40,9 @@ extension DataRequest {
     /// What a transfer delivered, as the outcome of attempt number `attempt` (0 for the first).
     @inline(__always)
     func outcome(of result: TransportResult, attempt: Int) -> Outcome {
-        var outcome = Outcome(request: result.request, head: result.head, data: result.data, metrics: result.metrics,
-                              error: result.error, fileURL: result.error == nil ? destination : nil)
+        var outcome = Outcome(
+            request: result.request, head: result.head, data: result.data, metrics: result.metrics,
+            error: result.error, fileURL: result.error == nil ? destination : nil)
         outcome.resumeData = result.resumeData
         outcome.metrics?.retryCount = attempt
         return outcome
@@ -73,9 +74,10 @@ extension DataRequest {
 extension RetryPolicy {
     /// The wait before retrying the attempt `sent` that ended with `result`, or nil.
     func retryDelay(after result: TransportResult, sent: URLRequest, attempt: Int, now: Date) -> TimeInterval? {
-        retryDelay(afterAttempt: attempt, method: sent.httpMethod ?? "GET",
-                          statusCode: result.error == nil ? result.head?.statusCode : nil, error: result.error,
-                          retryAfter: result.head?.value(forHeader: "Retry-After"), now: now)
+        retryDelay(
+            afterAttempt: attempt, method: sent.httpMethod ?? "GET",
+            statusCode: result.error == nil ? result.head?.statusCode : nil, error: result.error,
+            retryAfter: result.head?.value(forHeader: "Retry-After"), now: now)
     }
 }
 

@@ -20,8 +20,9 @@ extension DataRequest {
             case .statusCode(let accepts):
                 return accepts(head.statusCode) ? nil : .unacceptableStatusCode(head.statusCode)
             case .contentType(let acceptable):
-                return Self.check(contentType: head.value(forHeader: "Content-Type"), of: outcome.data,
-                                  against: acceptable)
+                return Self.check(
+                    contentType: head.value(forHeader: "Content-Type"), of: outcome.data,
+                    against: acceptable)
             case .custom(let validation):
                 guard let response = head.foundationResponse else { return nil }
                 if case .failure(let error) = validation(outcome.request, response, outcome.data) { return error }

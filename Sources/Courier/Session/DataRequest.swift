@@ -17,7 +17,8 @@ import FoundationNetworking
 /// and runs once however many handlers are added. Every handler is called exactly once.
 public final class DataRequest: Sendable {
     /// Decides whether a response is acceptable; return a failure to turn it into an error.
-    public typealias Validation = @Sendable (_ request: URLRequest?, _ response: HTTPURLResponse, _ data: Data?)
+    public typealias Validation =
+        @Sendable (_ request: URLRequest?, _ response: HTTPURLResponse, _ data: Data?)
         -> Result<Void, CourierError>
 
     /// What the transport delivered, plus the validation verdict.
@@ -83,8 +84,10 @@ public final class DataRequest: Sendable {
     let resumeOffset: Int64?
     private let state: Locked<State>
 
-    init(session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
-         destination: URL?, resumeOffset: Int64? = nil) {
+    init(
+        session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
+        destination: URL?, resumeOffset: Int64? = nil
+    ) {
         self.session = session
         state = Locked(State(target: target))
         // Default headers are added once, here, where the built request is not shared yet (no
@@ -233,8 +236,9 @@ public final class DataRequest: Sendable {
 
     /// The context handed to plugins and interceptors.
     func context(attempt: Int) -> RequestContext {
-        RequestContext(target: state.withLock { $0.target }, session: session, requestID: session.nextRequestID(),
-                       attempt: attempt)
+        RequestContext(
+            target: state.withLock { $0.target }, session: session, requestID: session.nextRequestID(),
+            attempt: attempt)
     }
 
     /// Starts a transfer of `request`: reserves the place of its cancellation token (installed
@@ -266,7 +270,11 @@ public final class DataRequest: Sendable {
             case .finished: return stopIfFinished
             case .idle, .running:
                 if state.completing { return stopIfFinished }
-                let slot = reserved ?? { state.lastSlot += 1; return state.lastSlot }()
+                let slot =
+                    reserved
+                    ?? {
+                        state.lastSlot += 1; return state.lastSlot
+                    }()
                 guard slot >= state.tokenSlot else { return false }
                 state.tokenSlot = slot
                 state.token = token
@@ -389,9 +397,10 @@ public final class DataRequest: Sendable {
         _ outcome: Outcome, serializer: (Outcome) -> Result<Value, CourierError>
     ) -> DataResponse<Value> {
         let result: Result<Value, CourierError> = outcome.error.map { .failure($0) } ?? serializer(outcome)
-        var response = DataResponse(request: outcome.request, head: outcome.head,
-                                    data: outcome.data.isEmpty && outcome.head == nil ? nil : outcome.data,
-                                    metrics: outcome.metrics, result: result)
+        var response = DataResponse(
+            request: outcome.request, head: outcome.head,
+            data: outcome.data.isEmpty && outcome.head == nil ? nil : outcome.data,
+            metrics: outcome.metrics, result: result)
         response.fileURL = outcome.error == nil ? outcome.fileURL : nil
         response.resumeData = outcome.resumeData
         return response

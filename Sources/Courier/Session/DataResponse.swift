@@ -23,14 +23,19 @@ public struct DataResponse<Value: Sendable>: Sendable {
     public internal(set) var resumeData: ResumeData?
 
     /// Creates a response; used by serializers and stubs.
-    public init(request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TransferMetrics?,
-                result: Result<Value, CourierError>) {
-        self.init(request: request, head: response.map(ResponseHead.init(wrapping:)), data: data,
-                  metrics: metrics, result: result)
+    public init(
+        request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TransferMetrics?,
+        result: Result<Value, CourierError>
+    ) {
+        self.init(
+            request: request, head: response.map(ResponseHead.init(wrapping:)), data: data,
+            metrics: metrics, result: result)
     }
 
-    init(request: URLRequest?, head: ResponseHead?, data: Data?, metrics: TransferMetrics?,
-         result: Result<Value, CourierError>) {
+    init(
+        request: URLRequest?, head: ResponseHead?, data: Data?, metrics: TransferMetrics?,
+        result: Result<Value, CourierError>
+    ) {
         self.request = request
         self.head = head
         self.data = data
@@ -62,8 +67,9 @@ public struct DataResponse<Value: Sendable>: Sendable {
 
     /// The same response with its value transformed.
     public func map<NewValue: Sendable>(_ transform: (Value) -> NewValue) -> DataResponse<NewValue> {
-        var mapped = DataResponse<NewValue>(request: request, head: head, data: data, metrics: metrics,
-                                            result: result.map(transform))
+        var mapped = DataResponse<NewValue>(
+            request: request, head: head, data: data, metrics: metrics,
+            result: result.map(transform))
         mapped.fileURL = fileURL
         mapped.resumeData = resumeData
         return mapped
@@ -83,7 +89,8 @@ public struct DataResponse<Value: Sendable>: Sendable {
         case .failure(let error):
             mapped = .failure(error)
         }
-        var response = DataResponse<NewValue>(request: request, head: head, data: data, metrics: metrics, result: mapped)
+        var response = DataResponse<NewValue>(
+            request: request, head: head, data: data, metrics: metrics, result: mapped)
         response.fileURL = fileURL
         response.resumeData = resumeData
         return response

@@ -38,19 +38,25 @@ package final class ProgressRelay: Sendable {
     }
 
     /// Calls `handler` on `queue` (serially, in order) with progress in `direction`.
-    func observe(_ direction: TransferDirection, every interval: Duration, queue: DispatchQueue,
-                 handler: @escaping @Sendable (TransferProgress) -> Void) {
+    func observe(
+        _ direction: TransferDirection, every interval: Duration, queue: DispatchQueue,
+        handler: @escaping @Sendable (TransferProgress) -> Void
+    ) {
         let serial = DispatchQueue(label: "courier.progress", target: queue)
-        add(Observer(direction: direction, interval: interval, deliver: { value in serial.async { handler(value) } },
-                     end: nil))
+        add(
+            Observer(
+                direction: direction, interval: interval, deliver: { value in serial.async { handler(value) } },
+                end: nil))
     }
 
     /// An async sequence of progress in `direction` that ends after the final value. A slow
     /// reader skips to the newest value.
     func stream(_ direction: TransferDirection, every interval: Duration) -> AsyncStream<TransferProgress> {
         let (stream, continuation) = AsyncStream<TransferProgress>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        add(Observer(direction: direction, interval: interval, deliver: { continuation.yield($0) },
-                     end: { continuation.finish() }))
+        add(
+            Observer(
+                direction: direction, interval: interval, deliver: { continuation.yield($0) },
+                end: { continuation.finish() }))
         return stream
     }
 
@@ -79,7 +85,9 @@ package final class ProgressRelay: Sendable {
             var deliveries: [(@Sendable (TransferProgress) -> Void, TransferProgress)] = []
             for index in state.observers.indices {
                 guard let value = state.observers[index].direction == .download ? download : upload else { continue }
-                if let last = state.observers[index].lastDelivery, now - last < state.observers[index].interval { continue }
+                if let last = state.observers[index].lastDelivery, now - last < state.observers[index].interval {
+                    continue
+                }
                 state.observers[index].lastDelivery = now
                 deliveries.append((state.observers[index].deliver, value))
             }
@@ -111,8 +119,10 @@ package final class ProgressRelay: Sendable {
     private static func advance(_ last: inout TransferProgress?, to value: TransferProgress?) -> TransferProgress? {
         guard var value else { return nil }
         if let last {
-            guard value.completedBytes > last.completedBytes
-                    || (value.completedBytes == last.completedBytes && value.totalBytes != last.totalBytes) else {
+            guard
+                value.completedBytes > last.completedBytes
+                    || (value.completedBytes == last.completedBytes && value.totalBytes != last.totalBytes)
+            else {
                 return nil
             }
             if value.totalBytes == nil { value.totalBytes = last.totalBytes }

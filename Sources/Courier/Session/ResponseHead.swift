@@ -64,7 +64,8 @@ package final class ResponseHead: Sendable {
         foundation.withLock { cached in
             if let cached { return cached }
             let dictionary = Dictionary(joinedFields, uniquingKeysWith: { first, _ in first })
-            let made = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
+            let made = HTTPURLResponse(
+                url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
             cached = made
             return made
         }

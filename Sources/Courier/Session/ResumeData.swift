@@ -91,8 +91,12 @@ extension Session {
             return request
         }
         guard file.isFileURL else {
-            return DataRequest(session: self, target: convertible, request: .failure(.invalidRequest(
-                reason: "download destination must be a file URL, got \(file.absoluteString)")), destination: nil)
+            return DataRequest(
+                session: self, target: convertible,
+                request: .failure(
+                    .invalidRequest(
+                        reason: "download destination must be a file URL, got \(file.absoluteString)")),
+                destination: nil)
         }
         return DataRequest(session: self, target: convertible, request: built, destination: file, resumeOffset: offset)
     }

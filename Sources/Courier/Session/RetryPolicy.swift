@@ -37,11 +37,13 @@ public struct RetryPolicy: RequestInterceptor, Equatable {
     public static let `default` = RetryPolicy(maxRetries: 2)
 
     /// Creates a policy.
-    public init(maxRetries: Int = 2,
-                retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
-                retryableMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"],
-                baseDelay: TimeInterval = 0.5,
-                maxDelay: TimeInterval = 30) {
+    public init(
+        maxRetries: Int = 2,
+        retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+        retryableMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"],
+        baseDelay: TimeInterval = 0.5,
+        maxDelay: TimeInterval = 30
+    ) {
         self.maxRetries = maxRetries
         self.retryableStatusCodes = retryableStatusCodes
         self.retryableMethods = retryableMethods
@@ -58,9 +60,12 @@ public struct RetryPolicy: RequestInterceptor, Equatable {
     ///   - retryAfter: the response's `Retry-After` header.
     ///   - now: the current time, for `Retry-After` dates.
     ///   - jitter: a number in 0...1 spreading backoffs of concurrent clients.
-    public func retryDelay(afterAttempt attempt: Int, method: String, statusCode: Int?, error: CourierError?,
-                           retryAfter: String?, now: Date = Date(), jitter: Double = Double.random(in: 0...1))
-        -> TimeInterval? {
+    public func retryDelay(
+        afterAttempt attempt: Int, method: String, statusCode: Int?, error: CourierError?,
+        retryAfter: String?, now: Date = Date(), jitter: Double = Double.random(in: 0...1)
+    )
+        -> TimeInterval?
+    {
         guard attempt < maxRetries, retryableMethods.contains(method.uppercased()) else { return nil }
         if let error {
             guard Self.isTransient(error) else { return nil }
@@ -75,18 +80,24 @@ public struct RetryPolicy: RequestInterceptor, Equatable {
     }
 
     /// The decision as a ``RetryDecision``, for the attempt `request` that ended with `response`.
-    func decision(for request: URLRequest, dueTo response: DataResponse<Data?>, attempt: Int, now: Date) -> RetryDecision {
+    func decision(
+        for request: URLRequest, dueTo response: DataResponse<Data?>, attempt: Int, now: Date
+    ) -> RetryDecision {
         guard attempt < maxRetries else { return .doNotRetry }
-        let delay = retryDelay(afterAttempt: attempt, method: request.httpMethod ?? "GET",
-                               statusCode: response.error == nil ? response.statusCode : nil, error: response.error,
-                               retryAfter: response.head?.value(forHeader: "Retry-After"), now: now)
+        let delay = retryDelay(
+            afterAttempt: attempt, method: request.httpMethod ?? "GET",
+            statusCode: response.error == nil ? response.statusCode : nil, error: response.error,
+            retryAfter: response.head?.value(forHeader: "Retry-After"), now: now)
         return delay.map { .retry(after: $0) } ?? .doNotRetry
     }
 
     /// Retries `request` as ``retryDelay(afterAttempt:method:statusCode:error:retryAfter:now:jitter:)``
     /// says, reading the time from the session's clock.
-    public func retry(_ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext) async
-        -> RetryDecision {
+    public func retry(
+        _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
+    ) async
+        -> RetryDecision
+    {
         decision(for: request, dueTo: response, attempt: context.attempt, now: context.session.configuration.clock.now)
     }
 

@@ -16,8 +16,10 @@ extension Session {
     ///     `URLRequestConvertible` form).
     ///   - parameters: how parameters are encoded. Default: none.
     ///   - headers: headers to send; unlike a ``Router``, no `Accept` header is added for you.
-    public func request(_ url: String, method: HTTPMethod, parameters: RequestParams = .requestPlain,
-                        headers: HTTPHeaders = HTTPHeaders()) -> DataRequest {
+    public func request(
+        _ url: String, method: HTTPMethod, parameters: RequestParams = .requestPlain,
+        headers: HTTPHeaders = HTTPHeaders()
+    ) -> DataRequest {
         request(AdHocRoute(baseURL: url, method: method, parameters: parameters, headers: headers))
     }
 }

@@ -56,8 +56,10 @@ public final class Session: Sendable {
     /// ```swift
     /// let session = Session { engine in FaultInjector(wrapping: engine, failEvery: 10) }
     /// ```
-    public init(configuration: Configuration = Configuration(),
-                wrappingEngine wrap: (_ engine: any Transport) -> any Transport) {
+    public init(
+        configuration: Configuration = Configuration(),
+        wrappingEngine wrap: (_ engine: any Transport) -> any Transport
+    ) {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
         extensions = Self.makeExtensions(configuration)
@@ -96,8 +98,12 @@ public final class Session: Sendable {
     /// ``request(_:)``; the in-memory `data` of the response stays empty.
     public func download(_ convertible: any URLRequestConvertible, to destination: URL) -> DataRequest {
         guard destination.isFileURL else {
-            return DataRequest(session: self, target: convertible, request: .failure(.invalidRequest(
-                reason: "download destination must be a file URL, got \(destination.absoluteString)")), destination: nil)
+            return DataRequest(
+                session: self, target: convertible,
+                request: .failure(
+                    .invalidRequest(
+                        reason: "download destination must be a file URL, got \(destination.absoluteString)")),
+                destination: nil)
         }
         return makeRequest(convertible, destination: destination)
     }
@@ -147,8 +153,9 @@ public final class Session: Sendable {
     }
 
     private static func makeExtensions(_ configuration: Configuration) -> RequestExtensions {
-        RequestExtensions(plugins: configuration.plugins.filter(\.isEnabled), interceptors: configuration.interceptors,
-                          retryPolicy: configuration.retryPolicy)
+        RequestExtensions(
+            plugins: configuration.plugins.filter(\.isEnabled), interceptors: configuration.interceptors,
+            retryPolicy: configuration.retryPolicy)
     }
 
     /// A new number for a request's ``RequestContext/requestID``.
@@ -166,10 +173,14 @@ public final class Session: Sendable {
 struct UnavailableTransport: Transport {
     struct Token: TransportCancellable { func cancel() {} }
 
-    func execute(_ request: URLRequest, options: TransferOptions,
-                 completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
-        completion(TransportResult(request: request, head: nil, data: Data(), metrics: nil,
-                                   error: .transport(code: 2, message: "libcurl could not be initialised")))
+    func execute(
+        _ request: URLRequest, options: TransferOptions,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) -> any TransportCancellable {
+        completion(
+            TransportResult(
+                request: request, head: nil, data: Data(), metrics: nil,
+                error: .transport(code: 2, message: "libcurl could not be initialised")))
         return Token()
     }
 }

@@ -117,8 +117,10 @@ extension Session {
         public var pinnedPublicKeyHashes: [String] = []
 
         /// Creates TLS settings.
-        public init(caCertificateFile: String? = nil, clientCertificate: ClientCertificate? = nil,
-                    pinnedPublicKeyHashes: [String] = []) {
+        public init(
+            caCertificateFile: String? = nil, clientCertificate: ClientCertificate? = nil,
+            pinnedPublicKeyHashes: [String] = []
+        ) {
             self.caCertificateFile = caCertificateFile
             self.clientCertificate = clientCertificate
             self.pinnedPublicKeyHashes = pinnedPublicKeyHashes

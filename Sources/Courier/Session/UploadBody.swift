@@ -53,8 +53,9 @@ public struct UploadBody: Sendable {
                 guard await buffer.push(chunk) else { return }
             }
         }
-        return UploadBody(storage: .stream(length: length, window: bufferSize, producer: producer),
-                          contentType: contentType)
+        return UploadBody(
+            storage: .stream(length: length, window: bufferSize, producer: producer),
+            contentType: contentType)
     }
 
     /// A `multipart/form-data` form; file parts are streamed from disk (see ``MultipartFormData``).
@@ -101,8 +102,10 @@ extension Session {
     /// that `GET` (the default of a URL or string) becomes `POST`. The response is handled like
     /// any ``DataRequest``. `Expect: 100-continue` is not sent unless you add that header: the
     /// body goes out right after the headers.
-    public func upload(_ body: UploadBody, to convertible: any URLRequestConvertible,
-                       method: HTTPMethod? = nil) -> DataRequest {
+    public func upload(
+        _ body: UploadBody, to convertible: any URLRequestConvertible,
+        method: HTTPMethod? = nil
+    ) -> DataRequest {
         let built = Self.build(convertible).flatMap { request -> Result<URLRequest, CourierError> in
             var request = request
             let current = request.httpMethod ?? "GET"

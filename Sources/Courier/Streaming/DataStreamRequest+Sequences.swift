@@ -51,7 +51,8 @@ extension DataStreamRequest {
                     if !started {
                         started = true
                         guard request.core.claimBody() else {
-                            throw CourierError.invalidRequest(reason: "the body of a stream request can be read only once")
+                            throw CourierError.invalidRequest(
+                                reason: "the body of a stream request can be read only once")
                         }
                         lease = BodyLease(request.core)
                         _ = try await request.core.head()
@@ -192,7 +193,8 @@ extension DataStreamRequest {
                             throw CourierError.decoding(error)
                         }
                         let place = "line \(lines.lineNumber)"
-                        throw CourierError.decodingFailed(path: path.isEmpty ? place : place + ": " + path, reason: reason)
+                        throw CourierError.decodingFailed(
+                            path: path.isEmpty ? place : place + ": " + path, reason: reason)
                     }
                 }
                 return nil

@@ -37,8 +37,10 @@ public final class DataStreamRequest: Sendable {
     public let bufferSize: Int
     let core: StreamCore
 
-    init(session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
-         bufferSize: Int) {
+    init(
+        session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
+        bufferSize: Int
+    ) {
         self.session = session
         core = StreamCore(session: session, target: target, request: request, bufferSize: bufferSize)
         self.bufferSize = core.buffer.window
@@ -142,8 +144,10 @@ extension Session {
     /// ```
     /// At most `bufferSize` bytes (at least 64 KiB) wait between the network and the reader;
     /// beyond that the transfer pauses until the reader catches up. See ``DataStreamRequest``.
-    public func streamRequest(_ convertible: any URLRequestConvertible,
-                              bufferSize: Int = DataStreamRequest.defaultBufferSize) -> DataStreamRequest {
+    public func streamRequest(
+        _ convertible: any URLRequestConvertible,
+        bufferSize: Int = DataStreamRequest.defaultBufferSize
+    ) -> DataStreamRequest {
         DataStreamRequest(session: self, target: convertible, request: Self.build(convertible), bufferSize: bufferSize)
     }
 }

@@ -23,7 +23,9 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `data` decoded as JSON into `type`; throws ``CourierError/decodingFailed(path:reason:)``.
-    public func decode<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws(CourierError) -> T {
+    public func decode<T: Decodable>(
+        _ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()
+    ) throws(CourierError) -> T {
         do {
             return try decoder.decode(T.self, from: Data(data.utf8))
         } catch {
@@ -171,7 +173,8 @@ public struct ServerSentEventParser: Sendable {
             if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case "retry":
             if !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-               let milliseconds = Int(String(decoding: value, as: UTF8.self)) {
+                let milliseconds = Int(String(decoding: value, as: UTF8.self))
+            {
                 reconnectionTime = .milliseconds(milliseconds)
             }
         default:
@@ -188,7 +191,9 @@ public struct ServerSentEventParser: Sendable {
         }
         guard hasData else { return }
         data.removeLast()  // the LF after the last data line
-        events.append(ServerSentEvent(event: eventType.isEmpty ? "message" : eventType,
-                                      data: String(decoding: data, as: UTF8.self), id: lastEventID))
+        events.append(
+            ServerSentEvent(
+                event: eventType.isEmpty ? "message" : eventType,
+                data: String(decoding: data, as: UTF8.self), id: lastEventID))
     }
 }

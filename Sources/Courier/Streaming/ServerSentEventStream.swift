@@ -70,7 +70,9 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 reader = nil
                 fruitless = deliveredOnConnection ? 0 : fruitless + 1
                 deliveredOnConnection = false
-                switch stream.reconnection.decide(after: end, fruitless: fruitless, serverRetry: parser.reconnectionTime) {
+                switch stream.reconnection.decide(
+                    after: end, fruitless: fruitless, serverRetry: parser.reconnectionTime)
+                {
                 case .reconnect(let delay):
                     do {
                         try await Task.sleep(for: delay)
@@ -103,8 +105,10 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 request.allHTTPHeaderFields = fields
                 return request
             }
-            let request = DataStreamRequest(session: stream.session, target: stream.target, request: built,
-                                            bufferSize: stream.bufferSize).validate()
+            let request = DataStreamRequest(
+                session: stream.session, target: stream.target, request: built,
+                bufferSize: stream.bufferSize
+            ).validate()
             return EventReader(request: request, bytes: request.bytes.makeAsyncIterator(), parser: parser)
         }
     }
@@ -121,9 +125,11 @@ extension Session {
     /// ```
     /// Each connection is a ``DataStreamRequest`` (backpressure, `bufferSize`, no overall time
     /// limit). For one connection without reconnection, use `streamRequest(_:).events`.
-    public func eventStream(_ convertible: any URLRequestConvertible,
-                            reconnection: EventStreamReconnection = .default,
-                            bufferSize: Int = DataStreamRequest.defaultBufferSize) -> ServerSentEventStream {
+    public func eventStream(
+        _ convertible: any URLRequestConvertible,
+        reconnection: EventStreamReconnection = .default,
+        bufferSize: Int = DataStreamRequest.defaultBufferSize
+    ) -> ServerSentEventStream {
         ServerSentEventStream(session: self, target: convertible, reconnection: reconnection, bufferSize: bufferSize)
     }
 }

@@ -30,8 +30,10 @@ final class StreamCore: Sendable {
     let buffer: ResponseStreamBuffer
     private let state = Locked(State())
 
-    init(session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
-         bufferSize: Int) {
+    init(
+        session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
+        bufferSize: Int
+    ) {
         self.session = session
         self.target = target
         built = request
@@ -90,9 +92,11 @@ final class StreamCore: Sendable {
                 }
             }
             let response = self.response(of: result)
-            extensions.didReceive(DataResponse(request: response.request, head: result.head, data: nil,
-                                               metrics: result.metrics, result: response.result.map { _ -> Data? in nil }),
-                                  context: context)
+            extensions.didReceive(
+                DataResponse(
+                    request: response.request, head: result.head, data: nil,
+                    metrics: result.metrics, result: response.result.map { _ -> Data? in nil }),
+                context: context)
             self.deliver(response)
         }
         adopt(task)
@@ -142,8 +146,9 @@ final class StreamCore: Sendable {
         var rejection: CourierError?
         if let head, case .failure(let error) = settle(judge(head)) { rejection = error }
         let error = rejection ?? result.error
-        return DataResponse(request: result.request, head: head, data: nil,
-                            metrics: result.metrics, result: error.map { .failure($0) } ?? .success(()))
+        return DataResponse(
+            request: result.request, head: head, data: nil,
+            metrics: result.metrics, result: error.map { .failure($0) } ?? .success(()))
     }
 
     /// Records `verdict` unless one was recorded first; returns the one that counts.
@@ -219,8 +224,10 @@ final class StreamCore: Sendable {
         }
         for acceptable in types {
             // The body is not known yet, so the "empty body passes" rule cannot apply: check the type.
-            if let error = DataRequest.Validator.check(contentType: head.value(forHeader: "Content-Type"),
-                                                       of: Data([0]), against: acceptable) {
+            if let error = DataRequest.Validator.check(
+                contentType: head.value(forHeader: "Content-Type"),
+                of: Data([0]), against: acceptable)
+            {
                 return .failure(error)
             }
         }

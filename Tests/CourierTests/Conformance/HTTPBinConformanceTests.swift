@@ -10,8 +10,10 @@ import FoundationNetworking
 final class HTTPBinConformanceTests: XCTestCase {
     let session = Session()
 
-    private func request(_ method: String, _ path: String, body: String? = nil,
-                         headers: [String: String] = [:]) throws -> URLRequest {
+    private func request(
+        _ method: String, _ path: String, body: String? = nil,
+        headers: [String: String] = [:]
+    ) throws -> URLRequest {
         var request = try URLRequest(url: XCTUnwrap(URL(string: HTTPBin.url(path))))
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
@@ -29,9 +31,12 @@ final class HTTPBinConformanceTests: XCTestCase {
 
     func testBodyMethodsSendTheirBodies() async throws {
         for method in ["POST", "PUT", "PATCH", "DELETE"] {
-            let echo = try await session.request(request(method, "/\(method.lowercased())", body: #"{"k":"v"}"#,
-                                                         headers: ["Content-Type": "application/json"]))
-                .validate().decodable(HTTPBin.Echo.self)
+            let echo = try await session.request(
+                request(
+                    method, "/\(method.lowercased())", body: #"{"k":"v"}"#,
+                    headers: ["Content-Type": "application/json"])
+            )
+            .validate().decodable(HTTPBin.Echo.self)
             XCTAssertEqual(echo.json, .object(["k": .string("v")]), method)
             XCTAssertEqual(echo.headers["Content-Type"], "application/json", method)
             XCTAssertNil(echo.headers["Expect"], "\(method) must not send Expect: 100-continue")
@@ -54,8 +59,10 @@ final class HTTPBinConformanceTests: XCTestCase {
 
     func testHeadersEndpointReflectsCustomHeaders() async throws {
         struct Headers: Decodable { var headers: [String: String] }
-        let result = try await session.request(request("GET", "/headers", headers: ["X-One": "1", "X-Two": "two words"]))
-            .decodable(Headers.self)
+        let result = try await session.request(
+            request("GET", "/headers", headers: ["X-One": "1", "X-Two": "two words"])
+        )
+        .decodable(Headers.self)
         XCTAssertEqual(result.headers["X-One"], "1")
         XCTAssertEqual(result.headers["X-Two"], "two words")
     }
@@ -133,11 +140,17 @@ final class HTTPBinConformanceTests: XCTestCase {
 
     func testBasicAuth() async throws {
         let credentials = Data("user:secret".utf8).base64EncodedString()
-        let good = await session.request(try request("GET", "/basic-auth/user/secret",
-                                                     headers: ["Authorization": "Basic \(credentials)"])).response()
+        let good = await session.request(
+            try request(
+                "GET", "/basic-auth/user/secret",
+                headers: ["Authorization": "Basic \(credentials)"])
+        ).response()
         XCTAssertEqual(good.statusCode, 200)
-        let bad = await session.request(try request("GET", "/basic-auth/user/other",
-                                                    headers: ["Authorization": "Basic \(credentials)"])).response()
+        let bad = await session.request(
+            try request(
+                "GET", "/basic-auth/user/other",
+                headers: ["Authorization": "Basic \(credentials)"])
+        ).response()
         XCTAssertEqual(bad.statusCode, 401)
     }
 

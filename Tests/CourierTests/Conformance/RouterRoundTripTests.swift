@@ -114,8 +114,12 @@ final class RouterRoundTripTests: XCTestCase {
         XCTAssertEqual(plain.headers["X-Router-Case"], "plain")
 
         let query = try await send(.query)
-        XCTAssertEqual(query.args, ["fixed": .string("1"), "q": .string("a b&c"), "page": .string("2"),
-                                    "ok": .string("1"), "ids[]": .array([.string("1"), .string("2")])])
+        XCTAssertEqual(
+            query.args,
+            [
+                "fixed": .string("1"), "q": .string("a b&c"), "page": .string("2"),
+                "ok": .string("1"), "ids[]": .array([.string("1"), .string("2")])
+            ])
         XCTAssertEqual(query.data, "")
 
         let encodable = try await send(.queryEncodable)
@@ -126,12 +130,18 @@ final class RouterRoundTripTests: XCTestCase {
 
     func testJSONBodies() async throws {
         let body = try await send(.jsonBody)
-        XCTAssertEqual(body.json, .object(["email": .string("ada@example.com"), "age": .number(36), "admin": .bool(false),
-                                           "tags": .array([.string("a"), .string("b")])]))
+        XCTAssertEqual(
+            body.json,
+            .object([
+                "email": .string("ada@example.com"), "age": .number(36), "admin": .bool(false),
+                "tags": .array([.string("a"), .string("b")])
+            ]))
         XCTAssertEqual(body.headers["Content-Type"], "application/json")
 
-        let filterJSON = JSONTree.object(["destination": .string("Jeju Island"), "maxPrice": .number(300),
-                                           "tags": .array([.string("sea"), .string("food")])])
+        let filterJSON = JSONTree.object([
+            "destination": .string("Jeju Island"), "maxPrice": .number(300),
+            "tags": .array([.string("sea"), .string("food")])
+        ])
         let encodable = try await send(.jsonEncodable)
         XCTAssertEqual(encodable.json, filterJSON)
 
@@ -161,7 +171,8 @@ final class RouterRoundTripTests: XCTestCase {
     func testFormBodies() async throws {
         let form = try await send(.form)
         XCTAssertEqual(form.method, "PATCH")
-        XCTAssertEqual(form.form, ["name": .string("Ada Lovelace"), "lang": .string("en"), "note": .string("50% off & more")])
+        XCTAssertEqual(
+            form.form, ["name": .string("Ada Lovelace"), "lang": .string("en"), "note": .string("50% off & more")])
         XCTAssertTrue(form.headers["Content-Type"]?.hasPrefix("application/x-www-form-urlencoded") ?? false)
 
         let encodable = try await send(.formEncodable)
@@ -194,8 +205,10 @@ final class RouterRoundTripTests: XCTestCase {
     }
 
     func testMethodDependentEncodable() async throws {
-        let expected: [String: JSONTree] = ["destination": .string("Jeju Island"), "maxPrice": .string("300"),
-                                             "tags[]": .array([.string("sea"), .string("food")])]
+        let expected: [String: JSONTree] = [
+            "destination": .string("Jeju Island"), "maxPrice": .string("300"),
+            "tags[]": .array([.string("sea"), .string("food")])
+        ]
         let get = try await send(.methodDependentEncodable(.get))
         XCTAssertEqual(get.args, expected.merging(["fixed": .string("1")]) { $1 })
         XCTAssertEqual(get.form, [:])

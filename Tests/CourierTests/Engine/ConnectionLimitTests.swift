@@ -21,7 +21,8 @@ final class ConnectionLimitTests: XCTestCase {
         defer { server.shutdown() }
         var configuration = Session.Configuration()
         configuration.maxConnectionsPerHost = 2
-        let succeeded = await Self.runConcurrently(Session(configuration: configuration), server.url("/delay?ms=20"), count: 20)
+        let succeeded = await Self.runConcurrently(
+            Session(configuration: configuration), server.url("/delay?ms=20"), count: 20)
         XCTAssertEqual(succeeded, 20)
         XCTAssertLessThanOrEqual(server.connectionsAccepted, 2)
         XCTAssertGreaterThanOrEqual(server.connectionsAccepted, 1)

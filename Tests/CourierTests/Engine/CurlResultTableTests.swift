@@ -15,9 +15,12 @@ final class CurlResultTableTests: XCTestCase {
         return state
     }
 
-    private func check(_ code: CURLcode, _ state: TransferFailureState, _ expected: CourierError,
-                       file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(CurlResultTable.error(for: code, state), expected, "code \(code.rawValue)", file: file, line: line)
+    private func check(
+        _ code: CURLcode, _ state: TransferFailureState, _ expected: CourierError,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(
+            CurlResultTable.error(for: code, state), expected, "code \(code.rawValue)", file: file, line: line)
     }
 
     func testConnecting() {
@@ -31,33 +34,47 @@ final class CurlResultTableTests: XCTestCase {
         check(CURLE_OPERATION_TIMEDOUT, state(), .timedOut(.connect))
         check(CURLE_OPERATION_TIMEDOUT, state { $0.connected = true }, .timedOut(.request))
         check(CURLE_OPERATION_TIMEDOUT, state { $0.requestDeadlinePassed = true }, .timedOut(.request))
-        check(CURLE_OPERATION_TIMEDOUT, state { $0.message = "Operation too slow. Less than 1 bytes/sec" }, .timedOut(.connect))
+        check(
+            CURLE_OPERATION_TIMEDOUT, state { $0.message = "Operation too slow. Less than 1 bytes/sec" },
+            .timedOut(.connect))
     }
 
     func testTLS() {
         check(CURLE_SSL_PINNEDPUBKEYNOTMATCH, state(), .pinnedKeyMismatch)
-        for code in [CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-                     CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
-                     CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
-                     CURLE_SSL_INVALIDCERTSTATUS, CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT] {
+        for code in [
+            CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
+            CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_USE_SSL_FAILED, CURLE_SSL_CLIENTCERT
+        ] {
             check(code, state(), .tlsFailure(message: "libcurl says"))
         }
     }
 
     func testProtocolViolations() {
-        for code in [CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2,
-                     CURLE_HTTP2_STREAM] {
+        for code in [
+            CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2,
+            CURLE_HTTP2_STREAM
+        ] {
             check(code, state(), .protocolViolation(message: "libcurl says"))
         }
         let chunk = "Illegal or missing hexadecimal sequence in chunked-encoding"
-        check(CURLE_RECV_ERROR, state { $0.message = chunk; $0.headComplete = true },
-              .protocolViolation(message: "malformed chunked encoding: " + chunk))
-        check(CURLE_OUT_OF_MEMORY, state { $0.headBytes = 17 },
-              .protocolViolation(message: "a response header line is longer than libcurl's 100 KB limit"))
-        check(CURLE_BAD_FUNCTION_ARGUMENT, state { $0.headBytes = 17 },
-              .protocolViolation(message: "the response head has a line libcurl cannot store (a folded line with no field before it)"))
-        check(CURLE_WRITE_ERROR, state { $0.headViolation = "conflicting Content-Length values 5 and 10" },
-              .protocolViolation(message: "conflicting Content-Length values 5 and 10"))
+        check(
+            CURLE_RECV_ERROR,
+            state {
+                $0.message = chunk; $0.headComplete = true
+            },
+            .protocolViolation(message: "malformed chunked encoding: " + chunk))
+        check(
+            CURLE_OUT_OF_MEMORY, state { $0.headBytes = 17 },
+            .protocolViolation(message: "a response header line is longer than libcurl's 100 KB limit"))
+        check(
+            CURLE_BAD_FUNCTION_ARGUMENT, state { $0.headBytes = 17 },
+            .protocolViolation(
+                message: "the response head has a line libcurl cannot store (a folded line with no field before it)"))
+        check(
+            CURLE_WRITE_ERROR, state { $0.headViolation = "conflicting Content-Length values 5 and 10" },
+            .protocolViolation(message: "conflicting Content-Length values 5 and 10"))
     }
 
     func testCutShort() {
@@ -69,8 +86,9 @@ final class CurlResultTableTests: XCTestCase {
     func testLimitsAndCallbacks() {
         check(CURLE_FILESIZE_EXCEEDED, state(), .responseTooLarge(limit: 1000))
         check(CURLE_WRITE_ERROR, state { $0.exceededBodyLimit = true }, .responseTooLarge(limit: 1000))
-        check(CURLE_WRITE_ERROR, state { $0.fileWriteError = .init(errno: ENOSPC, path: "/tmp/f") },
-              .transport(code: 23, message: "could not write to /tmp/f: No space left on device"))
+        check(
+            CURLE_WRITE_ERROR, state { $0.fileWriteError = .init(errno: ENOSPC, path: "/tmp/f") },
+            .transport(code: 23, message: "could not write to /tmp/f: No space left on device"))
         check(CURLE_TOO_MANY_REDIRECTS, state(), .tooManyRedirects(limit: 7))
         check(CURLE_ABORTED_BY_CALLBACK, state(), .cancelled)
         check(CURLE_URL_MALFORMAT, state(), .invalidURL("https://api.example/x"))
@@ -78,7 +96,11 @@ final class CurlResultTableTests: XCTestCase {
 
     func testOutsideTheHeadTheseStayTransportErrors() {
         check(CURLE_OUT_OF_MEMORY, state(), .transport(code: 27, message: "libcurl says"))
-        check(CURLE_OUT_OF_MEMORY, state { $0.headBytes = 17; $0.headComplete = true }, .transport(code: 27, message: "libcurl says"))
+        check(
+            CURLE_OUT_OF_MEMORY,
+            state {
+                $0.headBytes = 17; $0.headComplete = true
+            }, .transport(code: 27, message: "libcurl says"))
         check(CURLE_BAD_FUNCTION_ARGUMENT, state(), .transport(code: 43, message: "libcurl says"))
         check(CURLE_WRITE_ERROR, state(), .transport(code: 23, message: "libcurl says"))
         check(CURLE_FAILED_INIT, state(), .transport(code: 2, message: "libcurl says"))
@@ -86,8 +108,10 @@ final class CurlResultTableTests: XCTestCase {
 
     func testEveryCodeMapsToATypedError() {
         // No code crashes the table, and only codes without a row fall through to `transport`.
-        let rows: Set<UInt32> = [1, 3, 5, 6, 7, 8, 16, 18, 28, 35, 42, 45, 47, 52, 53, 54, 55, 56, 58, 59, 60, 61, 63,
-                                 64, 66, 77, 80, 82, 83, 90, 91, 92, 97, 98]
+        let rows: Set<UInt32> = [
+            1, 3, 5, 6, 7, 8, 16, 18, 28, 35, 42, 45, 47, 52, 53, 54, 55, 56, 58, 59, 60, 61, 63,
+            64, 66, 77, 80, 82, 83, 90, 91, 92, 97, 98
+        ]
         for raw in UInt32(1)...UInt32(99) {
             let error = CurlResultTable.error(for: CURLcode(rawValue: raw), state())
             if case .transport(let code, _) = error {

@@ -31,15 +31,21 @@ final class DeadlineTests: XCTestCase {
         let session = Session(configuration: configuration)
         let order = Order()
         let busy = (0..<2).map { _ in session.request(Self.request(server.url("/never"), timeout: 8)) }
-        let busyTasks = busy.map { request in Task { _ = await request.response(); order.append("busy") } }
+        let busyTasks = busy.map { request in
+            Task {
+                _ = await request.response(); order.append("busy")
+            }
+        }
         for _ in 0..<500 where server.recordedRequests(path: "/never").count < 2 {
             try await Task.sleep(nanoseconds: 2_000_000)
         }
         let errors = await withTaskGroup(of: CourierError?.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    let error = await session.request(Self.request(server.url("/hello?i=\(index)"), timeout: 0.2 + Double(index) * 0.01))
-                        .response().error
+                    let error = await session.request(
+                        Self.request(server.url("/hello?i=\(index)"), timeout: 0.2 + Double(index) * 0.01)
+                    )
+                    .response().error
                     order.append("queued")
                     return error
                 }
@@ -49,8 +55,9 @@ final class DeadlineTests: XCTestCase {
             return errors
         }
         XCTAssertEqual(errors, Array(repeating: .timedOut(.request), count: 20))
-        XCTAssertEqual(order.value, Array(repeating: "queued", count: 20),
-                       "every queued limit fired while both connections were still busy")
+        XCTAssertEqual(
+            order.value, Array(repeating: "queued", count: 20),
+            "every queued limit fired while both connections were still busy")
         XCTAssertTrue(server.recordedRequests(path: "/hello").isEmpty, "no queued request ever got a connection")
         busy.forEach { $0.cancel() }
         for task in busyTasks { await task.value }
@@ -80,7 +87,8 @@ final class DeadlineTests: XCTestCase {
         let blackhole = Loopback.Blackhole()
         var configuration = Session.Configuration()
         configuration.timeouts = .init(connect: 0.3, request: 8)
-        let response = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/").response()
+        let response = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/")
+            .response()
         XCTAssertEqual(response.error, .timedOut(.connect))
         withExtendedLifetime(blackhole) {}
     }

@@ -10,7 +10,8 @@ final class DownloadTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try TestHTTPServer()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-downloads-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-downloads-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -24,14 +25,16 @@ final class DownloadTests: XCTestCase {
     func testBodyIsWrittenToTheFileIntact() async throws {
         let size = 5 << 20
         let file = directory.appendingPathComponent("bytes.bin")
-        let response = await Session().download(server.url("/bytes?size=\(size)&seed=3"), to: file).validate().response()
+        let response = await Session().download(server.url("/bytes?size=\(size)&seed=3"), to: file).validate()
+            .response()
         XCTAssertNil(response.error)
         XCTAssertEqual(response.fileURL, file)
         XCTAssertEqual(response.data?.count ?? 0, 0, "nothing is buffered in memory")
         let written = try Data(contentsOf: file)
         XCTAssertEqual(written.count, size)
-        XCTAssertEqual(TestHTTPServer.checksum(written),
-                       TestHTTPServer.checksum(TestHTTPServer.deterministicBytes(count: size, seed: 3)))
+        XCTAssertEqual(
+            TestHTTPServer.checksum(written),
+            TestHTTPServer.checksum(TestHTTPServer.deterministicBytes(count: size, seed: 3)))
     }
 
     func testOnlyTheFinalBodyOfARedirectChainIsKept() async throws {
@@ -59,7 +62,9 @@ final class DownloadTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.security.maxDownloadSize = 10_000
         let large = directory.appendingPathComponent("large.bin")
-        let tooLarge = await Session(configuration: configuration).download(server.url("/chunked?chunks=5&size=5000"), to: large).response()
+        let tooLarge = await Session(configuration: configuration).download(
+            server.url("/chunked?chunks=5&size=5000"), to: large
+        ).response()
         XCTAssertEqual(tooLarge.error, .responseTooLarge(limit: 10_000))
         XCTAssertFalse(exists(large))
 

@@ -20,8 +20,10 @@ final class EngineIntegrationTests: XCTestCase {
         server.shutdown()
     }
 
-    private func request(_ path: String, method: String = "GET", body: Data? = nil,
-                         headers: [String: String] = [:]) -> URLRequest {
+    private func request(
+        _ path: String, method: String = "GET", body: Data? = nil,
+        headers: [String: String] = [:]
+    ) -> URLRequest {
         var request = URLRequest(url: server.url(path))
         request.httpMethod = method
         request.httpBody = body
@@ -46,8 +48,10 @@ final class EngineIntegrationTests: XCTestCase {
     }
 
     func testHeadersRoundTrip() async throws {
-        let echo = try await session.request(request("/echo", headers: ["X-Custom": "value 1", "Accept": "application/json"]))
-            .decodable(TestHTTPEcho.self)
+        let echo = try await session.request(
+            request("/echo", headers: ["X-Custom": "value 1", "Accept": "application/json"])
+        )
+        .decodable(TestHTTPEcho.self)
         XCTAssertEqual(echo.headers["x-custom"], "value 1")
         XCTAssertEqual(echo.headers["accept"], "application/json")
         XCTAssertEqual(echo.headers["user-agent"], "Courier/\(CourierInfo.version)")
@@ -118,11 +122,13 @@ final class EngineIntegrationTests: XCTestCase {
         let blackhole = Loopback.Blackhole()
         var configuration = Session.Configuration()
         configuration.timeouts.connect = 0.3
-        let response = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/").response()
+        let response = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/")
+            .response()
         XCTAssertEqual(response.error, .timedOut(.connect))
         // A shorter whole-request limit fires first, even while still connecting.
         configuration.timeouts = .init(connect: 10, request: 0.3)
-        let whole = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/").response()
+        let whole = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/")
+            .response()
         XCTAssertEqual(whole.error, .timedOut(.request))
         withExtendedLifetime(blackhole) {}
     }
@@ -161,15 +167,17 @@ final class EngineIntegrationTests: XCTestCase {
         XCTAssertEqual(gzip, TestHTTPServer.gzipPlainText)
         let deflate = try await session.request(request("/deflate")).validate().string()
         XCTAssertEqual(deflate, TestHTTPServer.gzipPlainText)
-        XCTAssertEqual(server.recordedRequests(path: "/gzip").first?.header("Accept-Encoding"), "deflate, gzip, br, zstd")
+        XCTAssertEqual(
+            server.recordedRequests(path: "/gzip").first?.header("Accept-Encoding"), "deflate, gzip, br, zstd")
     }
 
     func testTenMebibyteBodyIsIntact() async throws {
         let size = 10 << 20
         let data = try await session.request(request("/bytes?size=\(size)&seed=42")).validate().data()
         XCTAssertEqual(data.count, size)
-        XCTAssertEqual(TestHTTPServer.checksum(data),
-                       TestHTTPServer.checksum(TestHTTPServer.deterministicBytes(count: size, seed: 42)))
+        XCTAssertEqual(
+            TestHTTPServer.checksum(data),
+            TestHTTPServer.checksum(TestHTTPServer.deterministicBytes(count: size, seed: 42)))
     }
 
     func testLargeUploadIsIntact() async throws {
@@ -197,7 +205,8 @@ final class EngineIntegrationTests: XCTestCase {
     func testOnlyHTTPAndHTTPSAreAllowed() async throws {
         let file = await session.request("file:///etc/passwd").response()
         XCTAssertEqual(file.error, .unsupportedScheme("file"))
-        let gopher = await session.request(URLRequest(url: try XCTUnwrap(URL(string: "gopher://127.0.0.1:70/")))).response()
+        let gopher = await session.request(URLRequest(url: try XCTUnwrap(URL(string: "gopher://127.0.0.1:70/"))))
+            .response()
         XCTAssertEqual(gopher.error, .unsupportedScheme("gopher"))
         let target = "file:///etc/passwd".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let redirect = await session.request(request("/redirect?to=\(target)")).response()

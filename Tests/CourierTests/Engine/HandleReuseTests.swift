@@ -26,8 +26,10 @@ final class HandleReuseTests: XCTestCase {
         server.shutdown()
     }
 
-    private func request(_ path: String, method: String, body: String? = nil,
-                         headers: [String: String] = [:], timeout: TimeInterval? = nil) -> URLRequest {
+    private func request(
+        _ path: String, method: String, body: String? = nil,
+        headers: [String: String] = [:], timeout: TimeInterval? = nil
+    ) -> URLRequest {
         var request = URLRequest(url: server.url(path))
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
@@ -44,12 +46,15 @@ final class HandleReuseTests: XCTestCase {
             ("DELETE", nil, nil), ("POST", "", nil), ("GET", nil, nil),
             // Same headers, with and without a body: the header list cached for the GET lacks the
             // lines that stop libcurl adding its own Content-Type to a POST.
-            ("GET", nil, "same"), ("POST", "body", "same"), ("GET", nil, "same"),
+            ("GET", nil, "same"), ("POST", "body", "same"), ("GET", nil, "same")
         ]
         for (index, step) in steps.enumerated() {
             let headers = step.header.map { ["X-Step": $0] } ?? [:]
-            let response = await session.request(request("/echo", method: step.method, body: step.body,
-                                                         headers: headers)).validate().response()
+            let response = await session.request(
+                request(
+                    "/echo", method: step.method, body: step.body,
+                    headers: headers)
+            ).validate().response()
             XCTAssertNil(response.error, "step \(index)")
             let recorded = server.recordedRequests(path: "/echo").last
             XCTAssertEqual(recorded?.method, step.method, "step \(index)")
@@ -66,7 +71,9 @@ final class HandleReuseTests: XCTestCase {
 
     func testARequestTimeoutDoesNotStayOnThePooledHandle() async throws {
         let short = await session.request(request("/delay?ms=600", method: "GET", timeout: 0.2)).response()
-        guard case .timedOut? = short.error else { return XCTFail("expected a timeout, got \(String(describing: short.error))") }
+        guard case .timedOut? = short.error else {
+            return XCTFail("expected a timeout, got \(String(describing: short.error))")
+        }
         // The next request has no timeout at all: it must not inherit 0.2 s.
         let long = await session.request(request("/delay?ms=600", method: "GET")).validate().response()
         XCTAssertNil(long.error)

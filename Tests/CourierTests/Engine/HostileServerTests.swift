@@ -34,12 +34,14 @@ final class HostileServerTests: XCTestCase {
     }
 
     func testBrokenChunkedEncoding() async {
-        let response = await fetch(reply: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nhello\r\n0\r\n\r\n")
+        let response = await fetch(
+            reply: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nhello\r\n0\r\n\r\n")
         XCTAssertNotNil(response.error)
     }
 
     func testBogusContentEncoding() async {
-        let response = await fetch(reply: "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 9\r\n\r\nnot-gzip!")
+        let response = await fetch(
+            reply: "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 9\r\n\r\nnot-gzip!")
         guard case .protocolViolation? = response.error else {
             return XCTFail("expected protocolViolation, got \(String(describing: response.error))")
         }

@@ -16,8 +16,10 @@ final class LifecycleTests: XCTestCase {
         configuration.timeouts.request = 2
         configuration.security.maxResponseSize = 5_000
         let session = Session(configuration: configuration)
-        let paths = ["/hello", "/truncated?send=10&declared=100", "/close-before-headers", "/bytes?size=9000",
-                     "/redirect-chain?n=3", "/status/500", "/chunked?chunks=3&size=10", "/never"]
+        let paths = [
+            "/hello", "/truncated?send=10&declared=100", "/close-before-headers", "/bytes?size=9000",
+            "/redirect-chain?n=3", "/status/500", "/chunked?chunks=3&size=10", "/never"
+        ]
         let calls = Counter()
         await withTaskGroup(of: Void.self) { group in
             for round in 0..<5 {

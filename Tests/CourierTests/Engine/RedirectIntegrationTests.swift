@@ -11,8 +11,10 @@ final class RedirectIntegrationTests: XCTestCase {
     var origin: TestHTTPServer!
     var other: TestHTTPServer!
     let session = Session()
-    let secrets = ["Authorization": "Bearer secret", "Cookie": "sid=1", "Proxy-Authorization": "Basic eA==",
-                   "X-Api-Key": "key-1", "X-Request-Id": "kept"]
+    let secrets = [
+        "Authorization": "Bearer secret", "Cookie": "sid=1", "Proxy-Authorization": "Basic eA==",
+        "X-Api-Key": "key-1", "X-Request-Id": "kept"
+    ]
 
     override func setUpWithError() throws {
         origin = try TestHTTPServer()
@@ -73,7 +75,8 @@ final class RedirectIntegrationTests: XCTestCase {
     }
 
     func testPostBecomesGetOn303AndKeepsBodyOn307() async throws {
-        let target = origin.url("/echo").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let target =
+            origin.url("/echo").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         for (status, method, body) in [(303, "GET", ""), (307, "POST", "data")] {
             var request = URLRequest(url: origin.url("/redirect?to=\(target)&status=\(status)"))
             request.httpMethod = "POST"

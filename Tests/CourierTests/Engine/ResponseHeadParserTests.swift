@@ -53,7 +53,8 @@ final class ResponseHeadParserTests: XCTestCase {
         XCTAssertEqual(parse(["HTTP/1.1 200 OK", "X-B : c"]).violation, "invalid header field name 'X-B '")
         XCTAssertEqual(parse(["HTTP/1.1 200 OK", ": c"]).violation, "invalid header field name ''")
         XCTAssertEqual(parse(["HTTP/1.1 200 OK", "X(y): c"]).violation, "invalid header field name 'X(y)'")
-        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "no colon here"]).violation, "a header line has no colon: 'no colon here'")
+        XCTAssertEqual(
+            parse(["HTTP/1.1 200 OK", "no colon here"]).violation, "a header line has no colon: 'no colon here'")
     }
 
     func testBareCRAndNULBecomeSpaces() {
@@ -63,18 +64,23 @@ final class ResponseHeadParserTests: XCTestCase {
     }
 
     func testContentLengthMustAgree() {
-        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "Content-Length: 5", "Content-Length: 10"]).violation,
-                       "conflicting Content-Length values 5 and 10")
-        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "content-length: 5, 10"]).violation,
-                       "conflicting Content-Length values 5 and 10")
+        XCTAssertEqual(
+            parse(["HTTP/1.1 200 OK", "Content-Length: 5", "Content-Length: 10"]).violation,
+            "conflicting Content-Length values 5 and 10")
+        XCTAssertEqual(
+            parse(["HTTP/1.1 200 OK", "content-length: 5, 10"]).violation,
+            "conflicting Content-Length values 5 and 10")
         XCTAssertEqual(parse(["HTTP/1.1 200 OK", "Content-Length:"]).violation, "invalid Content-Length ''")
-        XCTAssertEqual(parse(["HTTP/1.1 200 OK", "Content-Length: 5", " 10"]).violation, "invalid Content-Length '5 10'")
+        XCTAssertEqual(
+            parse(["HTTP/1.1 200 OK", "Content-Length: 5", " 10"]).violation, "invalid Content-Length '5 10'")
         XCTAssertEqual(parse(["HTTP/1.1 200 OK", "Content-Length: -1"]).violation, "invalid Content-Length '-1'")
         XCTAssertEqual(parse(["HTTP/1.1 200 OK", "Content-Length: 5,"]).violation, "invalid Content-Length '5,'")
         let repeated = parse(["HTTP/1.1 200 OK", "Content-Length: 7", "CONTENT-LENGTH: 7", "Content-Length: 7 , 7", ""])
         XCTAssertNil(repeated.violation, "identical repeats may pass")
         XCTAssertEqual(repeated.declaredLength, 7)
-        let afterInterim = parse(["HTTP/1.1 100 Continue", "Content-Length: 3", "", "HTTP/1.1 200 OK", "Content-Length: 9", ""])
+        let afterInterim = parse([
+            "HTTP/1.1 100 Continue", "Content-Length: 3", "", "HTTP/1.1 200 OK", "Content-Length: 9", ""
+        ])
         XCTAssertNil(afterInterim.violation, "each response has its own length")
         XCTAssertEqual(afterInterim.declaredLength, 9)
     }

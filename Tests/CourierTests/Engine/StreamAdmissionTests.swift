@@ -39,8 +39,10 @@ final class StreamAdmissionTests: XCTestCase {
 
     /// Runs rounds of admit → start → perform → observe until nothing changes. With `responding`,
     /// every connection delivers a response (so its settings are known) as soon as it carries a request.
-    private func drive(_ admission: inout StreamAdmission<Int>, _ curl: inout SimulatedCurl, rounds: Int = 1000,
-                       responding: Bool = true) -> Int {
+    private func drive(
+        _ admission: inout StreamAdmission<Int>, _ curl: inout SimulatedCurl, rounds: Int = 1000,
+        responding: Bool = true
+    ) -> Int {
         var started = 0
         for _ in 0..<rounds {
             let batch = admission.admit()
@@ -52,7 +54,9 @@ final class StreamAdmissionTests: XCTestCase {
             for id in admission.unplaced { admission.observe(id, curl.placement[id] ?? .waiting) }
             if responding {
                 for (id, placement) in curl.placement {
-                    if case .joined(let connection, _) = placement { admission.responseArrived(id, connection: connection) }
+                    if case .joined(let connection, _) = placement {
+                        admission.responseArrived(id, connection: connection)
+                    }
                 }
             }
             if batch.isEmpty && waiting.isEmpty { break }
@@ -114,8 +118,9 @@ final class StreamAdmissionTests: XCTestCase {
         var curl = SimulatedCurl(streamLimit: 100)
         for id in 0..<60 { admission.submit(id, origin: "o") }
         let cap = StreamAdmission<Int>.unsettledStreams
-        XCTAssertEqual(drive(&admission, &curl, responding: false), cap,
-                       "before the server's settings can be known, at most \(cap) streams")
+        XCTAssertEqual(
+            drive(&admission, &curl, responding: false), cap,
+            "before the server's settings can be known, at most \(cap) streams")
         XCTAssertEqual(curl.connections, [cap], "and no second connection")
         admission.responseArrived(0, connection: 0)
         XCTAssertEqual(drive(&admission, &curl, responding: false), 60 - cap)

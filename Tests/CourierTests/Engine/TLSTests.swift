@@ -18,7 +18,8 @@ final class TLSTests: XCTestCase {
     private func environment() throws -> Environment {
         let env = ProcessInfo.processInfo.environment
         guard let url = env["COURIER_TLS_URL"], let ca = env["COURIER_TLS_CA"], let pin = env["COURIER_TLS_PIN"],
-              let cert = env["COURIER_TLS_CLIENT_CERT"], let key = env["COURIER_TLS_CLIENT_KEY"] else {
+            let cert = env["COURIER_TLS_CLIENT_CERT"], let key = env["COURIER_TLS_CLIENT_KEY"]
+        else {
             throw HTTPBin.NotRunning()
         }
         return Environment(url: url, ca: ca, pin: pin, clientCert: cert, clientKey: key)
@@ -125,7 +126,8 @@ final class TLSTests: XCTestCase {
         }
         XCTAssertEqual(connections.compactMap { $0 }.count, requests, "every request succeeds")
         let needed = (requests + streams - 1) / streams
-        XCTAssertLessThanOrEqual(Set(connections.compactMap { $0 }).count, needed + 1,
-                                 "about ceil(\(requests) / \(streams)) connections, not one per waiting request")
+        XCTAssertLessThanOrEqual(
+            Set(connections.compactMap { $0 }).count, needed + 1,
+            "about ceil(\(requests) / \(streams)) connections, not one per waiting request")
     }
 }

@@ -39,10 +39,13 @@ final class AuthenticationTests: XCTestCase {
     }
 
     /// An interceptor starting from `old`, whose refresh returns `new` after `gate` (if any) opens.
-    private func interceptor(credential: AuthCredential? = AuthCredential(accessToken: "old"),
-                             limit: AuthenticationInterceptor.RefreshLimit = .init(),
-                             refresh: (@Sendable (AuthCredential) async throws -> AuthCredential)? = nil)
-        -> AuthenticationInterceptor {
+    private func interceptor(
+        credential: AuthCredential? = AuthCredential(accessToken: "old"),
+        limit: AuthenticationInterceptor.RefreshLimit = .init(),
+        refresh: (@Sendable (AuthCredential) async throws -> AuthCredential)? = nil
+    )
+        -> AuthenticationInterceptor
+    {
         let refreshes = self.refreshes
         return AuthenticationInterceptor(credential: credential, limit: limit) { expired in
             refreshes.increment()
@@ -90,7 +93,8 @@ final class AuthenticationTests: XCTestCase {
         XCTAssertEqual(response.metrics?.retryCount, 1)
         XCTAssertEqual(refreshes.value, 1)
         XCTAssertEqual(auth.credential?.accessToken, "new")
-        XCTAssertEqual(server.recordedRequests(path: "/me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
+        XCTAssertEqual(
+            server.recordedRequests(path: "/me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
     }
 
     func testFiftyConcurrent401sCauseExactlyOneRefresh() async {
@@ -118,8 +122,11 @@ final class AuthenticationTests: XCTestCase {
 
     /// A session whose refresh runs until `gate` opens, and the first request, which got a 401
     /// and started that refresh.
-    private func refreshInProgress(until gate: Locked<Bool>) async
-        -> (session: Session, route: Route, first: Task<DataResponse<Data?>, Never>) {
+    private func refreshInProgress(
+        until gate: Locked<Bool>
+    ) async
+        -> (session: Session, route: Route, first: Task<DataResponse<Data?>, Never>)
+    {
         let auth = interceptor(refresh: { _ in
             for _ in 0..<2000 where !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 5_000_000) }
             return AuthCredential(accessToken: "new")
@@ -163,7 +170,8 @@ final class AuthenticationTests: XCTestCase {
         gate.withLock { $0 = true }
         let firstStatus = await first.value.statusCode
         XCTAssertEqual(firstStatus, 200, "the refresh others wait for goes on")
-        XCTAssertEqual(server.recordedRequests(path: "/me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
+        XCTAssertEqual(
+            server.recordedRequests(path: "/me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
     }
 
     func testAKnownExpiredCredentialIsRefreshedBeforeSending() async {
@@ -199,9 +207,11 @@ final class AuthenticationTests: XCTestCase {
         validToken.withLock { $0 = "nothing-is-accepted" }
         let clock = TestClock(mode: .manual)
         let issued = Locked(0)
-        let auth = interceptor(limit: .init(maxRefreshes: 2, window: 60), refresh: { _ in
-            AuthCredential(accessToken: "new-\(issued.withLock { $0 += 1; return $0 })")
-        })
+        let auth = interceptor(
+            limit: .init(maxRefreshes: 2, window: 60),
+            refresh: { _ in
+                AuthCredential(accessToken: "new-\(issued.withLock { $0 += 1; return $0 })")
+            })
         let session = session(auth, clock: clock)
         let response = await session.request(route("/me")).response()
         XCTAssertEqual(response.error, .tooManyCredentialRefreshes(limit: 2, window: 60))
@@ -246,6 +256,7 @@ final class AuthenticationTests: XCTestCase {
         let response = await pending.value
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(refreshes.value, 0)
-        XCTAssertEqual(server.recordedRequests(path: "/slow-me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
+        XCTAssertEqual(
+            server.recordedRequests(path: "/slow-me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
     }
 }

@@ -48,8 +48,10 @@ struct TestFailure: Error, CustomStringConvertible {
 
 extension Session {
     /// A session over the real engine with `plugins` and `interceptors`.
-    static func with(plugins: [any Plugin] = [], interceptors: [any RequestInterceptor] = [],
-                     retryPolicy: RetryPolicy = .disabled, clock: (any CourierClock)? = nil) -> Session {
+    static func with(
+        plugins: [any Plugin] = [], interceptors: [any RequestInterceptor] = [],
+        retryPolicy: RetryPolicy = .disabled, clock: (any CourierClock)? = nil
+    ) -> Session {
         var configuration = Session.Configuration()
         configuration.plugins = plugins
         configuration.interceptors = interceptors

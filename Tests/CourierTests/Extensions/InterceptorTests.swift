@@ -42,8 +42,9 @@ final class InterceptorTests: XCTestCase {
 
     func testAdaptersRunInOrderSessionThenRequestThenPlugins() async {
         let calls = Counter()
-        let session = Session.with(plugins: [RecordingPlugin(name: "plugin", log: EventLog())],
-                                   interceptors: [Tagging(name: "session", calls: calls)])
+        let session = Session.with(
+            plugins: [RecordingPlugin(name: "plugin", log: EventLog())],
+            interceptors: [Tagging(name: "session", calls: calls)])
         _ = await session.request(server.url("/hello")).interceptor(Tagging(name: "request", calls: calls)).response()
         let sent = server.recordedRequests(path: "/hello").first
         XCTAssertEqual(sent?.header("X-Adapted"), "session,request")
@@ -71,16 +72,19 @@ final class InterceptorTests: XCTestCase {
         flaky("/flaky", failures: 2, retryAfter: "0")
         let calls = Counter()
         let log = EventLog()
-        let session = Session.with(plugins: [RecordingPlugin(name: "P", log: log)],
-                                   interceptors: [Tagging(name: "T", calls: calls)],
-                                   retryPolicy: RetryPolicy(maxRetries: 3), clock: TestClock())
+        let session = Session.with(
+            plugins: [RecordingPlugin(name: "P", log: log)],
+            interceptors: [Tagging(name: "T", calls: calls)],
+            retryPolicy: RetryPolicy(maxRetries: 3), clock: TestClock())
         let response = await session.request(server.url("/flaky")).response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(response.metrics?.retryCount, 2)
         XCTAssertEqual(response.metrics?.attempts, 3)
         XCTAssertEqual(calls.value, 3)
         XCTAssertEqual(log.all.filter { $0 == "P.prepare" }.count, 3)
-        XCTAssertEqual(log.all.filter { $0.hasPrefix("P.didReceive") }, ["P.didReceive.503", "P.didReceive.503", "P.didReceive.200"])
+        XCTAssertEqual(
+            log.all.filter { $0.hasPrefix("P.didReceive") },
+            ["P.didReceive.503", "P.didReceive.503", "P.didReceive.200"])
         XCTAssertEqual(log.all.filter { $0 == "P.process" }.count, 1)
         let sent = server.recordedRequests(path: "/flaky").map { $0.header("X-Adapted") }
         XCTAssertEqual(sent, ["T", "T", "T"], "each attempt starts from the request as built")
@@ -111,14 +115,20 @@ final class InterceptorTests: XCTestCase {
     func testComposedInterceptorsRunInOrderAndTheFirstRetryDecisionWins() async {
         flaky("/busy", failures: 1, status: 503)
         let asked = EventLog()
-        let first = Interceptor(retry: { _, _, _ in asked.append("first"); return .doNotRetry })
+        let first = Interceptor(retry: { _, _, _ in
+            asked.append("first"); return .doNotRetry
+        })
         let second = Interceptor(retry: { _, response, _ in
             asked.append("second")
             return response.statusCode == 503 ? .retry(after: 0) : .doNotRetry
         })
-        let third = Interceptor(retry: { _, _, _ in asked.append("third"); return .fail(.cancelled) })
+        let third = Interceptor(retry: { _, _, _ in
+            asked.append("third"); return .fail(.cancelled)
+        })
         let calls = Counter()
-        let composed = Interceptor([Tagging(name: "a", calls: calls), first, second, Tagging(name: "b", calls: calls), third])
+        let composed = Interceptor([
+            Tagging(name: "a", calls: calls), first, second, Tagging(name: "b", calls: calls), third
+        ])
         let response = await Session.default.request(server.url("/busy")).interceptor(composed).response()
         XCTAssertEqual(asked.all, ["first", "second", "first", "second", "third"])
         XCTAssertEqual(response.error, .cancelled, "the third retrier failed the 200")
@@ -158,7 +168,8 @@ final class InterceptorTests: XCTestCase {
         XCTAssertEqual(delays.count, 3)
         for (attempt, delay) in delays.enumerated() {
             let full = 2 * pow(2, Double(attempt))
-            XCTAssertTrue((full / 2...full).contains(delay), "attempt \(attempt): \(delay) not in \(full / 2)...\(full)")
+            XCTAssertTrue(
+                (full / 2...full).contains(delay), "attempt \(attempt): \(delay) not in \(full / 2)...\(full)")
         }
     }
 
@@ -167,8 +178,9 @@ final class InterceptorTests: XCTestCase {
         // same retrier, asked last.
         flaky("/both", failures: 2, retryAfter: "3")
         let clock = TestClock()
-        let session = Session.with(interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 2, maxDelay: 30),
-                                   clock: clock)
+        let session = Session.with(
+            interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 2, maxDelay: 30),
+            clock: clock)
         let response = await session.request(server.url("/both")).response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(clock.scheduledDelays, [3, 3])
@@ -200,8 +212,9 @@ final class InterceptorTests: XCTestCase {
     func testCancelDuringABackoffCompletesOnceAtOnce() async throws {
         flaky("/slow", failures: 5, retryAfter: "20")
         let clock = TestClock(mode: .manual)
-        let session = Session.with(interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 3, maxDelay: 60),
-                                   clock: clock)
+        let session = Session.with(
+            interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 3, maxDelay: 60),
+            clock: clock)
         let request = session.request(server.url("/slow"))
         let calls = Counter()
         let done = expectation(description: "completed")
@@ -258,7 +271,8 @@ final class InterceptorTests: XCTestCase {
             let one = session.request(server.url("/free"))
             direct = one
             _ = await one.response()
-            let two = session.request(server.url("/free")).interceptor(Interceptor()).plugin(RecordingPlugin(name: "P", log: EventLog()))
+            let two = session.request(server.url("/free")).interceptor(Interceptor()).plugin(
+                RecordingPlugin(name: "P", log: EventLog()))
             intercepted = two
             _ = await two.response()
         }

@@ -20,11 +20,16 @@ final class NetworkLoggerTests: XCTestCase {
 
     private func logger(_ level: NetworkLogger.Level, maxBodyLength: Int = 4096) -> NetworkLogger {
         let entries = self.entries
-        return NetworkLogger(level: level, maxBodyLength: maxBodyLength) { entry in entries.withLock { $0.append(entry) } }
+        return NetworkLogger(level: level, maxBodyLength: maxBodyLength) { entry in
+            entries.withLock { $0.append(entry) }
+        }
     }
 
-    private func session(_ level: NetworkLogger.Level, configure: (inout Session.Configuration) -> Void = { _ in })
-        -> Session {
+    private func session(
+        _ level: NetworkLogger.Level, configure: (inout Session.Configuration) -> Void = { _ in }
+    )
+        -> Session
+    {
         var configuration = Session.Configuration()
         configuration.plugins = [logger(level)]
         configure(&configuration)
@@ -69,7 +74,8 @@ final class NetworkLoggerTests: XCTestCase {
         let calls = Counter()
         server.route("/flaky") { _ in
             calls.increment()
-            return calls.value == 1 ? TestHTTPResponse.text("busy", status: 503).adding("Retry-After", "0") : .text("ok")
+            return calls.value == 1
+                ? TestHTTPResponse.text("busy", status: 503).adding("Retry-After", "0") : .text("ok")
         }
         let session = session(.basic) {
             $0.retryPolicy = RetryPolicy(maxRetries: 1)
@@ -125,29 +131,40 @@ final class NetworkLoggerTests: XCTestCase {
 
     /// Secrets everywhere a log line could pick them up; none may appear in any line.
     func testNoSecretAppearsInAnyLine() async throws {
-        let secrets = ["bearer-S1", "cookie-S2", "apikey-S3", "custom-S4", "urlpw-S5", "query-S6", "jsonpw-S7",
-                       "nested-S8", "form-S9", "setcookie-S10", "access-S11", "refresh-S12", "error-S13",
-                       "redirect-S14", "broken-S15", "echoed-S16", "location-S17"]
+        let secrets = [
+            "bearer-S1", "cookie-S2", "apikey-S3", "custom-S4", "urlpw-S5", "query-S6", "jsonpw-S7",
+            "nested-S8", "form-S9", "setcookie-S10", "access-S11", "refresh-S12", "error-S13",
+            "redirect-S14", "broken-S15", "echoed-S16", "location-S17"
+        ]
         server.route("/login") { _ in
-            TestHTTPResponse.jsonString(#"{"user":{"name":"Ada","accessToken":"access-S11"},"refresh_token":"refresh-S12"}"#)
-                .adding("Set-Cookie", "session=setcookie-S10; HttpOnly")
+            TestHTTPResponse.jsonString(
+                #"{"user":{"name":"Ada","accessToken":"access-S11"},"refresh_token":"refresh-S12"}"#
+            )
+            .adding("Set-Cookie", "session=setcookie-S10; HttpOnly")
         }
         server.route("/denied") { _ in
-            .jsonString(#"{"error":"expired","details":{"token":"error-S13"},"authorization":"echoed-S16"}"#, status: 401)
+            .jsonString(
+                #"{"error":"expired","details":{"token":"error-S13"},"authorization":"echoed-S16"}"#, status: 401)
         }
         server.route("/broken") { _ in .jsonString(#"{"password": "broken-S15", "cut"#) }
-        server.route("/moved") { _ in TestHTTPResponse(status: 302, headers: ["Location": "/next?token=location-S17&page=2"]) }
+        server.route("/moved") { _ in
+            TestHTTPResponse(status: 302, headers: ["Location": "/next?token=location-S17&page=2"])
+        }
 
         let session = session(.body) { $0.security.secretHeaders.insert("X-Session") }
-        var login = URLRequest(url: try XCTUnwrap(URL(string:
-            "http://ada:urlpw-S5@127.0.0.1:\(server.port)/login?access_token=query-S6&page=2")))
+        var login = URLRequest(
+            url: try XCTUnwrap(
+                URL(
+                    string:
+                        "http://ada:urlpw-S5@127.0.0.1:\(server.port)/login?access_token=query-S6&page=2")))
         login.httpMethod = "POST"
         login.setValue("Bearer bearer-S1", forHTTPHeaderField: "Authorization")
         login.setValue("sid=cookie-S2", forHTTPHeaderField: "Cookie")
         login.setValue("apikey-S3", forHTTPHeaderField: "X-Api-Key")
         login.setValue("custom-S4", forHTTPHeaderField: "X-Session")
         login.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        login.httpBody = Data(#"{"email":"ada@example.com","password":"jsonpw-S7","device":{"pushToken":"x","Token":"nested-S8"}}"#.utf8)
+        login.httpBody = Data(
+            #"{"email":"ada@example.com","password":"jsonpw-S7","device":{"pushToken":"x","Token":"nested-S8"}}"#.utf8)
         _ = await session.request(login).response()
 
         var form = URLRequest(url: server.url("/hello"))
@@ -158,7 +175,8 @@ final class NetworkLoggerTests: XCTestCase {
 
         _ = await session.request(server.url("/denied")).response()
         _ = await session.request(server.url("/broken")).response()
-        let redirected = await session.request(server.url("/redirect?to=/hello%3Faccess_token%3Dredirect-S14")).response()
+        let redirected = await session.request(server.url("/redirect?to=/hello%3Faccess_token%3Dredirect-S14"))
+            .response()
         XCTAssertEqual(redirected.metrics?.redirectCount, 1)
         var configuration = Session.Configuration()
         configuration.plugins = [logger(.headers)]
@@ -172,8 +190,10 @@ final class NetworkLoggerTests: XCTestCase {
             }
         }
         let text = lines.joined(separator: "\n")
-        for visible in ["page=2", "\"name\" : \"Ada\"", "\"email\" : \"ada@example.com\"", "user=ada", "<redacted>",
-                        "after 1 redirect", "\"error\" : \"expired\"", "Location: /next?token=<redacted>&page=2"] {
+        for visible in [
+            "page=2", "\"name\" : \"Ada\"", "\"email\" : \"ada@example.com\"", "user=ada", "<redacted>",
+            "after 1 redirect", "\"error\" : \"expired\"", "Location: /next?token=<redacted>&page=2"
+        ] {
             XCTAssertTrue(text.contains(visible), "expected \(visible) in the log")
         }
     }

@@ -17,14 +17,21 @@ final class PluginTests: XCTestCase {
 
     func testHooksRunInRegistrationOrderSessionThenRequest() async {
         let log = EventLog()
-        let session = Session.with(plugins: [RecordingPlugin(name: "A", log: log), RecordingPlugin(name: "B", log: log)])
-        let response = await session.request(server.url("/hello")).plugin(RecordingPlugin(name: "C", log: log)).response()
+        let session = Session.with(plugins: [RecordingPlugin(name: "A", log: log), RecordingPlugin(name: "B", log: log)]
+        )
+        let response = await session.request(server.url("/hello")).plugin(RecordingPlugin(name: "C", log: log))
+            .response()
         XCTAssertEqual(response.statusCode, 200)
-        XCTAssertEqual(log.all, ["A.prepare", "B.prepare", "C.prepare", "A.willSend", "B.willSend", "C.willSend",
-                                 "A.didReceive.200", "B.didReceive.200", "C.didReceive.200",
-                                 "A.process", "B.process", "C.process"])
-        XCTAssertEqual(server.recordedRequests(path: "/hello").first?.header("X-Plugins"), "A,B,C",
-                       "each prepare sees the previous one's request")
+        XCTAssertEqual(
+            log.all,
+            [
+                "A.prepare", "B.prepare", "C.prepare", "A.willSend", "B.willSend", "C.willSend",
+                "A.didReceive.200", "B.didReceive.200", "C.didReceive.200",
+                "A.process", "B.process", "C.process"
+            ])
+        XCTAssertEqual(
+            server.recordedRequests(path: "/hello").first?.header("X-Plugins"), "A,B,C",
+            "each prepare sees the previous one's request")
     }
 
     func testPrepareMayRewriteTheRequestAndProcessTheResult() async throws {
@@ -107,7 +114,9 @@ final class PluginTests: XCTestCase {
 
     func testThrowingPrepareFailsWithATypedErrorAndSendsNothing() async {
         struct Refuses: Plugin {
-            func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest { throw TestFailure("no way") }
+            func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest {
+                throw TestFailure("no way")
+            }
         }
         let log = EventLog()
         let session = Session.with(plugins: [Refuses(), RecordingPlugin(name: "after", log: log)])
@@ -142,7 +151,8 @@ final class PluginTests: XCTestCase {
         }
         let log = EventLog()
         let calls = Counter()
-        let response = await withCheckedContinuation { (continuation: CheckedContinuation<DataResponse<Data?>, Never>) in
+        let response = await withCheckedContinuation {
+            (continuation: CheckedContinuation<DataResponse<Data?>, Never>) in
             Session.with(plugins: [Breaks(), Sees(log: log)]).request(server.url("/hello")).response { response in
                 calls.increment()
                 continuation.resume(returning: response)
@@ -186,7 +196,8 @@ final class PluginTests: XCTestCase {
 
     func testAFailedBuildStillCompletesOnceThroughProcess() async {
         let log = EventLog()
-        let response = await Session.with(plugins: [RecordingPlugin(name: "P", log: log)]).request("ftp://x/").response()
+        let response = await Session.with(plugins: [RecordingPlugin(name: "P", log: log)]).request("ftp://x/")
+            .response()
         XCTAssertEqual(response.error, .unsupportedScheme("ftp"))
         XCTAssertEqual(log.all, ["P.process"])
     }

@@ -8,7 +8,9 @@ final class RefreshStateTests: XCTestCase {
     let old = AuthCredential(accessToken: "old", refreshToken: "r1", expiresAt: Date(timeIntervalSince1970: 1_000_100))
     let new = AuthCredential(accessToken: "new", refreshToken: "r2", expiresAt: Date(timeIntervalSince1970: 1_003_600))
 
-    private func machine(_ credential: AuthCredential? = nil, max: Int = 3, window: TimeInterval = 60) -> RefreshState<Int> {
+    private func machine(
+        _ credential: AuthCredential? = nil, max: Int = 3, window: TimeInterval = 60
+    ) -> RefreshState<Int> {
         RefreshState(credential: credential ?? old, maxRefreshes: max, window: window)
     }
 
@@ -41,7 +43,9 @@ final class RefreshStateTests: XCTestCase {
             return XCTFail("expected refresh")
         }
         XCTAssertEqual(expired, old)
-        guard case .wait = state.credentialForSending(now: late, leeway: 10, waiter: 2) else { return XCTFail("expected wait") }
+        guard case .wait = state.credentialForSending(now: late, leeway: 10, waiter: 2) else {
+            return XCTFail("expected wait")
+        }
         guard case .wait = state.unauthorized(now: late, waiter: 3, sentWithCurrent: isCurrent("old")) else {
             return XCTFail("a 401 during the refresh waits for it")
         }
@@ -73,7 +77,8 @@ final class RefreshStateTests: XCTestCase {
             return XCTFail("expected refresh")
         }
         _ = state.finishRefresh(.success(new))
-        guard case .proceed(let current) = state.unauthorized(now: start, waiter: 2, sentWithCurrent: isCurrent("old")) else {
+        guard case .proceed(let current) = state.unauthorized(now: start, waiter: 2, sentWithCurrent: isCurrent("old"))
+        else {
             return XCTFail("a late 401 for the old token is replayed with the new one")
         }
         XCTAssertEqual(current, new)
@@ -100,13 +105,19 @@ final class RefreshStateTests: XCTestCase {
             }
             _ = state.finishRefresh(.success(AuthCredential(accessToken: "t\(index)")))
         }
-        guard case .fail(let error) = state.unauthorized(now: start.addingTimeInterval(5), waiter: 9,
-                                                        sentWithCurrent: { _ in true }) else {
+        guard
+            case .fail(let error) = state.unauthorized(
+                now: start.addingTimeInterval(5), waiter: 9,
+                sentWithCurrent: { _ in true })
+        else {
             return XCTFail("a fourth refresh within the window must fail")
         }
         XCTAssertEqual(error, .tooManyCredentialRefreshes(limit: 3, window: 60))
-        guard case .refresh = state.unauthorized(now: start.addingTimeInterval(60), waiter: 10,
-                                                 sentWithCurrent: { _ in true }) else {
+        guard
+            case .refresh = state.unauthorized(
+                now: start.addingTimeInterval(60), waiter: 10,
+                sentWithCurrent: { _ in true })
+        else {
             return XCTFail("once the first refresh left the window, one more may start")
         }
         XCTAssertEqual(state.refreshCount, 4)
@@ -146,10 +157,13 @@ final class RefreshStateTests: XCTestCase {
     func testAuthorizationHeaders() {
         XCTAssertNil(AuthorizationType.none.header(for: "t"))
         XCTAssertEqual(AuthorizationType.bearer.header(for: "t")?.value, "Bearer t")
-        XCTAssertEqual(AuthorizationType.basic.header(for: AuthCredential.basic(username: "ada", password: "pw").accessToken)?.value,
-                       "Basic YWRhOnB3")
+        XCTAssertEqual(
+            AuthorizationType.basic.header(for: AuthCredential.basic(username: "ada", password: "pw").accessToken)?
+                .value,
+            "Basic YWRhOnB3")
         XCTAssertEqual(AuthorizationType.custom(header: "X-Auth-Token").header(for: "t")?.name, "X-Auth-Token")
         XCTAssertEqual(AuthorizationType.custom(header: "X-Auth-Token").header(for: "t")?.value, "t")
-        XCTAssertEqual(AuthorizationType.custom(header: "Authorization", scheme: "Token").header(for: "t")?.value, "Token t")
+        XCTAssertEqual(
+            AuthorizationType.custom(header: "Authorization", scheme: "Token").header(for: "t")?.value, "Token t")
     }
 }

@@ -23,7 +23,8 @@ enum FaultExpectation: Sendable, CustomStringConvertible {
         case .error(let error): return "error \(error)"
         case .errorCase(let name, let text): return "\(name) containing '\(text)'"
         case .success(let status, let body, let headers):
-            return "status \(status)" + (body.map { " body '\($0)'" } ?? "") + (headers.isEmpty ? "" : " headers \(headers)")
+            return "status \(status)" + (body.map { " body '\($0)'" } ?? "")
+                + (headers.isEmpty ? "" : " headers \(headers)")
         case .networkResult(let name, let status, let error):
             return ".\(name) status \(status.map(String.init) ?? "none")" + (error.map { " error \($0)" } ?? "")
         }
@@ -39,8 +40,9 @@ enum FaultOutcome: Sendable {
     case broken(String)
 
     init<Value>(_ response: DataResponse<Value>) {
-        self = .response(error: response.error, status: response.statusCode, body: response.data,
-                         headers: Array(response.headers))
+        self = .response(
+            error: response.error, status: response.statusCode, body: response.data,
+            headers: Array(response.headers))
     }
 
     init<Value>(_ result: NetworkResult<Value>) {
@@ -68,7 +70,9 @@ enum FaultOutcome: Sendable {
             }
             return nil
         case (.success(let status, let body, let expectedHeaders), .response(let error, let got, let data, let headers)):
-            guard error == nil, got == status else { return "got status \(String(describing: got)), error \(String(describing: error))" }
+            guard error == nil, got == status else {
+                return "got status \(String(describing: got)), error \(String(describing: error))"
+            }
             if let body, data.map({ String(decoding: $0, as: UTF8.self) }) != body {
                 return "got body \(data.map { String(decoding: $0.prefix(200), as: UTF8.self) } ?? "nil")"
             }
@@ -146,14 +150,18 @@ final class FaultBench: Sendable {
 
 extension FaultCase {
     /// A case whose server answers with exactly `reply` (CRLF line ends written out).
-    static func raw(_ name: String, _ reply: String, expect: FaultExpectation,
-                    configure: @escaping @Sendable (inout Session.Configuration) -> Void = { _ in }) -> FaultCase {
+    static func raw(
+        _ name: String, _ reply: String, expect: FaultExpectation,
+        configure: @escaping @Sendable (inout Session.Configuration) -> Void = { _ in }
+    ) -> FaultCase {
         raw(name, Data(reply.utf8), expect: expect, configure: configure)
     }
 
     /// A case whose server answers with exactly `reply`.
-    static func raw(_ name: String, _ reply: Data, expect: FaultExpectation,
-                    configure: @escaping @Sendable (inout Session.Configuration) -> Void = { _ in }) -> FaultCase {
+    static func raw(
+        _ name: String, _ reply: Data, expect: FaultExpectation,
+        configure: @escaping @Sendable (inout Session.Configuration) -> Void = { _ in }
+    ) -> FaultCase {
         FaultCase(name: name, expectation: expect) { bench in
             let url = bench.rawURL(name, reply)
             return FaultOutcome(await bench.session(configure).request(url).response())
@@ -161,8 +169,10 @@ extension FaultCase {
     }
 
     /// A case that requests `path` on the test server.
-    static func path(_ name: String, _ path: String, expect: FaultExpectation,
-                     configure: @escaping @Sendable (inout Session.Configuration) -> Void = { _ in }) -> FaultCase {
+    static func path(
+        _ name: String, _ path: String, expect: FaultExpectation,
+        configure: @escaping @Sendable (inout Session.Configuration) -> Void = { _ in }
+    ) -> FaultCase {
         FaultCase(name: name, expectation: expect) { bench in
             FaultOutcome(await bench.session(configure).request(bench.server.url(path)).response())
         }

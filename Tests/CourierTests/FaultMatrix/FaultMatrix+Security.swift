@@ -11,25 +11,35 @@ extension FaultMatrix {
         downgrade("https to http redirect is refused", status: 302),
         downgradeWithBody,
         downgradeAllowed,
-        .path("decompression bomb stops at the default limit", "/deflate-bomb?size=\(100 << 20)",
-              expect: .error(.responseTooLarge(limit: SecurityPolicy.defaultMaxResponseSize))),
-        .path("declared length over the limit", "/bytes?size=5000",
-              expect: .error(.responseTooLarge(limit: 1000)), configure: { $0.security.maxResponseSize = 1000 }),
-        .path("chunked body over the limit", "/chunked?chunks=10&size=200",
-              expect: .error(.responseTooLarge(limit: 1000)), configure: { $0.security.maxResponseSize = 1000 }),
-        .path("redirect to a file URL is refused", "/redirect?to=file:///etc/passwd",
-              expect: .error(.redirectRefused(location: "file:///etc/passwd"))),
-        .path("redirect chain over the limit", "/redirect-chain?n=5",
-              expect: .error(.tooManyRedirects(limit: 2)), configure: { $0.redirectPolicy = .follow(max: 2) }),
+        .path(
+            "decompression bomb stops at the default limit", "/deflate-bomb?size=\(100 << 20)",
+            expect: .error(.responseTooLarge(limit: SecurityPolicy.defaultMaxResponseSize))),
+        .path(
+            "declared length over the limit", "/bytes?size=5000",
+            expect: .error(.responseTooLarge(limit: 1000)), configure: { $0.security.maxResponseSize = 1000 }),
+        .path(
+            "chunked body over the limit", "/chunked?chunks=10&size=200",
+            expect: .error(.responseTooLarge(limit: 1000)), configure: { $0.security.maxResponseSize = 1000 }),
+        .path(
+            "redirect to a file URL is refused", "/redirect?to=file:///etc/passwd",
+            expect: .error(.redirectRefused(location: "file:///etc/passwd"))),
+        .path(
+            "redirect chain over the limit", "/redirect-chain?n=5",
+            expect: .error(.tooManyRedirects(limit: 2)), configure: { $0.redirectPolicy = .follow(max: 2) })
     ]
 
     /// The TLS nginx redirects to the plain-http test server.
     private static func downgrade(_ name: String, status: Int) -> FaultCase {
-        FaultCase(name: name, expectation: .errorCase("insecureRedirect", containing: "http://127.0.0.1:"),
-                  needsTLS: true) { bench in
+        FaultCase(
+            name: name, expectation: .errorCase("insecureRedirect", containing: "http://127.0.0.1:"),
+            needsTLS: true
+        ) { bench in
             let target = bench.server.url("/echo").absoluteString
-            let response = await bench.session().request("\(bench.tls?.url ?? "")/redirect-\(status)?to=\(target)").response()
-            if !bench.server.recordedRequests(path: "/echo").isEmpty { return .broken("the plain-http server was contacted") }
+            let response = await bench.session().request("\(bench.tls?.url ?? "")/redirect-\(status)?to=\(target)")
+                .response()
+            if !bench.server.recordedRequests(path: "/echo").isEmpty {
+                return .broken("the plain-http server was contacted")
+            }
             return FaultOutcome(response)
         }
     }

@@ -13,8 +13,10 @@ extension FaultMatrix {
         }
     }
 
-    private static func service(_ name: String, _ path: String, expect: FaultExpectation,
-                                configure: @escaping @Sendable (inout Session.Configuration) -> Void = { _ in }) -> FaultCase {
+    private static func service(
+        _ name: String, _ path: String, expect: FaultExpectation,
+        configure: @escaping @Sendable (inout Session.Configuration) -> Void = { _ in }
+    ) -> FaultCase {
         FaultCase(name: name, expectation: expect) { bench in
             bench.server.route("/fault/service-violation") { _ in
                 .raw("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")
@@ -27,14 +29,19 @@ extension FaultMatrix {
     static let services: [FaultCase] = [
         service("service: 503 is a server error", "/status/503", expect: .networkResult("serverErr", status: 503)),
         service("service: 404 is a request error", "/status/404", expect: .networkResult("requestErr", status: 404)),
-        service("service: 200 with another shape is a path error", "/hello", expect: .networkResult("pathErr", status: 200)),
-        service("service: connection cut short is a network failure", "/truncated?send=5&declared=50",
-                expect: .networkResult("networkFail", status: 200)),
-        service("service: a timeout is a network failure", "/never?case=service",
-                expect: .networkResult("networkFail", status: nil, error: .timedOut(.request)),
-                configure: { $0.timeouts.request = 0.3 }),
-        service("service: a protocol violation is a network failure", "/fault/service-violation",
-                expect: .networkResult("networkFail", status: 200,
-                                       error: .protocolViolation(message: "conflicting Content-Length values 1 and 2"))),
+        service(
+            "service: 200 with another shape is a path error", "/hello", expect: .networkResult("pathErr", status: 200)),
+        service(
+            "service: connection cut short is a network failure", "/truncated?send=5&declared=50",
+            expect: .networkResult("networkFail", status: 200)),
+        service(
+            "service: a timeout is a network failure", "/never?case=service",
+            expect: .networkResult("networkFail", status: nil, error: .timedOut(.request)),
+            configure: { $0.timeouts.request = 0.3 }),
+        service(
+            "service: a protocol violation is a network failure", "/fault/service-violation",
+            expect: .networkResult(
+                "networkFail", status: 200,
+                error: .protocolViolation(message: "conflicting Content-Length values 1 and 2")))
     ]
 }

@@ -18,8 +18,10 @@ extension FaultMatrix {
         FaultCase(name: "request timeout, server never answers", expectation: .error(.timedOut(.request))) { bench in
             FaultOutcome(await bench.session().request(timed(bench.server.url("/never?case=timeout"), 0.3)).response())
         },
-        FaultCase(name: "request timeout while queued behind the connection limit",
-                  expectation: .error(.timedOut(.request))) { bench in
+        FaultCase(
+            name: "request timeout while queued behind the connection limit",
+            expectation: .error(.timedOut(.request))
+        ) { bench in
             let session = bench.session { $0.maxConnectionsPerHost = 1 }
             let busy = session.request(timed(bench.server.url("/never?case=busy"), 8))
             let busyDone = Counter()
@@ -27,7 +29,8 @@ extension FaultMatrix {
                 _ = await busy.response()
                 busyDone.increment()
             }
-            for _ in 0..<500 where !bench.server.recordedRequests(path: "/never").contains(where: { $0.query["case"] == "busy" }) {
+            for _ in 0..<500
+            where !bench.server.recordedRequests(path: "/never").contains(where: { $0.query["case"] == "busy" }) {
                 try? await Task.sleep(nanoseconds: 2_000_000)
             }
             let queued = await session.request(timed(bench.server.url("/hello?case=queued"), 0.3)).response()
@@ -36,15 +39,19 @@ extension FaultMatrix {
             await busyTask.value
             return busyFinishedFirst ? .broken("fired only after the connection was free") : FaultOutcome(queued)
         },
-        FaultCase(name: "waiting for a connection longer than the connect limit is not a connect timeout",
-                  expectation: .success(status: 200, body: "Hello, Courier")) { bench in
+        FaultCase(
+            name: "waiting for a connection longer than the connect limit is not a connect timeout",
+            expectation: .success(status: 200, body: "Hello, Courier")
+        ) { bench in
             let session = bench.session {
                 $0.maxConnectionsPerHost = 1
                 $0.timeouts = .init(connect: 0.2, request: 8)
             }
             let busy = session.request(bench.server.url("/delay?ms=600&case=busy-connect"))
             let busyTask = Task { await busy.response() }
-            for _ in 0..<500 where !bench.server.recordedRequests(path: "/delay").contains(where: { $0.query["case"] == "busy-connect" }) {
+            for _ in 0..<500
+            where !bench.server.recordedRequests(path: "/delay").contains(where: { $0.query["case"] == "busy-connect" })
+            {
                 try? await Task.sleep(nanoseconds: 2_000_000)
             }
             let queued = await session.request(bench.server.url("/hello?case=waiting")).response()
@@ -58,8 +65,10 @@ extension FaultMatrix {
             withExtendedLifetime(blackhole) {}
             return FaultOutcome(response)
         },
-        FaultCase(name: "concurrent connects to a blackhole each time out on their own",
-                  expectation: .error(.timedOut(.connect))) { bench in
+        FaultCase(
+            name: "concurrent connects to a blackhole each time out on their own",
+            expectation: .error(.timedOut(.connect))
+        ) { bench in
             let blackhole = Loopback.Blackhole()
             let session = bench.session { $0.timeouts = .init(connect: 0.3, request: 1) }
             let port = blackhole.port
@@ -76,20 +85,26 @@ extension FaultMatrix {
             let other = errors.first { $0 != .timedOut(.connect) }
             return FaultOutcome.response(error: other ?? .timedOut(.connect), status: nil, body: nil, headers: [])
         },
-        .path("idle timeout on a stalled body", "/headers-then-stall", expect: .error(.timedOut(.idle)),
-              configure: { $0.timeouts = .init(connect: 5, request: 8, idle: 0.3) }),
-        .path("no idle timeout while bytes keep coming", "/trickle?size=20&chunk=5&interval=100",
-              expect: .success(status: 200, body: "abcdefghijabcdefghij"),
-              configure: { $0.timeouts = .init(connect: 5, request: 8, idle: 0.5) }),
+        .path(
+            "idle timeout on a stalled body", "/headers-then-stall", expect: .error(.timedOut(.idle)),
+            configure: { $0.timeouts = .init(connect: 5, request: 8, idle: 0.3) }),
+        .path(
+            "no idle timeout while bytes keep coming", "/trickle?size=20&chunk=5&interval=100",
+            expect: .success(status: 200, body: "abcdefghijabcdefghij"),
+            configure: { $0.timeouts = .init(connect: 5, request: 8, idle: 0.5) }),
         FaultCase(name: "request timeout while the body trickles", expectation: .error(.timedOut(.request))) { bench in
-            FaultOutcome(await bench.session().request(timed(bench.server.url("/trickle?size=100&chunk=1&interval=50"), 0.4)).response())
+            FaultOutcome(
+                await bench.session().request(timed(bench.server.url("/trickle?size=100&chunk=1&interval=50"), 0.4))
+                    .response())
         },
         FaultCase(name: "request timeout spans a redirect chain", expectation: .error(.timedOut(.request))) { bench in
             let url = bench.server.url("/redirect?to=/delay?ms=3000")
             return FaultOutcome(await bench.session().request(timed(url, 0.4)).response())
         },
-        FaultCase(name: "HTTP/2 past the stream limit opens few connections",
-                  expectation: .success(status: 200), needsTLS: true) { bench in
+        FaultCase(
+            name: "HTTP/2 past the stream limit opens few connections",
+            expectation: .success(status: 200), needsTLS: true
+        ) { bench in
             let session = bench.session()
             let url = "\(bench.tls?.url ?? "")/bytes"
             let connections = await withTaskGroup(of: String?.self) { group in
@@ -105,6 +120,6 @@ extension FaultMatrix {
             guard connections.allSatisfy({ $0 != nil }) else { return .broken("a request failed") }
             guard distinct <= (200 + streams - 1) / streams + 1 else { return .broken("\(distinct) connections") }
             return FaultOutcome(await session.request("\(bench.tls?.url ?? "")/info").response())
-        },
+        }
     ]
 }

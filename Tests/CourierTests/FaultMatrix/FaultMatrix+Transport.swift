@@ -15,22 +15,35 @@ extension FaultMatrix {
             FaultOutcome(await bench.session().request("http://no-such-host.invalid/").response())
         },
         .path("empty reply", "/close-before-headers", expect: .errorCase("truncatedResponse", containing: "")),
-        .path("body shorter than its Content-Length", "/truncated?send=10&declared=100",
-              expect: .errorCase("truncatedResponse", containing: "")),
-        .raw("garbage instead of HTTP", "garbage garbage garbage\r\n\r\n",
-             expect: .errorCase("protocolViolation", containing: "")),
-        .raw("body that is not the gzip it claims", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 9\r\n\r\nnot-gzip!",
-             expect: .errorCase("protocolViolation", containing: "")),
-        FaultCase(name: "untrusted certificate", expectation: .errorCase("tlsFailure", containing: ""),
-                  needsTLS: true) { bench in
+        .path(
+            "body shorter than its Content-Length", "/truncated?send=10&declared=100",
+            expect: .errorCase("truncatedResponse", containing: "")),
+        .raw(
+            "garbage instead of HTTP", "garbage garbage garbage\r\n\r\n",
+            expect: .errorCase("protocolViolation", containing: "")),
+        .raw(
+            "body that is not the gzip it claims",
+            "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 9\r\n\r\nnot-gzip!",
+            expect: .errorCase("protocolViolation", containing: "")),
+        FaultCase(
+            name: "untrusted certificate", expectation: .errorCase("tlsFailure", containing: ""),
+            needsTLS: true
+        ) { bench in
             FaultOutcome(await Session().request("\(bench.tls?.url ?? "")/info").response())
         },
         FaultCase(name: "pinned key mismatch", expectation: .error(.pinnedKeyMismatch), needsTLS: true) { bench in
-            let session = bench.session { $0.tls.pinnedPublicKeyHashes = [Data(repeating: 7, count: 32).base64EncodedString()] }
+            let session = bench.session {
+                $0.tls.pinnedPublicKeyHashes = [Data(repeating: 7, count: 32).base64EncodedString()]
+            }
             return FaultOutcome(await session.request("\(bench.tls?.url ?? "")/info").response())
         },
-        FaultCase(name: "download to a missing directory",
-                  expectation: .error(.invalidRequest(reason: "cannot open download destination /nonexistent-courier-dir/x.bin: No such file or directory"))) { bench in
+        FaultCase(
+            name: "download to a missing directory",
+            expectation: .error(
+                .invalidRequest(
+                    reason: "cannot open download destination /nonexistent-courier-dir/x.bin: No such file or directory"
+                ))
+        ) { bench in
             let destination = URL(fileURLWithPath: "/nonexistent-courier-dir/x.bin")
             return FaultOutcome(await bench.session().download(bench.server.url("/hello"), to: destination).response())
         },
@@ -42,6 +55,6 @@ extension FaultMatrix {
             }
             request.cancel()
             return FaultOutcome(await task.value)
-        },
+        }
     ]
 }

@@ -49,7 +49,10 @@ final class JSONContainerEquivalenceTests: XCTestCase {
                     }
                     record("super \(name)") {
                         let inner = try keyed.superDecoder(forKey: key)
-                        return [JSONEquivalence.path(inner.codingPath), JSONEquivalence.describe(try DecodedTree(from: inner))]
+                        return [
+                            JSONEquivalence.path(inner.codingPath),
+                            JSONEquivalence.describe(try DecodedTree(from: inner))
+                        ]
                     }
                     record("tree \(name)") { try keyed.decode(DecodedTree.self, forKey: key) }
                 }
@@ -67,14 +70,17 @@ final class JSONContainerEquivalenceTests: XCTestCase {
                     case 1: record("int@\(index)") { try unkeyed.decode(Int.self) }
                     case 2: record("string?@\(index)") { try unkeyed.decodeIfPresent(String.self) as Any }
                     case 3: record("tree@\(index)") { try unkeyed.decode(DecodedTree.self) }
-                    case 4: record("nested@\(index)") {
-                        var nested = try unkeyed.nestedUnkeyedContainer()
-                        return [JSONEquivalence.path(nested.codingPath), "\(try nested.decode(Int.self))"]
-                    }
-                    default: record("keyed@\(index)") {
-                        let nested = try unkeyed.nestedContainer(keyedBy: Key.self)
-                        return [JSONEquivalence.path(nested.codingPath)] + nested.allKeys.map(\.stringValue).sorted()
-                    }
+                    case 4:
+                        record("nested@\(index)") {
+                            var nested = try unkeyed.nestedUnkeyedContainer()
+                            return [JSONEquivalence.path(nested.codingPath), "\(try nested.decode(Int.self))"]
+                        }
+                    default:
+                        record("keyed@\(index)") {
+                            let nested = try unkeyed.nestedContainer(keyedBy: Key.self)
+                            return [JSONEquivalence.path(nested.codingPath)]
+                                + nested.allKeys.map(\.stringValue).sorted()
+                        }
                     }
                     log.append("index \(unkeyed.currentIndex) atEnd \(unkeyed.isAtEnd)")
                     step += 1
@@ -103,7 +109,7 @@ final class JSONContainerEquivalenceTests: XCTestCase {
         #"{}"#, #"[]"#, #"[1]"#, #"[null,1,"s",{"a":[1]},[2],{"k":1},null,null,[],{},3,"x"]"#,
         #"[1,2,3,4,5,6,7,8,9,10,11,12,13]"#, #"[null,null,null]"#, #"[[1],[2],[3],[4],[5],[6]]"#, #"[{"a":1}]"#,
         #"1"#, #""text""#, #"null"#, #"true"#, #"1.5"#, #""http://example.com/a b""#, #""https://example.com/p?q=1""#,
-        #"{"a":{"a":{"a":{"a":[{"a":1}]}}}}"#,
+        #"{"a":{"a":{"a":{"a":[{"a":1}]}}}}"#
     ]
 
     func testContainerCallsAndErrors() {
@@ -131,9 +137,13 @@ final class JSONContainerEquivalenceTests: XCTestCase {
     func testDecodersKeptPastTheirCall() throws {
         let json = Data(#"{"items":[{"x":1},{"x":"bad"}],"other":{"a":1,"b":2}}"#.utf8)
         let kept = try CourierJSONDecoder().decode(Holder.self, from: json).items
-        XCTAssertEqual(kept.map { JSONEquivalence.path($0.decoder.codingPath) }, ["[items|-, Index 0|0]", "[items|-, Index 1|1]"])
-        XCTAssertEqual(try kept[0].decoder.container(keyedBy: Key.self).decode(Int.self, forKey: Key(stringValue: "x")), 1)
-        XCTAssertThrowsError(try kept[1].decoder.container(keyedBy: Key.self).decode(Int.self, forKey: Key(stringValue: "x"))) { error in
+        XCTAssertEqual(
+            kept.map { JSONEquivalence.path($0.decoder.codingPath) }, ["[items|-, Index 0|0]", "[items|-, Index 1|1]"])
+        XCTAssertEqual(
+            try kept[0].decoder.container(keyedBy: Key.self).decode(Int.self, forKey: Key(stringValue: "x")), 1)
+        XCTAssertThrowsError(
+            try kept[1].decoder.container(keyedBy: Key.self).decode(Int.self, forKey: Key(stringValue: "x"))
+        ) { error in
             XCTAssertEqual(JSONEquivalence.describe(error: error), "typeMismatch(Int) at [items|-, Index 1|1, x|-]")
         }
     }

@@ -25,8 +25,9 @@ enum JSONEquivalence {
         }
 
         var courier: CourierJSONDecoder {
-            CourierJSONDecoder(keyDecodingStrategy: keys, dateDecodingStrategy: dates, dataDecodingStrategy: data,
-                               nonConformingFloatDecodingStrategy: floats, userInfo: userInfo)
+            CourierJSONDecoder(
+                keyDecodingStrategy: keys, dateDecodingStrategy: dates, dataDecodingStrategy: data,
+                nonConformingFloatDecodingStrategy: floats, userInfo: userInfo)
         }
     }
 
@@ -85,7 +86,8 @@ enum JSONEquivalence {
         case .valueNotFound(let type, let context):
             return "valueNotFound(\(type)) at \(path(context.codingPath))"
         case .keyNotFound(let key, let context):
-            return "keyNotFound(\(key.stringValue)|\(key.intValue.map(String.init) ?? "-")) at \(path(context.codingPath))"
+            return
+                "keyNotFound(\(key.stringValue)|\(key.intValue.map(String.init) ?? "-")) at \(path(context.codingPath))"
         case .dataCorrupted(let context):
             return "dataCorrupted at \(path(context.codingPath))"
         @unknown default:
@@ -98,7 +100,9 @@ enum JSONEquivalence {
     }
 
     /// Both outcomes for `data`.
-    static func outcomes<T: Decodable>(_ type: T.Type, _ data: Data, _ options: Options = Options()) -> (foundation: String, courier: String) {
+    static func outcomes<T: Decodable>(
+        _ type: T.Type, _ data: Data, _ options: Options = Options()
+    ) -> (foundation: String, courier: String) {
         let foundation = outcome(T.self) { try options.foundation.decode(T.self, from: data) }
         let courier = outcome(T.self) { try options.courier.decode(T.self, from: data) }
         return (foundation, courier)
@@ -107,32 +111,46 @@ enum JSONEquivalence {
 
 extension XCTestCase {
     /// Asserts that both decoders end the same way on `json`.
-    func assertEquivalent<T: Decodable>(_ type: T.Type, _ json: String, _ options: JSONEquivalence.Options = .init(),
-                                        label: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
-        assertEquivalent(type, Data(json.utf8), options, label: (label.map { $0 + ": " } ?? "") + json, file: file, line: line)
+    func assertEquivalent<T: Decodable>(
+        _ type: T.Type, _ json: String, _ options: JSONEquivalence.Options = .init(),
+        label: String? = nil, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        assertEquivalent(
+            type, Data(json.utf8), options, label: (label.map { $0 + ": " } ?? "") + json, file: file, line: line)
     }
 
     /// Asserts that both decoders end the same way on `data`.
-    func assertEquivalent<T: Decodable>(_ type: T.Type, _ data: Data, _ options: JSONEquivalence.Options = .init(),
-                                        label: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+    func assertEquivalent<T: Decodable>(
+        _ type: T.Type, _ data: Data, _ options: JSONEquivalence.Options = .init(),
+        label: String? = nil, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let (foundation, courier) = JSONEquivalence.outcomes(type, data, options)
-        XCTAssertEqual(courier, foundation, "\(T.self) from \((label ?? "\(data.count) bytes").prefix(200))",
-                       file: file, line: line)
+        XCTAssertEqual(
+            courier, foundation, "\(T.self) from \((label ?? "\(data.count) bytes").prefix(200))",
+            file: file, line: line)
     }
 
     /// Asserts equivalence and that the outcome is a value (the case is not vacuous).
-    func assertSameValue<T: Decodable>(_ type: T.Type, _ json: String, _ options: JSONEquivalence.Options = .init(),
-                                       file: StaticString = #filePath, line: UInt = #line) {
+    func assertSameValue<T: Decodable>(
+        _ type: T.Type, _ json: String, _ options: JSONEquivalence.Options = .init(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let (foundation, courier) = JSONEquivalence.outcomes(type, Data(json.utf8), options)
-        XCTAssertTrue(foundation.hasPrefix("value"), "Foundation failed on \(json.prefix(200)): \(foundation)", file: file, line: line)
+        XCTAssertTrue(
+            foundation.hasPrefix("value"), "Foundation failed on \(json.prefix(200)): \(foundation)", file: file,
+            line: line)
         XCTAssertEqual(courier, foundation, "\(T.self) from \(json.prefix(200))", file: file, line: line)
     }
 
     /// Asserts equivalence and that the outcome is an error.
-    func assertSameError<T: Decodable>(_ type: T.Type, _ json: String, _ options: JSONEquivalence.Options = .init(),
-                                       file: StaticString = #filePath, line: UInt = #line) {
+    func assertSameError<T: Decodable>(
+        _ type: T.Type, _ json: String, _ options: JSONEquivalence.Options = .init(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let (foundation, courier) = JSONEquivalence.outcomes(type, Data(json.utf8), options)
-        XCTAssertTrue(foundation.hasPrefix("error"), "Foundation decoded \(json.prefix(200)): \(foundation)", file: file, line: line)
+        XCTAssertTrue(
+            foundation.hasPrefix("error"), "Foundation decoded \(json.prefix(200)): \(foundation)", file: file,
+            line: line)
         XCTAssertEqual(courier, foundation, "\(T.self) from \(json.prefix(200))", file: file, line: line)
     }
 }

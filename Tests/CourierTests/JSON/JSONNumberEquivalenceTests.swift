@@ -21,7 +21,7 @@ final class JSONNumberEquivalenceTests: XCTestCase {
         "9007199254740993000e-3", "1e18", "-1e18", "1e19", "1e20", "9223372036854775807.0", "-9223372036854775808.0",
         "18446744073709551615.0", "18446744073709550000.0", "100000000000000000000.0",
         "12345678901234567890123456789012345678901234567890e-31", "1e400", "-1e400", "1e-400", "-1e-400",
-        "01", "-01", "00", "1.", "-", "1-2", "1e", ".5", "1.e3", "1e5e5", "--1", "-a",
+        "01", "-01", "00", "1.", "-", "1-2", "1e", ".5", "1.e3", "1e5e5", "--1", "-a"
     ]
 
     static let floatingTokens: [String] = [
@@ -29,7 +29,8 @@ final class JSONNumberEquivalenceTests: XCTestCase {
         "2.2250738585072014e-308", "2.2250738585072011e-308", "4.9e-324", "5e-324", "2.4703282292062328e-324",
         "2.4703282292062327e-324", "2e-324", "1e-324", "1e-320", "1.7976931348623157e308", "1.7976931348623158e308",
         "1.7976931348623159e308", "1e308", "1e309", "-1e309", "1e400", "1e-400", "0e-400", "0.0000e999",
-        "123456789012345678901234567890", "9007199254740993", "9007199254740992.5", "1e22", "1e23", "8.98846567431158e307",
+        "123456789012345678901234567890", "9007199254740993", "9007199254740992.5", "1e22", "1e23",
+        "8.98846567431158e307",
         "4.35679587e-17", "1.00000005960464477539062500000000001", "1.000000059604644775390625",
         "1.0000000596046447753906249", "3.4028235e38", "3.4028235677973366e38", "3.40282357e38", "3.5e38",
         "1e-45", "1.4e-45", "7e-46", "7.1e-46", "1e-46", "1e-40", "0.000001", "123.456e-7", "16777217", "33554435",
@@ -37,7 +38,7 @@ final class JSONNumberEquivalenceTests: XCTestCase {
         "0.000000000000000000000000000000000000000000000000000000000000000000001",
         "1" + String(repeating: "0", count: 400), "0." + String(repeating: "0", count: 400) + "1",
         "0." + String(repeating: "0", count: 400), "1" + String(repeating: "0", count: 300) + "e-300",
-        "01", "1.", ".1", "1e", "-", "+1", "1.5.5",
+        "01", "1.", ".1", "1e", "-", "+1", "1.5.5"
     ]
 
     struct Box<T: Decodable>: Decodable {
@@ -48,7 +49,9 @@ final class JSONNumberEquivalenceTests: XCTestCase {
         let value: T?
     }
 
-    private func check<T: Decodable>(_ type: T.Type, _ token: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func check<T: Decodable>(
+        _ type: T.Type, _ token: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         assertEquivalent(T.self, token, file: file, line: line)
         assertEquivalent([T].self, "[1,\(token)]".replacingOccurrences(of: "[1,", with: "["), file: file, line: line)
         assertEquivalent([T].self, "[\(token),\(token)]", file: file, line: line)
@@ -82,10 +85,11 @@ final class JSONNumberEquivalenceTests: XCTestCase {
     }
 
     func testDecimal() {
-        let tokens = Self.floatingTokens + Self.integerTokens + [
-            "123456789012345678901234567890.123", "-0.000000000000000000000000000000000000000000001234",
-            "1e127", "1e128", "1e-128", "1e-129", "1e-200", "1.5e3", "\"1\"", "true", "null", "[1]",
-        ]
+        let tokens =
+            Self.floatingTokens + Self.integerTokens + [
+                "123456789012345678901234567890.123", "-0.000000000000000000000000000000000000000000001234",
+                "1e127", "1e128", "1e-128", "1e-129", "1e-200", "1.5e3", "\"1\"", "true", "null", "[1]"
+            ]
         for token in tokens {
             check(Decimal.self, token)
         }
@@ -122,7 +126,10 @@ final class JSONNumberEquivalenceTests: XCTestCase {
     func testNonConformingFloats() {
         var options = JSONEquivalence.Options()
         options.floats = .convertFromString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        for json in ["\"+Infinity\"", "\"-Infinity\"", "\"NaN\"", "\"nan\"", "\"Infinity\"", "\"\\u004eaN\"", "1.5", "null", "true"] {
+        for json in [
+            "\"+Infinity\"", "\"-Infinity\"", "\"NaN\"", "\"nan\"", "\"Infinity\"", "\"\\u004eaN\"", "1.5", "null",
+            "true"
+        ] {
             assertEquivalent(Double.self, json, options)
             assertEquivalent(Float.self, json, options)
             assertEquivalent([Double].self, "[\(json)]", options)

@@ -35,15 +35,15 @@ final class JSONRealWorldEquivalenceTests: XCTestCase {
     }
 
     static let repositories = #"""
-    [{"id":1296269,"node_id":"MDEwOlJlcG9zaXRvcnkxMjk2MjY5","full_name":"octo/hello-world","private":false,
-      "owner":{"login":"octo","id":1,"avatar_url":"https://example.com/u/1?v=4","site_admin":false},
-      "html_url":"https://example.com/octo/hello-world","description":"My first \"repo\" \u2014 with escapes\n",
-      "fork":false,"created_at":"2011-01-26T19:01:12Z","stargazers_count":80,"language":"C","topics":["octo","api"],
-      "license":{"key":"mit","spdx_id":"MIT"},"score":1.0,"unused":{"deep":[1,2,{"x":null}]}},
-     {"id":2,"node_id":"x","full_name":"a/b","private":true,"owner":{"login":"a","id":9007199254740993,
-      "avatar_url":"https://example.com/a","site_admin":true},"html_url":"https://example.com/a/b","description":null,
-      "fork":true,"created_at":"2020-02-29T23:59:59Z","stargazers_count":0,"language":null,"topics":[],"license":null}]
-    """#
+        [{"id":1296269,"node_id":"MDEwOlJlcG9zaXRvcnkxMjk2MjY5","full_name":"octo/hello-world","private":false,
+          "owner":{"login":"octo","id":1,"avatar_url":"https://example.com/u/1?v=4","site_admin":false},
+          "html_url":"https://example.com/octo/hello-world","description":"My first \"repo\" \u2014 with escapes\n",
+          "fork":false,"created_at":"2011-01-26T19:01:12Z","stargazers_count":80,"language":"C","topics":["octo","api"],
+          "license":{"key":"mit","spdx_id":"MIT"},"score":1.0,"unused":{"deep":[1,2,{"x":null}]}},
+         {"id":2,"node_id":"x","full_name":"a/b","private":true,"owner":{"login":"a","id":9007199254740993,
+          "avatar_url":"https://example.com/a","site_admin":true},"html_url":"https://example.com/a/b","description":null,
+          "fork":true,"created_at":"2020-02-29T23:59:59Z","stargazers_count":0,"language":null,"topics":[],"license":null}]
+        """#
 
     struct Timeline: Decodable {
         let data: [Post]
@@ -95,11 +95,11 @@ final class JSONRealWorldEquivalenceTests: XCTestCase {
     }
 
     static let timeline = #"""
-    {"data":[{"id":"1","text":"Hello 🌍 #swift \ud83d\ude80","author_id":"10","public_metrics":{"retweet_count":3,"like_count":42},
-      "entities":{"hashtags":[{"start":8,"end":14,"tag":"swift"}],"urls":[{"expanded_url":"https://swift.org/"}]},"lang":"en"},
-     {"id":"2","text":"こんにちは","author_id":"11","public_metrics":{},"lang":"ja"}],
-     "meta":{"result_count":2,"next_token":null},"includes":{"users":[{"id":"10","name":"A","verified":true},{"id":"11","name":"B"}]}}
-    """#
+        {"data":[{"id":"1","text":"Hello 🌍 #swift \ud83d\ude80","author_id":"10","public_metrics":{"retweet_count":3,"like_count":42},
+          "entities":{"hashtags":[{"start":8,"end":14,"tag":"swift"}],"urls":[{"expanded_url":"https://swift.org/"}]},"lang":"en"},
+         {"id":"2","text":"こんにちは","author_id":"11","public_metrics":{},"lang":"ja"}],
+         "meta":{"result_count":2,"next_token":null},"includes":{"users":[{"id":"10","name":"A","verified":true},{"id":"11","name":"B"}]}}
+        """#
 
     struct Charge: Decodable {
         let id: String
@@ -131,10 +131,10 @@ final class JSONRealWorldEquivalenceTests: XCTestCase {
     }
 
     static let charge = #"""
-    {"id":"ch_1","amount":2000.50,"amount_refunded":0,"currency":"usd","captured":true,"created":1700000000,
-     "metadata":{"order_id":"6735","note":"gift \u00e9"},"outcome":{"risk_score":32,"type":"authorized"},
-     "refunds":{"object":"list","data":[{"id":"re_1","amount":500}],"has_more":false,"total_count":1}}
-    """#
+        {"id":"ch_1","amount":2000.50,"amount_refunded":0,"currency":"usd","captured":true,"created":1700000000,
+         "metadata":{"order_id":"6735","note":"gift \u00e9"},"outcome":{"risk_score":32,"type":"authorized"},
+         "refunds":{"object":"list","data":[{"id":"re_1","amount":500}],"has_more":false,"total_count":1}}
+        """#
 
     struct FeatureCollection: Decodable {
         let type: String
@@ -170,13 +170,13 @@ final class JSONRealWorldEquivalenceTests: XCTestCase {
     }
 
     static let geoJSON = #"""
-    {"type":"FeatureCollection","features":[
-     {"type":"Feature","geometry":{"type":"Point","coordinates":[102.0,0.5]},"properties":{"prop0":"value0"}},
-     {"type":"Feature","geometry":{"type":"LineString","coordinates":[[102.0,0.0],[103.0,1.0],[104.0,0.0],[105.0,1.0]]},
-      "properties":{"prop0":"value0","prop1":0.0}},
-     {"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[100.0,0.0],[101.0,0.0],[101.0,1.0],[100.0,1.0],[100.0,0.0]]]},
-      "properties":{"prop0":"value0","prop1":{"this":"that"}}}]}
-    """#
+        {"type":"FeatureCollection","features":[
+         {"type":"Feature","geometry":{"type":"Point","coordinates":[102.0,0.5]},"properties":{"prop0":"value0"}},
+         {"type":"Feature","geometry":{"type":"LineString","coordinates":[[102.0,0.0],[103.0,1.0],[104.0,0.0],[105.0,1.0]]},
+          "properties":{"prop0":"value0","prop1":0.0}},
+         {"type":"Feature","geometry":{"type":"Polygon","coordinates":[[[100.0,0.0],[101.0,0.0],[101.0,1.0],[100.0,1.0],[100.0,0.0]]]},
+          "properties":{"prop0":"value0","prop1":{"this":"that"}}}]}
+        """#
 
     struct JSONAPIDocument: Decodable {
         let data: [Resource]
@@ -201,11 +201,11 @@ final class JSONRealWorldEquivalenceTests: XCTestCase {
     }
 
     static let jsonAPI = #"""
-    {"data":[{"type":"articles","id":"1","attributes":{"title":"JSON:API","views":1024,"rating":4.5,"draft":false,"tags":null},
-     "relationships":{"author":{"data":{"type":"people","id":"9"}},"editor":{"data":null}}}],
-     "included":[{"type":"people","id":"9","attributes":{"name":"Dan"}}],
-     "links":{"self":"https://example.com/articles","next":null}}
-    """#
+        {"data":[{"type":"articles","id":"1","attributes":{"title":"JSON:API","views":1024,"rating":4.5,"draft":false,"tags":null},
+         "relationships":{"author":{"data":{"type":"people","id":"9"}},"editor":{"data":null}}}],
+         "included":[{"type":"people","id":"9","attributes":{"name":"Dan"}}],
+         "links":{"self":"https://example.com/articles","next":null}}
+        """#
 
     private var snakeISO: JSONEquivalence.Options {
         var options = JSONEquivalence.Options()
@@ -252,7 +252,7 @@ final class JSONRealWorldEquivalenceTests: XCTestCase {
             (Self.geoJSON, "[102.0,0.5]", "[102.0,\"0.5\"]"),
             (Self.geoJSON, "[[[100.0,0.0]", "[[[100.0,null]"),
             (Self.jsonAPI, #""type":"people","id":"9"}}"#, #""type":"people"}}"#),
-            (Self.jsonAPI, #""self":"https://example.com/articles""#, #""self":"""#),
+            (Self.jsonAPI, #""self":"https://example.com/articles""#, #""self":"""#)
         ]
         for (document, original, replacement) in cases {
             XCTAssertTrue(document.contains(original), original)
@@ -279,10 +279,14 @@ final class JSONRealWorldEquivalenceTests: XCTestCase {
     func testLargeGeneratedArray() {
         var items: [String] = []
         for index in 0..<2_000 {
-            items.append(#"{"id":\#(index),"guid":"\#(String(index, radix: 16))-4c2a","name":"Item \#(index)","price":\#(Double(index) / 7),"#
-                + #""quantity":\#(index % 50),"active":\#(index % 3 != 0),"tags":["t\#(index % 7)","t\#(index % 11)"],"note":"n\u00e9 \#(index)"}"#)
+            items.append(
+                #"{"id":\#(index),"guid":"\#(String(index, radix: 16))-4c2a","name":"Item \#(index)","price":\#(Double(index) / 7),"#
+                    + #""quantity":\#(index % 50),"active":\#(index % 3 != 0),"tags":["t\#(index % 7)","t\#(index % 11)"],"note":"n\u00e9 \#(index)"}"#
+            )
         }
         assertSameValue([BenchmarkItem].self, "[" + items.joined(separator: ",") + "]")
-        assertSameValue([String: BenchmarkItem].self, "{" + items.enumerated().map { "\"k\($0.offset)\":\($0.element)" }.joined(separator: ",") + "}")
+        assertSameValue(
+            [String: BenchmarkItem].self,
+            "{" + items.enumerated().map { "\"k\($0.offset)\":\($0.element)" }.joined(separator: ",") + "}")
     }
 }

@@ -38,7 +38,7 @@ final class JSONStrategyEquivalenceTests: XCTestCase {
             #"{"user_id":"1","first_name":"Ada","is_admin":false,"tags":{}}"#,
             #"{"user_id":1,"first_name":"Ada","is_admin":false,"tags":{"x":"y"}}"#,
             #"{"user_id":1,"first_name":"Ada","is_admin":false,"tags":{},"nested":{"inner_value":1,"deep_list":[{"some_kEY":"x"}]}}"#,
-            #"{"user_id":1,"first_name":"Ada","is_admin":false,"tags":{},"nested":{"inner_value":1,"deep_list":[{"some\u005fkey":"x"}]}}"#,
+            #"{"user_id":1,"first_name":"Ada","is_admin":false,"tags":{},"nested":{"inner_value":1,"deep_list":[{"some\u005fkey":"x"}]}}"#
         ]
         for json in documents {
             assertEquivalent(Profile.self, json, snake)
@@ -52,14 +52,18 @@ final class JSONStrategyEquivalenceTests: XCTestCase {
     func testSnakeCaseConversionOfManyKeys() throws {
         var snake = JSONEquivalence.Options()
         snake.keys = .convertFromSnakeCase
-        var keys = ["a_1b", "a_b.c", "a_b-c", "a_b c", "a_b'c", "a_x1y2", "A_B", "HELLO_world", "hello_WORLD", "a__b", "_a_b_",
-                    "__", "_", "a", "AbC", "a_ß", "a_ǆx", "a_éb", "É_a", "a_ŉ", "a_ﬁx", "x_İy", "a_bC_d", "a_1", "a_.b",
-                    "ab_CD_eF", "a_Σσ", "Σ_x", "a_iJ", "a_b_", "a_b2c", "a_2b3", "a_b12cD", "snake_case_key", "__x__y__",
-                    "k_\u{301}x", "a_b\u{301}c", "", "9_9", "a9_b9"]
+        var keys = [
+            "a_1b", "a_b.c", "a_b-c", "a_b c", "a_b'c", "a_x1y2", "A_B", "HELLO_world", "hello_WORLD", "a__b", "_a_b_",
+            "__", "_", "a", "AbC", "a_ß", "a_ǆx", "a_éb", "É_a", "a_ŉ", "a_ﬁx", "x_İy", "a_bC_d", "a_1", "a_.b",
+            "ab_CD_eF", "a_Σσ", "Σ_x", "a_iJ", "a_b_", "a_b2c", "a_2b3", "a_b12cD", "snake_case_key", "__x__y__",
+            "k_\u{301}x", "a_b\u{301}c", "", "9_9", "a9_b9"
+        ]
         var generator = TestRandom(seed: 7)
         let pieces = ["a", "B", "c1", "_", "__", "Xy", "9", "zZ", "q_"]
         for _ in 0..<300 {
-            keys.append((0..<Int(1 + generator.next() % 5)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined())
+            keys.append(
+                (0..<Int(1 + generator.next() % 5)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }
+                    .joined())
         }
         for key in keys {
             let json = try String(decoding: JSONEncoder().encode([key: 1]), as: UTF8.self)
@@ -80,8 +84,10 @@ final class JSONStrategyEquivalenceTests: XCTestCase {
             let sub: [Sub]
             struct Sub: Decodable { let A: Int }
         }
-        for json in [#"{"item-name":"x","sub":[{"a":1}]}"#, #"{"item-name":"x","itemName":"y","sub":[{"a":1},{"A":2}]}"#,
-                     #"{"item-name":"x","sub":[{"b":1}]}"#, #"{"sub":[]}"#] {
+        for json in [
+            #"{"item-name":"x","sub":[{"a":1}]}"#, #"{"item-name":"x","itemName":"y","sub":[{"a":1},{"A":2}]}"#,
+            #"{"item-name":"x","sub":[{"b":1}]}"#, #"{"sub":[]}"#
+        ] {
             assertEquivalent(Item.self, json, custom)
             assertEquivalent(ContainerTree.self, json, custom)
             assertEquivalent([String: DecodedTree].self, json, custom)
@@ -102,17 +108,27 @@ final class JSONStrategyEquivalenceTests: XCTestCase {
         let strategies: [(String, JSONDecoder.DateDecodingStrategy)] = [
             ("deferred", .deferredToDate), ("seconds", .secondsSince1970), ("milliseconds", .millisecondsSince1970),
             ("iso8601", .iso8601), ("formatted", .formatted(formatter)),
-            ("custom", .custom { decoder in
-                let container = try decoder.singleValueContainer()
-                if let number = try? container.decode(Double.self) { return Date(timeIntervalSince1970: number * 60) }
-                let text = try container.decode(String.self)
-                guard text != "throw" else { throw JSONTestError(message: "custom date refused \(decoder.codingPath.count)") }
-                return Date(timeIntervalSince1970: Double(text.count))
-            }),
+            (
+                "custom",
+                .custom { decoder in
+                    let container = try decoder.singleValueContainer()
+                    if let number = try? container.decode(Double.self) {
+                        return Date(timeIntervalSince1970: number * 60)
+                    }
+                    let text = try container.decode(String.self)
+                    guard text != "throw" else {
+                        throw JSONTestError(message: "custom date refused \(decoder.codingPath.count)")
+                    }
+                    return Date(timeIntervalSince1970: Double(text.count))
+                }
+            )
         ]
-        let values = ["0", "1700000000", "1700000000123", "-1.5", "1e300", "\"2024-05-01T12:00:00Z\"", "\"2024-05-01T12:00:00.123Z\"",
-                      "\"2024-05-01T12:00:00+02:00\"", "\"2024-05-01\"", "\"2024-13-01\"", "\"throw\"", "\"\"", "null", "true",
-                      "[1]", "{}", "\"1700000000\"", "01", "\"\\u0032024-05-01\""]
+        let values = [
+            "0", "1700000000", "1700000000123", "-1.5", "1e300", "\"2024-05-01T12:00:00Z\"",
+            "\"2024-05-01T12:00:00.123Z\"",
+            "\"2024-05-01T12:00:00+02:00\"", "\"2024-05-01\"", "\"2024-13-01\"", "\"throw\"", "\"\"", "null", "true",
+            "[1]", "{}", "\"1700000000\"", "01", "\"\\u0032024-05-01\""
+        ]
         for (name, strategy) in strategies {
             var options = JSONEquivalence.Options()
             options.dates = strategy
@@ -134,15 +150,20 @@ final class JSONStrategyEquivalenceTests: XCTestCase {
     func testDataStrategies() {
         let strategies: [(String, JSONDecoder.DataDecodingStrategy)] = [
             ("base64", .base64), ("deferred", .deferredToData),
-            ("custom", .custom { decoder in
-                var container = try decoder.unkeyedContainer()
-                var bytes: [UInt8] = []
-                while !container.isAtEnd { bytes.append(try container.decode(UInt8.self) ^ 0xFF) }
-                return Data(bytes)
-            }),
+            (
+                "custom",
+                .custom { decoder in
+                    var container = try decoder.unkeyedContainer()
+                    var bytes: [UInt8] = []
+                    while !container.isAtEnd { bytes.append(try container.decode(UInt8.self) ^ 0xFF) }
+                    return Data(bytes)
+                }
+            )
         ]
-        let values = [#""aGVsbG8=""#, #""aGVsbG8""#, #""a GVsbG8=""#, #""""#, #""/+/+""#, #""\u0061GVsbG8=""#, "[104,105]",
-                      "[256]", "[-1]", "[]", "null", "1", "{}", #""!!!!""#, #""YQ==""#, #""YQ=""#]
+        let values = [
+            #""aGVsbG8=""#, #""aGVsbG8""#, #""a GVsbG8=""#, #""""#, #""/+/+""#, #""\u0061GVsbG8=""#, "[104,105]",
+            "[256]", "[-1]", "[]", "null", "1", "{}", #""!!!!""#, #""YQ==""#, #""YQ=""#
+        ]
         for (name, strategy) in strategies {
             var options = JSONEquivalence.Options()
             options.data = strategy
@@ -174,10 +195,12 @@ final class JSONStrategyEquivalenceTests: XCTestCase {
             let home: URL
             let price: Decimal
         }
-        for json in [#"{"home":"https://example.com/a?b=c#d","price":19.99}"#, #"{"home":"not a url with spaces","price":1}"#,
-                     #"{"home":"","price":1}"#, #"{"home":"/relative/path","price":-0.000000001}"#, #"{"home":1,"price":1}"#,
-                     #"{"home":"x","price":"19.99"}"#, #"{"home":"x","price":null}"#, #"{"home":null,"price":1}"#,
-                     #"{"home":"x","price":1e500}"#] {
+        for json in [
+            #"{"home":"https://example.com/a?b=c#d","price":19.99}"#, #"{"home":"not a url with spaces","price":1}"#,
+            #"{"home":"","price":1}"#, #"{"home":"/relative/path","price":-0.000000001}"#, #"{"home":1,"price":1}"#,
+            #"{"home":"x","price":"19.99"}"#, #"{"home":"x","price":null}"#, #"{"home":null,"price":1}"#,
+            #"{"home":"x","price":1e500}"#
+        ] {
             assertEquivalent(Links.self, json)
         }
     }

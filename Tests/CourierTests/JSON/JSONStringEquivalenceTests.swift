@@ -13,7 +13,7 @@ final class JSONStringEquivalenceTests: XCTestCase {
             #""\ud800\\u0041""#, #""\ud800\n""#, #""\u00G0""#, #""\u 123""#, #""\x41""#, #""\a""#, #""\0""#,
             "\"tab\there\"", "\"line\nbreak\"", "\"\u{7F}\"", #""a very long string with an escape at the end \n""#,
             "\"" + String(repeating: "abcdefgh", count: 50) + "\\n" + String(repeating: "ä", count: 40) + "\"",
-            "\"" + String(repeating: "\\u00e9", count: 100) + "\"", "\"" + String(repeating: "\\\\", count: 33) + "\"",
+            "\"" + String(repeating: "\\u00e9", count: 100) + "\"", "\"" + String(repeating: "\\\\", count: 33) + "\""
         ]
         for json in strings {
             assertEquivalent(String.self, json)
@@ -27,8 +27,10 @@ final class JSONStringEquivalenceTests: XCTestCase {
 
     func testRandomStringsRoundTrip() throws {
         var generator = TestRandom(seed: 42)
-        let alphabet: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "\u{7F}",
-                                          "é", "ß", "€", "\u{FFFF}", "😀", "𝄞", "\u{0301}", "\u{212A}", "ǅ"]
+        let alphabet: [Unicode.Scalar] = [
+            "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "\u{7F}",
+            "é", "ß", "€", "\u{FFFF}", "😀", "𝄞", "\u{0301}", "\u{212A}", "ǅ"
+        ]
         var values: [String] = []
         for _ in 0..<400 {
             var text = String.UnicodeScalarView()
@@ -39,7 +41,8 @@ final class JSONStringEquivalenceTests: XCTestCase {
         }
         let encoded = try JSONEncoder().encode(values)
         assertEquivalent([String].self, encoded)
-        let encodedKeys = try JSONEncoder().encode(Dictionary(values.map { ($0, $0.count) }, uniquingKeysWith: { a, _ in a }))
+        let encodedKeys = try JSONEncoder().encode(
+            Dictionary(values.map { ($0, $0.count) }, uniquingKeysWith: { a, _ in a }))
         assertEquivalent([String: Int].self, encodedKeys)
         assertEquivalent(ContainerTree.self, encodedKeys)
     }
@@ -59,8 +62,10 @@ final class JSONStringEquivalenceTests: XCTestCase {
 
     func testKeysCompareAsStrings() {
         // Escaped keys, and canonically equivalent spellings (Kelvin sign, combining accent).
-        for json in [#"{"name":"a"}"#, #"{"n\u0061me":"a"}"#, #"{"\u006e\u0061\u006d\u0065":"a","K":1}"#,
-                     "{\"name\":\"a\",\"\u{212A}\":2}", #"{"name":"a","\u212a":3}"#, #"{"nam":"a"}"#, #"{"name ":"a"}"#] {
+        for json in [
+            #"{"name":"a"}"#, #"{"n\u0061me":"a"}"#, #"{"\u006e\u0061\u006d\u0065":"a","K":1}"#,
+            "{\"name\":\"a\",\"\u{212A}\":2}", #"{"name":"a","\u212a":3}"#, #"{"nam":"a"}"#, #"{"name ":"a"}"#
+        ] {
             assertEquivalent(Named.self, json)
         }
         for json in ["{\"café\":1}", "{\"cafe\u{301}\":2}", #"{"caf\u00e9":3}"#, #"{"cafe\u0301":4}"#, #"{"cafe":5}"#] {
@@ -74,8 +79,10 @@ final class JSONStringEquivalenceTests: XCTestCase {
     }
 
     func testDuplicateKeysFirstWins() {
-        for json in [#"{"a":1,"b":"x","a":2}"#, #"{"a":1,"a":"not a number","b":"x"}"#, #"{"b":"x","a":1,"b":"y","a":2}"#,
-                     #"{"a":1,"\u0061":2,"b":"x"}"#, #"{"a":"bad","a":1,"b":"x"}"#] {
+        for json in [
+            #"{"a":1,"b":"x","a":2}"#, #"{"a":1,"a":"not a number","b":"x"}"#, #"{"b":"x","a":1,"b":"y","a":2}"#,
+            #"{"a":1,"\u0061":2,"b":"x"}"#, #"{"a":"bad","a":1,"b":"x"}"#
+        ] {
             assertEquivalent(Pair.self, json)
             assertEquivalent([String: DecodedTree].self, json)
             assertEquivalent(ContainerTree.self, json)

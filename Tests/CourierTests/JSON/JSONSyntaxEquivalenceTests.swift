@@ -10,11 +10,12 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
         "[]", "{}", "[[]]", "[{}]", "{\"a\":[]}", " [ ] ", "\n\t\r [1] \n", "[\"\"]", "[\"a\"]", "{\"\":0}",
         "[1,2,3]", "[1.5,-2.25e3,0]", "[-0]", "[-0.0]", "[0e0]", "[0E+1]", "[1e-1]", "[1E22]", "[123e45]",
         "[true,false,null]", "{\"a\":{\"b\":{\"c\":[1,{\"d\":null}]}}}", "1", "-1", "\"text\"", "true", "null", "0",
-        "[1,]", "{\"a\":1,}", "[[1,],]", "{\"a\":[1,],}", "[\"\\u0000\"]", "[\"\\ud83d\\ude00\"]", "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]",
+        "[1,]", "{\"a\":1,}", "[[1,],]", "{\"a\":[1,],}", "[\"\\u0000\"]", "[\"\\ud83d\\ude00\"]",
+        "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]",
         "[\"\\u00e9\\u20AC\"]", "[\"é€😀\"]", "{\"a\":1,\"a\":2}", "{\"a\":1,\"b\":{\"a\":3},\"a\":\"x\"}",
         "[1e400]", "[-1e400]", "[1e-400]", "[123456789012345678901234567890]", "[0.1,0.2,0.30000000000000004]",
         "[9223372036854775807,-9223372036854775808,9223372036854775808,18446744073709551615]",
-        "[4.9e-324,2.2250738585072014e-308,1.7976931348623157e308]", "[\"\\u12ab\"]", "[\" \"]",
+        "[4.9e-324,2.2250738585072014e-308,1.7976931348623157e308]", "[\"\\u12ab\"]", "[\" \"]"
     ]
 
     static let rejected: [String] = [
@@ -23,14 +24,15 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
         "[1] x", "1 2", "nul", "nulll", "tru", "True", "[NaN]", "[Infinity]", "[-Infinity]", "[+1]", "[.5]",
         "[\"abc]", "[\"\\\"]", "\"abc", "[\"\\u12\"]", "[\"\\u\"]", "[1]\u{0}", "\u{0}[1]", "[\u{0B}1]", "[\u{0C}]",
         "{\"a\":1}{\"b\":2}", "[]{}", "[\"a\"\"b\"]", "{\"a\"::1}", "{:1}", "{1:1}", "{null:1}", "[truefalse]",
-        "[0x10]", "[1_000]",
+        "[0x10]", "[1_000]"
     ]
 
     /// Accepted by the scanner, rejected (only) when the value is read.
     static let lazy: [String] = [
-        "[01]", "[-01]", "[1.]", "[1.e5]", "[1e]", "[1e+]", "[1-2]", "[1.2.3]", "[2.]", "[-]", "[--1]", "[1-]", "[1e5e5]", "[1E+-2]",
+        "[01]", "[-01]", "[1.]", "[1.e5]", "[1e]", "[1e+]", "[1-2]", "[1.2.3]", "[2.]", "[-]", "[--1]", "[1-]",
+        "[1e5e5]", "[1E+-2]",
         "[\"\\x\"]", "[\"\\ud800\"]", "[\"\\udc00\"]", "[\"\\ud800\\u0041\"]", "[\"\\ud800x\"]", "[\"\\uzzzz\"]",
-        "[\"a\tb\"]", "[\"a\nb\"]", "[\"\u{1F}\"]", "[\"\\u00\u{0}0\"]", "[\"\\'\"]", "[\"\\U0041\"]",
+        "[\"a\tb\"]", "[\"a\nb\"]", "[\"\u{1F}\"]", "[\"\\u00\u{0}0\"]", "[\"\\'\"]", "[\"\\U0041\"]"
     ]
 
     func testAcceptedDocuments() {
@@ -65,7 +67,7 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
             [0x22, 0xFF, 0x22], [0x5B, 0x22, 0xC3, 0x22, 0x5D], [0x5B, 0x22, 0xE2, 0x82, 0x22, 0x5D],
             [0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], [0x5B, 0x22, 0xC0, 0xAF, 0x22, 0x5D],
             [0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], [0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x22, 0x5D],
-            [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D], [0x5B, 0xFF, 0x5D], [0xFF],
+            [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D], [0x5B, 0xFF, 0x5D], [0xFF]
         ]
         for bytes in documents {
             assertEquivalent(DecodedTree.self, Data(bytes))
@@ -77,7 +79,9 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
 
     func testEncodingsAndByteOrderMarks() {
         let text = "{\"name\":\"caf\u{E9} \u{1F600}\",\"n\":[1,2]}"
-        let encodings: [String.Encoding] = [.utf8, .utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian]
+        let encodings: [String.Encoding] = [
+            .utf8, .utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian
+        ]
         for encoding in encodings {
             let data = text.data(using: encoding)!
             assertEquivalent(DecodedTree.self, data, label: "\(encoding)")
@@ -85,7 +89,8 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
         }
         for prefix: [UInt8] in [[0xFE, 0xFF], [0xFF, 0xFE], [0, 0, 0xFE, 0xFF], [0xFE, 0xFF, 0, 0]] {
             assertEquivalent(DecodedTree.self, Data(prefix) + "1".data(using: .utf16BigEndian)!, label: "\(prefix)")
-            assertEquivalent(DecodedTree.self, Data(prefix) + "[1]".data(using: .utf16LittleEndian)!, label: "\(prefix)")
+            assertEquivalent(
+                DecodedTree.self, Data(prefix) + "[1]".data(using: .utf16LittleEndian)!, label: "\(prefix)")
         }
         assertEquivalent(Int.self, "7".data(using: .utf16BigEndian)!, label: "one UTF-16 digit")
         assertEquivalent(Int.self, "7".data(using: .utf16LittleEndian)!, label: "one UTF-16 digit")
@@ -100,7 +105,8 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
             if depth <= 100 { assertEquivalent(DecodedTree.self, arrays) }
             let objects = String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth)
             assertEquivalent(Nothing.self, objects)
-            let mixed = String(repeating: "[{\"a\":", count: depth / 2) + "[]" + String(repeating: "}]", count: depth / 2)
+            let mixed =
+                String(repeating: "[{\"a\":", count: depth / 2) + "[]" + String(repeating: "}]", count: depth / 2)
             assertEquivalent(Nothing.self, mixed)
         }
         // Unterminated deep nesting is an error, not a crash.

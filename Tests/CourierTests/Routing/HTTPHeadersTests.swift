@@ -20,7 +20,8 @@ final class HTTPHeadersTests: XCTestCase {
         var headers: HTTPHeaders = ["Accept": "text/html", "X-Trace": "1"]
         headers.update(name: "accept", value: "application/json")
         headers.add(.userAgent("Courier/1.0"))
-        XCTAssertEqual(headers.map(\.description), ["accept: application/json", "X-Trace: 1", "User-Agent: Courier/1.0"])
+        XCTAssertEqual(
+            headers.map(\.description), ["accept: application/json", "X-Trace: 1", "User-Agent: Courier/1.0"])
         headers["x-trace"] = nil
         headers["X-New"] = "n"
         XCTAssertEqual(headers.map(\.name), ["accept", "User-Agent", "X-New"])
@@ -45,8 +46,9 @@ final class HTTPHeadersTests: XCTestCase {
 
     func testConveniences() {
         XCTAssertEqual(HTTPHeader.authorization(bearerToken: "abc").description, "Authorization: Bearer abc")
-        XCTAssertEqual(HTTPHeader.authorization(username: "Aladdin", password: "open sesame").description,
-                       "Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+        XCTAssertEqual(
+            HTTPHeader.authorization(username: "Aladdin", password: "open sesame").description,
+            "Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
         XCTAssertEqual(HTTPHeader.contentType("application/json").description, "Content-Type: application/json")
         XCTAssertEqual(HTTPHeader.accept("text/csv").description, "Accept: text/csv")
         XCTAssertEqual(HTTPHeader.userAgent("Courier/1").description, "User-Agent: Courier/1")
@@ -59,10 +61,16 @@ final class HTTPHeadersTests: XCTestCase {
             (HTTPHeader(name: "X-A", value: "ok\r\nEvil: 1"), "the value contains CR"),
             (HTTPHeader(name: "X-A", value: "ok\nEvil: 1"), "the value contains LF"),
             (HTTPHeader(name: "X-A", value: "a\u{0}b"), "the value contains NUL"),
-            (HTTPHeader(name: "X-A\r\nEvil", value: "v"), "the name contains CR, which is not allowed in a header name"),
-            (HTTPHeader(name: "Bad Name", value: "v"), "the name contains a space, which is not allowed in a header name"),
+            (
+                HTTPHeader(name: "X-A\r\nEvil", value: "v"),
+                "the name contains CR, which is not allowed in a header name"
+            ),
+            (
+                HTTPHeader(name: "Bad Name", value: "v"),
+                "the name contains a space, which is not allowed in a header name"
+            ),
             (HTTPHeader(name: "Bad:Name", value: "v"), "the name contains ':', which is not allowed in a header name"),
-            (HTTPHeader(name: "", value: "v"), "the name is empty"),
+            (HTTPHeader(name: "", value: "v"), "the name is empty")
         ]
         for (header, reason) in cases {
             XCTAssertThrowsError(try header.validate()) { error in
@@ -84,7 +92,9 @@ final class HTTPHeadersTests: XCTestCase {
 
     func testHTTPMethods() {
         let all: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect, .query]
-        XCTAssertEqual(all.map(\.rawValue), ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY"])
+        XCTAssertEqual(
+            all.map(\.rawValue),
+            ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY"])
         XCTAssertEqual(Set(all).count, 10)
         let purge: HTTPMethod = "PURGE"
         XCTAssertEqual(purge, HTTPMethod(rawValue: "PURGE"))

@@ -21,17 +21,18 @@ final class JSONParameterSerializerTests: XCTestCase {
         let parameters: Parameters = [
             "a": Int8(-8), "b": Int16(-16), "c": Int32(-32), "d": Int64(-64), "e": UInt(1),
             "f": UInt8(8), "g": UInt16(16), "h": UInt32(32), "i": UInt64.max, "j": Float(0.5),
-            "k": 3.0, "l": 1e20, "m": -0.001,
+            "k": 3.0, "l": 1e20, "m": -0.001
         ]
-        XCTAssertEqual(try json(parameters),
-                       #"{"a":-8,"b":-16,"c":-32,"d":-64,"e":1,"f":8,"g":16,"h":32,"i":18446744073709551615,"#
-                       + #""j":0.5,"k":3,"l":1e+20,"m":-0.001}"#)
+        XCTAssertEqual(
+            try json(parameters),
+            #"{"a":-8,"b":-16,"c":-32,"d":-64,"e":1,"f":8,"g":16,"h":32,"i":18446744073709551615,"#
+                + #""j":0.5,"k":3,"l":1e+20,"m":-0.001}"#)
     }
 
     func testNSNumberAndDecimal() throws {
         let parameters: Parameters = [
             "b": NSNumber(value: false), "i": NSNumber(value: 7), "d": NSNumber(value: 0.25),
-            "dec": Decimal(string: "3.14159") ?? 0,
+            "dec": Decimal(string: "3.14159") ?? 0
         ]
         XCTAssertEqual(try json(parameters), #"{"b":false,"d":0.25,"dec":3.14159,"i":7}"#)
     }
@@ -57,18 +58,18 @@ final class JSONParameterSerializerTests: XCTestCase {
     func testPrettyPrinted() throws {
         let parameters: Parameters = ["a": 1, "b": [true, false], "c": ["d": "e"], "e": [Int]()]
         let expected = """
-        {
-          "a": 1,
-          "b": [
-            true,
-            false
-          ],
-          "c": {
-            "d": "e"
-          },
-          "e": []
-        }
-        """
+            {
+              "a": 1,
+              "b": [
+                true,
+                false
+              ],
+              "c": {
+                "d": "e"
+              },
+              "e": []
+            }
+            """
         XCTAssertEqual(try json(parameters, [.sortedKeys, .prettyPrinted]), expected)
     }
 
@@ -80,31 +81,35 @@ final class JSONParameterSerializerTests: XCTestCase {
     func testDateNamesKeyPath() {
         let parameters: Parameters = ["user": ["name": "Ada", "birthday": Date(timeIntervalSince1970: 0)] as Parameters]
         XCTAssertThrowsError(try json(parameters)) { error in
-            XCTAssertEqual(error as? CourierError,
-                           .parameterEncodingFailed(keyPath: "user.birthday", reason: "Date is not a JSON value"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .parameterEncodingFailed(keyPath: "user.birthday", reason: "Date is not a JSON value"))
         }
     }
 
     func testArrayElementNamesIndex() {
         final class Custom: Sendable {}
         XCTAssertThrowsError(try json(["items": [1, 2, Custom()] as [any Sendable]])) { error in
-            XCTAssertEqual(error as? CourierError,
-                           .parameterEncodingFailed(keyPath: "items[2]", reason: "Custom is not a JSON value"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .parameterEncodingFailed(keyPath: "items[2]", reason: "Custom is not a JSON value"))
         }
     }
 
     func testURLIsRejected() {
         let url = URL(fileURLWithPath: "/tmp")
         XCTAssertThrowsError(try json(["link": url])) { error in
-            XCTAssertEqual(error as? CourierError, .parameterEncodingFailed(keyPath: "link", reason: "URL is not a JSON value"))
+            XCTAssertEqual(
+                error as? CourierError, .parameterEncodingFailed(keyPath: "link", reason: "URL is not a JSON value"))
         }
     }
 
     func testNonFiniteNumbersThrow() {
         for value in [Double.nan, Double.infinity, -Double.infinity] {
             XCTAssertThrowsError(try json(["x": ["y": value]])) { error in
-                XCTAssertEqual(error as? CourierError,
-                               .parameterEncodingFailed(keyPath: "x.y", reason: "NaN and infinite numbers cannot be encoded"))
+                XCTAssertEqual(
+                    error as? CourierError,
+                    .parameterEncodingFailed(keyPath: "x.y", reason: "NaN and infinite numbers cannot be encoded"))
             }
         }
         XCTAssertThrowsError(try json(["f": Float.nan]))
@@ -112,7 +117,9 @@ final class JSONParameterSerializerTests: XCTestCase {
     }
 
     func testOutputIsValidJSONForFoundation() throws {
-        let data = try JSONParameterSerializer.serialize(["a": [1, 2.5, "x", true, NSNull()] as [any Sendable], "b": ["c": "d\n"]])
+        let data = try JSONParameterSerializer.serialize([
+            "a": [1, 2.5, "x", true, NSNull()] as [any Sendable], "b": ["c": "d\n"]
+        ])
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         XCTAssertEqual((object?["b"] as? [String: String])?["c"], "d\n")
         XCTAssertEqual((object?["a"] as? [Any])?.count, 5)

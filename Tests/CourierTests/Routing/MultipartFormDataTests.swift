@@ -34,40 +34,44 @@ final class MultipartFormDataTests: XCTestCase {
         form.append(fileURL: file, name: "renamed", filename: "other.bin", mimeType: "text/csv")
 
         var expected = Data()
-        expected.append(Data("""
-        --BOUNDARY-123\r
-        Content-Disposition: form-data; name="name"\r
-        \r
-        Ada Lovelace\r
-        --BOUNDARY-123\r
-        Content-Disposition: form-data; name="avatar"; filename="me.png"\r
-        Content-Type: image/png\r
-        \r\n
-        """.utf8))
+        expected.append(
+            Data(
+                """
+                --BOUNDARY-123\r
+                Content-Disposition: form-data; name="name"\r
+                \r
+                Ada Lovelace\r
+                --BOUNDARY-123\r
+                Content-Disposition: form-data; name="avatar"; filename="me.png"\r
+                Content-Type: image/png\r
+                \r\n
+                """.utf8))
         expected.append(Data([0x89, 0x50]))
-        expected.append(Data("""
-        \r
-        --BOUNDARY-123\r
-        Content-Disposition: form-data; name="blob"\r
-        \r
-        raw\r
-        --BOUNDARY-123\r
-        Content-Disposition: form-data; name="meta"\r
-        Content-Type: application/json\r
-        \r
-        {}\r
-        --BOUNDARY-123\r
-        Content-Disposition: form-data; name="attachment"; filename="notes.txt"\r
-        Content-Type: text/plain\r
-        \r
-        file body\r
-        --BOUNDARY-123\r
-        Content-Disposition: form-data; name="renamed"; filename="other.bin"\r
-        Content-Type: text/csv\r
-        \r
-        file body\r
-        --BOUNDARY-123--\r\n
-        """.utf8))
+        expected.append(
+            Data(
+                """
+                \r
+                --BOUNDARY-123\r
+                Content-Disposition: form-data; name="blob"\r
+                \r
+                raw\r
+                --BOUNDARY-123\r
+                Content-Disposition: form-data; name="meta"\r
+                Content-Type: application/json\r
+                \r
+                {}\r
+                --BOUNDARY-123\r
+                Content-Disposition: form-data; name="attachment"; filename="notes.txt"\r
+                Content-Type: text/plain\r
+                \r
+                file body\r
+                --BOUNDARY-123\r
+                Content-Disposition: form-data; name="renamed"; filename="other.bin"\r
+                Content-Type: text/csv\r
+                \r
+                file body\r
+                --BOUNDARY-123--\r\n
+                """.utf8))
         XCTAssertEqual(form.count, 6)
         XCTAssertEqual(form.contentType, "multipart/form-data; boundary=BOUNDARY-123")
         XCTAssertEqual(try form.encode(), expected)
@@ -82,9 +86,11 @@ final class MultipartFormDataTests: XCTestCase {
         form.append("v", name: "a\"b\r\nContent-Type: evil")
         form.append(Data(), name: "f", filename: "x\".txt")
         let text = String(decoding: try form.encode(), as: UTF8.self)
-        XCTAssertEqual(text, "--b\r\nContent-Disposition: form-data; name=\"a%22b%0D%0AContent-Type: evil\"\r\n\r\nv\r\n"
-                       + "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x%22.txt\"\r\nContent-Type: text/plain\r\n\r\n\r\n"
-                       + "--b--\r\n")
+        XCTAssertEqual(
+            text,
+            "--b\r\nContent-Disposition: form-data; name=\"a%22b%0D%0AContent-Type: evil\"\r\n\r\nv\r\n"
+                + "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x%22.txt\"\r\nContent-Type: text/plain\r\n\r\n\r\n"
+                + "--b--\r\n")
     }
 
     /// Found by the Multipart fuzz target: a CR or LF followed by a combining mark slipped past
@@ -94,9 +100,11 @@ final class MultipartFormDataTests: XCTestCase {
         form.append("v", name: "a\r\u{742}\n\u{742}Content-Type: evil")
         form.append(Data(), name: "f", filename: "x\"\u{301}.txt", mimeType: "text/plain\r\u{742}\nX-Evil: 1")
         let text = String(decoding: try form.encode(), as: UTF8.self)
-        XCTAssertEqual(text, "--b\r\nContent-Disposition: form-data; name=\"a%0D\u{742}%0A\u{742}Content-Type: evil\"\r\n\r\nv\r\n"
-                       + "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x%22\u{301}.txt\"\r\n"
-                       + "Content-Type: text/plain\u{742}X-Evil: 1\r\n\r\n\r\n--b--\r\n")
+        XCTAssertEqual(
+            text,
+            "--b\r\nContent-Disposition: form-data; name=\"a%0D\u{742}%0A\u{742}Content-Type: evil\"\r\n\r\nv\r\n"
+                + "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x%22\u{301}.txt\"\r\n"
+                + "Content-Type: text/plain\u{742}X-Evil: 1\r\n\r\n\r\n--b--\r\n")
     }
 
     /// Found by the Multipart fuzz target: Foundation's NSString.pathExtension traps on a file
@@ -108,8 +116,9 @@ final class MultipartFormDataTests: XCTestCase {
         form.append(Data(), name: "c", filename: ".hidden")
         form.append(Data(), name: "d", filename: "archive.tar.gz/")
         let text = String(decoding: try form.encode(), as: UTF8.self)
-        XCTAssertEqual(text.components(separatedBy: "Content-Type: ").dropFirst().map { $0.components(separatedBy: "\r\n")[0] },
-                       ["application/octet-stream", "image/png", "application/octet-stream", "application/gzip"])
+        XCTAssertEqual(
+            text.components(separatedBy: "Content-Type: ").dropFirst().map { $0.components(separatedBy: "\r\n")[0] },
+            ["application/octet-stream", "image/png", "application/octet-stream", "application/gzip"])
     }
 
     func testRandomBoundariesDifferAndAreValid() throws {
@@ -135,7 +144,10 @@ final class MultipartFormDataTests: XCTestCase {
     }
 
     func testInvalidBoundaryThrows() {
-        for boundary in ["", String(repeating: "x", count: 71), "bad\r\nboundary", "trailing ", "semi;colon", "tilde~", "quote\"d", "back\\slash"] {
+        for boundary in [
+            "", String(repeating: "x", count: 71), "bad\r\nboundary", "trailing ", "semi;colon", "tilde~", "quote\"d",
+            "back\\slash"
+        ] {
             XCTAssertThrowsError(try MultipartFormData(boundary: boundary).encode(), boundary) { error in
                 guard case .multipartEncodingFailed? = error as? CourierError else { return XCTFail("\(error)") }
             }
@@ -146,8 +158,10 @@ final class MultipartFormDataTests: XCTestCase {
         var form = MultipartFormData(boundary: "b")
         form.append(fileURL: URL(fileURLWithPath: "/nonexistent/courier/file.png"), name: "f")
         XCTAssertThrowsError(try form.encode()) { error in
-            XCTAssertEqual(error as? CourierError, .multipartEncodingFailed(
-                reason: "cannot read file '/nonexistent/courier/file.png': it does not exist or is not accessible"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .multipartEncodingFailed(
+                    reason: "cannot read file '/nonexistent/courier/file.png': it does not exist or is not accessible"))
         }
     }
 
@@ -158,7 +172,8 @@ final class MultipartFormDataTests: XCTestCase {
         var remoteForm = MultipartFormData(boundary: "b")
         remoteForm.append(fileURL: try XCTUnwrap(URL(string: "https://x.test/a.png")), name: "remote")
         XCTAssertThrowsError(try remoteForm.encode()) { error in
-            XCTAssertEqual(error as? CourierError, .multipartEncodingFailed(reason: "'https://x.test/a.png' is not a file URL"))
+            XCTAssertEqual(
+                error as? CourierError, .multipartEncodingFailed(reason: "'https://x.test/a.png' is not a file URL"))
         }
     }
 
@@ -166,15 +181,18 @@ final class MultipartFormDataTests: XCTestCase {
         var form = MultipartFormData(boundary: "b", memoryThreshold: 100)
         form.append(Data(count: 101), name: "big")
         XCTAssertThrowsError(try form.encode()) { error in
-            XCTAssertEqual(error as? CourierError,
-                           .multipartEncodingFailed(reason: "the body exceeds the in-memory limit of 100 bytes"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .multipartEncodingFailed(reason: "the body exceeds the in-memory limit of 100 bytes"))
         }
         let file = try makeFile(named: "big.bin", contents: Data(count: 500))
         var fileForm = MultipartFormData(boundary: "b", memoryThreshold: 200)
         fileForm.append(fileURL: file, name: "f")
         XCTAssertThrowsError(try fileForm.encode()) { error in
-            XCTAssertEqual(error as? CourierError, .multipartEncodingFailed(
-                reason: "file '\(file.path)' (500 bytes) does not fit in the in-memory limit"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .multipartEncodingFailed(
+                    reason: "file '\(file.path)' (500 bytes) does not fit in the in-memory limit"))
         }
         XCTAssertEqual(MultipartFormData.defaultMemoryThreshold, 64 * 1024 * 1024)
         var fits = MultipartFormData(boundary: "b", memoryThreshold: 59)
@@ -188,7 +206,8 @@ final class MultipartFormDataTests: XCTestCase {
         let table = [
             "jpg": "image/jpeg", "JPEG": "image/jpeg", "png": "image/png", "gif": "image/gif", "pdf": "application/pdf",
             "json": "application/json", "txt": "text/plain", "mp4": "video/mp4", "zip": "application/zip",
-            "heic": "image/heic", "csv": "text/csv", "unknownext": "application/octet-stream", "": "application/octet-stream",
+            "heic": "image/heic", "csv": "text/csv", "unknownext": "application/octet-stream",
+            "": "application/octet-stream"
         ]
         for (ext, type) in table {
             XCTAssertEqual(MIMEType.forExtension(ext), type, ext)

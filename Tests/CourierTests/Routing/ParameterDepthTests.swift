@@ -27,11 +27,14 @@ final class ParameterDepthTests: XCTestCase {
         Array(repeating: "a", count: count).joined(separator: ".")
     }
 
-    private func assertTooDeep<T>(_ body: @autoclosure () throws -> T, keyPath: String,
-                               file: StaticString = #filePath, line: UInt = #line) {
+    private func assertTooDeep<T>(
+        _ body: @autoclosure () throws -> T, keyPath: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
-            XCTAssertEqual(error as? CourierError, .parameterEncodingFailed(keyPath: keyPath, reason: Self.tooDeep),
-                           file: file, line: line)
+            XCTAssertEqual(
+                error as? CourierError, .parameterEncodingFailed(keyPath: keyPath, reason: Self.tooDeep),
+                file: file, line: line)
         }
     }
 
@@ -45,17 +48,20 @@ final class ParameterDepthTests: XCTestCase {
     }
 
     func testDictionariesPastTheLimitThrowNamingTheKeyPath() {
-        assertTooDeep(try ParameterFormConverter.encode(nestedDictionary(depth: 101), options: .default),
-                      keyPath: dottedPath(100) + ".leaf")
-        assertTooDeep(try JSONParameterSerializer.serialize(nestedDictionary(depth: 101)),
-                      keyPath: dottedPath(100) + ".leaf")
+        assertTooDeep(
+            try ParameterFormConverter.encode(nestedDictionary(depth: 101), options: .default),
+            keyPath: dottedPath(100) + ".leaf")
+        assertTooDeep(
+            try JSONParameterSerializer.serialize(nestedDictionary(depth: 101)),
+            keyPath: dottedPath(100) + ".leaf")
     }
 
     func testVeryDeepDictionariesThrowInsteadOfCrashing() {
         let parameters = nestedDictionary(depth: 5_000)
         assertTooDeep(try ParameterFormConverter.encode(parameters, options: .default), keyPath: dottedPath(101))
         assertTooDeep(try JSONParameterSerializer.serialize(parameters), keyPath: dottedPath(101))
-        assertTooDeep(try AdHocRouter(method: .post, parameters: .form(parameters)).asURLRequest(), keyPath: dottedPath(101))
+        assertTooDeep(
+            try AdHocRouter(method: .post, parameters: .form(parameters)).asURLRequest(), keyPath: dottedPath(101))
     }
 
     func testVeryDeepArraysThrowInsteadOfCrashing() {
@@ -78,9 +84,11 @@ final class ParameterDepthTests: XCTestCase {
         // `Chain(length: n)` writes `value` at key paths of 1...n components.
         let atLimit = try URLFormEncoder().encode(Chain(length: 100))
         XCTAssertEqual(atLimit.components(separatedBy: "&").count, 100)
-        assertTooDeep(try URLFormEncoder().encode(Chain(length: 101)),
-                      keyPath: Array(repeating: "next", count: 100).joined(separator: ".") + ".value")
-        assertTooDeep(try URLFormEncoder().encode(Chain(length: 5_000)),
-                      keyPath: Array(repeating: "next", count: 100).joined(separator: ".") + ".value")
+        assertTooDeep(
+            try URLFormEncoder().encode(Chain(length: 101)),
+            keyPath: Array(repeating: "next", count: 100).joined(separator: ".") + ".value")
+        assertTooDeep(
+            try URLFormEncoder().encode(Chain(length: 5_000)),
+            keyPath: Array(repeating: "next", count: 100).joined(separator: ".") + ".value")
     }
 }

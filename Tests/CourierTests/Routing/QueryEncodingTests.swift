@@ -53,8 +53,9 @@ final class QueryEncodingTests: XCTestCase {
     }
 
     func testNSNumberBoolIsABoolAndNSNumberIntIsANumber() throws {
-        XCTAssertEqual(try encode(["b": NSNumber(value: true), "n": NSNumber(value: 1), "d": NSNumber(value: 2.5)]),
-                       "b=1&d=2.5&n=1")
+        XCTAssertEqual(
+            try encode(["b": NSNumber(value: true), "n": NSNumber(value: 1), "d": NSNumber(value: 2.5)]),
+            "b=1&d=2.5&n=1")
     }
 
     func testSpacesArePercentEscapedByDefault() throws {
@@ -67,8 +68,9 @@ final class QueryEncodingTests: XCTestCase {
     }
 
     func testReservedCharactersAreEscapedExceptSlashAndQuestionMark() throws {
-        XCTAssertEqual(try encode(["k": ":#[]@!$&'()*+,;="]),
-                       "k=%3A%23%5B%5D%40%21%24%26%27%28%29%2A%2B%2C%3B%3D")
+        XCTAssertEqual(
+            try encode(["k": ":#[]@!$&'()*+,;="]),
+            "k=%3A%23%5B%5D%40%21%24%26%27%28%29%2A%2B%2C%3B%3D")
         XCTAssertEqual(try encode(["k": "AZaz09-._~/?"]), "k=AZaz09-._~/?")
         XCTAssertEqual(try encode(["k": "%\"<>\\^`{|}"]), "k=%25%22%3C%3E%5C%5E%60%7B%7C%7D")
     }
@@ -84,10 +86,11 @@ final class QueryEncodingTests: XCTestCase {
     func testNumbers() throws {
         let parameters: Parameters = [
             "i": -3, "u8": UInt8(255), "i64": Int64.min, "u64": UInt64.max,
-            "d": 1.5, "whole": 2.0, "f": Float(0.1), "small": 1e-7, "dec": Decimal(string: "12.50") ?? 0,
+            "d": 1.5, "whole": 2.0, "f": Float(0.1), "small": 1e-7, "dec": Decimal(string: "12.50") ?? 0
         ]
-        XCTAssertEqual(try encode(parameters),
-                       "d=1.5&dec=12.5&f=0.1&i=-3&i64=-9223372036854775808&small=1e-07&u64=18446744073709551615&u8=255&whole=2")
+        XCTAssertEqual(
+            try encode(parameters),
+            "d=1.5&dec=12.5&f=0.1&i=-3&i64=-9223372036854775808&small=1e-07&u64=18446744073709551615&u8=255&whole=2")
     }
 
     func testNilIsDroppedByDefault() throws {
@@ -105,8 +108,9 @@ final class QueryEncodingTests: XCTestCase {
     func testNilAsNull() throws {
         let missing: Int? = nil
         let options = URLEncodingOptions(nilEncoding: .null)
-        XCTAssertEqual(try encode(["a": missing, "b": NSNull(), "c": [NSNull()]], options),
-                       "a=null&b=null&c%5B%5D=null")
+        XCTAssertEqual(
+            try encode(["a": missing, "b": NSNull(), "c": [NSNull()]], options),
+            "a=null&b=null&c%5B%5D=null")
     }
 
     func testNestedKeysWithDots() throws {
@@ -128,21 +132,24 @@ final class QueryEncodingTests: XCTestCase {
 
     func testUnsupportedValueNamesKeyPath() {
         XCTAssertThrowsError(try encode(["user": ["when": Date(timeIntervalSince1970: 0)]])) { error in
-            XCTAssertEqual(error as? CourierError,
-                           .parameterEncodingFailed(keyPath: "user.when", reason: "Date is not a URL-encodable value"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .parameterEncodingFailed(keyPath: "user.when", reason: "Date is not a URL-encodable value"))
         }
     }
 
     func testNonFiniteNumberThrows() {
         XCTAssertThrowsError(try encode(["items": [1.0, 2.0, Double.nan]])) { error in
-            XCTAssertEqual(error as? CourierError,
-                           .parameterEncodingFailed(keyPath: "items[2]", reason: "NaN and infinite numbers cannot be encoded"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .parameterEncodingFailed(keyPath: "items[2]", reason: "NaN and infinite numbers cannot be encoded"))
         }
     }
 
     func testSeedStyleDictionary() throws {
         let parameters: Parameters = ["email": "a@b.c", "pw": "p w", "filters": ["a": 1], "ids": [1, 2]]
-        XCTAssertEqual(try encode(parameters),
-                       "email=a%40b.c&filters%5Ba%5D=1&ids%5B%5D=1&ids%5B%5D=2&pw=p%20w")
+        XCTAssertEqual(
+            try encode(parameters),
+            "email=a%40b.c&filters%5Ba%5D=1&ids%5B%5D=1&ids%5B%5D=2&pw=p%20w")
     }
 }

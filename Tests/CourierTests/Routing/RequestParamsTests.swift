@@ -43,41 +43,49 @@ final class RequestParamsTests: XCTestCase {
     }
 
     func testQuery() throws {
-        assertRequest(try build(.query(["q": "a b", "ids": [1, 2]])),
-                      url: "https://api.test/v1/items?fixed=1&ids%5B%5D=1&ids%5B%5D=2&q=a%20b", body: nil, contentType: nil)
+        assertRequest(
+            try build(.query(["q": "a b", "ids": [1, 2]])),
+            url: "https://api.test/v1/items?fixed=1&ids%5B%5D=1&ids%5B%5D=2&q=a%20b", body: nil, contentType: nil)
         let options = URLEncodingOptions(arrayEncoding: .noBrackets, spaceEncoding: .plusReplaced)
-        assertRequest(try build(.query(["q": "a b", "ids": [1, 2]], options: options)),
-                      url: "https://api.test/v1/items?fixed=1&ids=1&ids=2&q=a+b", body: nil, contentType: nil)
+        assertRequest(
+            try build(.query(["q": "a b", "ids": [1, 2]], options: options)),
+            url: "https://api.test/v1/items?fixed=1&ids=1&ids=2&q=a+b", body: nil, contentType: nil)
         assertRequest(try build(.query([:])), url: "https://api.test/v1/items?fixed=1", body: nil, contentType: nil)
     }
 
     func testQueryEncodable() throws {
-        assertRequest(try build(.queryEncodable(payload)),
-                      url: "https://api.test/v1/items?fixed=1&count=2&link=a/b&name=Ada", body: nil, contentType: nil)
+        assertRequest(
+            try build(.queryEncodable(payload)),
+            url: "https://api.test/v1/items?fixed=1&count=2&link=a/b&name=Ada", body: nil, contentType: nil)
         let snake = URLFormEncoder(keyEncoding: .convertToSnakeCase)
         struct Paging: Encodable, Sendable { var pageSize: Int }
-        assertRequest(try build(.queryEncodable(Paging(pageSize: 5), encoder: snake)),
-                      url: "https://api.test/v1/items?fixed=1&page_size=5", body: nil, contentType: nil)
+        assertRequest(
+            try build(.queryEncodable(Paging(pageSize: 5), encoder: snake)),
+            url: "https://api.test/v1/items?fixed=1&page_size=5", body: nil, contentType: nil)
     }
 
     func testBody() throws {
-        assertRequest(try build(.body(["email": "a@b.c", "pw": "x/y", "n": 1]), .post),
-                      url: "https://api.test/v1/items?fixed=1", body: #"{"email":"a@b.c","n":1,"pw":"x/y"}"#,
-                      contentType: "application/json")
-        assertRequest(try build(.body(["a": [1]], options: [.sortedKeys, .prettyPrinted]), .post),
-                      url: "https://api.test/v1/items?fixed=1", body: "{\n  \"a\": [\n    1\n  ]\n}",
-                      contentType: "application/json")
+        assertRequest(
+            try build(.body(["email": "a@b.c", "pw": "x/y", "n": 1]), .post),
+            url: "https://api.test/v1/items?fixed=1", body: #"{"email":"a@b.c","n":1,"pw":"x/y"}"#,
+            contentType: "application/json")
+        assertRequest(
+            try build(.body(["a": [1]], options: [.sortedKeys, .prettyPrinted]), .post),
+            url: "https://api.test/v1/items?fixed=1", body: "{\n  \"a\": [\n    1\n  ]\n}",
+            contentType: "application/json")
     }
 
     func testJSONEncodable() throws {
-        assertRequest(try build(.jsonEncodable(payload), .put),
-                      url: "https://api.test/v1/items?fixed=1", body: #"{"count":2,"link":"a/b","name":"Ada"}"#,
-                      contentType: "application/json")
+        assertRequest(
+            try build(.jsonEncodable(payload), .put),
+            url: "https://api.test/v1/items?fixed=1", body: #"{"count":2,"link":"a/b","name":"Ada"}"#,
+            contentType: "application/json")
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         struct Named: Encodable, Sendable { var firstName: String }
-        assertRequest(try build(.jsonEncodable(Named(firstName: "A"), encoder: encoder), .patch),
-                      url: "https://api.test/v1/items?fixed=1", body: #"{"first_name":"A"}"#, contentType: "application/json")
+        assertRequest(
+            try build(.jsonEncodable(Named(firstName: "A"), encoder: encoder), .patch),
+            url: "https://api.test/v1/items?fixed=1", body: #"{"first_name":"A"}"#, contentType: "application/json")
     }
 
     func testJSONEncodableFailureIsParameterEncodingFailed() {
@@ -91,85 +99,103 @@ final class RequestParamsTests: XCTestCase {
     }
 
     func testQueryBody() throws {
-        assertRequest(try build(.queryBody(["page": 1], ["city": "Oslo", "tags": ["x"]]), .post),
-                      url: "https://api.test/v1/items?fixed=1&page=1", body: #"{"city":"Oslo","tags":["x"]}"#,
-                      contentType: "application/json")
+        assertRequest(
+            try build(.queryBody(["page": 1], ["city": "Oslo", "tags": ["x"]]), .post),
+            url: "https://api.test/v1/items?fixed=1&page=1", body: #"{"city":"Oslo","tags":["x"]}"#,
+            contentType: "application/json")
     }
 
     func testQueryJSONEncodable() throws {
-        assertRequest(try build(.queryJSONEncodable(["page": 1, "size": 20], payload), .post),
-                      url: "https://api.test/v1/items?fixed=1&page=1&size=20", body: #"{"count":2,"link":"a/b","name":"Ada"}"#,
-                      contentType: "application/json")
+        assertRequest(
+            try build(.queryJSONEncodable(["page": 1, "size": 20], payload), .post),
+            url: "https://api.test/v1/items?fixed=1&page=1&size=20", body: #"{"count":2,"link":"a/b","name":"Ada"}"#,
+            contentType: "application/json")
     }
 
     func testQueryData() throws {
-        assertRequest(try build(.queryData(["v": 2], Data("a,b\n1,2".utf8), contentType: "text/csv"), .post),
-                      url: "https://api.test/v1/items?fixed=1&v=2", body: "a,b\n1,2", contentType: "text/csv")
+        assertRequest(
+            try build(.queryData(["v": 2], Data("a,b\n1,2".utf8), contentType: "text/csv"), .post),
+            url: "https://api.test/v1/items?fixed=1&v=2", body: "a,b\n1,2", contentType: "text/csv")
     }
 
     func testForm() throws {
-        assertRequest(try build(.form(["user": "ada lovelace", "remember": true, "roles": ["a", "b"]]), .post),
-                      url: "https://api.test/v1/items?fixed=1", body: "remember=1&roles%5B%5D=a&roles%5B%5D=b&user=ada%20lovelace",
-                      contentType: "application/x-www-form-urlencoded; charset=utf-8")
+        assertRequest(
+            try build(.form(["user": "ada lovelace", "remember": true, "roles": ["a", "b"]]), .post),
+            url: "https://api.test/v1/items?fixed=1",
+            body: "remember=1&roles%5B%5D=a&roles%5B%5D=b&user=ada%20lovelace",
+            contentType: "application/x-www-form-urlencoded; charset=utf-8")
         let options = URLEncodingOptions(boolEncoding: .literal, spaceEncoding: .plusReplaced)
-        assertRequest(try build(.form(["user": "ada lovelace", "remember": true], options: options), .post),
-                      url: "https://api.test/v1/items?fixed=1", body: "remember=true&user=ada+lovelace",
-                      contentType: "application/x-www-form-urlencoded; charset=utf-8")
+        assertRequest(
+            try build(.form(["user": "ada lovelace", "remember": true], options: options), .post),
+            url: "https://api.test/v1/items?fixed=1", body: "remember=true&user=ada+lovelace",
+            contentType: "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     func testFormEncodable() throws {
-        assertRequest(try build(.formEncodable(payload), .post),
-                      url: "https://api.test/v1/items?fixed=1", body: "count=2&link=a/b&name=Ada",
-                      contentType: "application/x-www-form-urlencoded; charset=utf-8")
+        assertRequest(
+            try build(.formEncodable(payload), .post),
+            url: "https://api.test/v1/items?fixed=1", body: "count=2&link=a/b&name=Ada",
+            contentType: "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     func testData() throws {
-        assertRequest(try build(.data(Data([0x01, 0x02])), .put), url: "https://api.test/v1/items?fixed=1",
-                      body: "\u{01}\u{02}", contentType: "application/octet-stream")
-        assertRequest(try build(.data(Data("<a/>".utf8), contentType: "application/xml"), .post),
-                      url: "https://api.test/v1/items?fixed=1", body: "<a/>", contentType: "application/xml")
+        assertRequest(
+            try build(.data(Data([0x01, 0x02])), .put), url: "https://api.test/v1/items?fixed=1",
+            body: "\u{01}\u{02}", contentType: "application/octet-stream")
+        assertRequest(
+            try build(.data(Data("<a/>".utf8), contentType: "application/xml"), .post),
+            url: "https://api.test/v1/items?fixed=1", body: "<a/>", contentType: "application/xml")
     }
 
     func testMultipart() throws {
         var form = MultipartFormData(boundary: "XyZ")
         form.append("1", name: "n")
-        assertRequest(try build(.multipart(form), .post), url: "https://api.test/v1/items?fixed=1",
-                      body: "--XyZ\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\n1\r\n--XyZ--\r\n",
-                      contentType: "multipart/form-data; boundary=XyZ")
+        assertRequest(
+            try build(.multipart(form), .post), url: "https://api.test/v1/items?fixed=1",
+            body: "--XyZ\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\n1\r\n--XyZ--\r\n",
+            contentType: "multipart/form-data; boundary=XyZ")
     }
 
     func testMethodDependentParameters() throws {
         let parameters: Parameters = ["q": "swift", "n": 1]
         for method in [HTTPMethod.get, .head, .delete] {
-            assertRequest(try build(.parameters(parameters), method),
-                          url: "https://api.test/v1/items?fixed=1&n=1&q=swift", body: nil, contentType: nil)
+            assertRequest(
+                try build(.parameters(parameters), method),
+                url: "https://api.test/v1/items?fixed=1&n=1&q=swift", body: nil, contentType: nil)
         }
         for method in [HTTPMethod.post, .put, .patch, .options, HTTPMethod(rawValue: "PURGE")] {
-            assertRequest(try build(.parameters(parameters), method), url: "https://api.test/v1/items?fixed=1",
-                          body: "n=1&q=swift", contentType: "application/x-www-form-urlencoded; charset=utf-8")
+            assertRequest(
+                try build(.parameters(parameters), method), url: "https://api.test/v1/items?fixed=1",
+                body: "n=1&q=swift", contentType: "application/x-www-form-urlencoded; charset=utf-8")
         }
     }
 
     func testMethodDependentEncodable() throws {
         for method in [HTTPMethod.get, .head, .delete] {
-            assertRequest(try build(.parametersEncodable(payload), method),
-                          url: "https://api.test/v1/items?fixed=1&count=2&link=a/b&name=Ada", body: nil, contentType: nil)
+            assertRequest(
+                try build(.parametersEncodable(payload), method),
+                url: "https://api.test/v1/items?fixed=1&count=2&link=a/b&name=Ada", body: nil, contentType: nil)
         }
         for method in [HTTPMethod.post, .put, .patch] {
-            assertRequest(try build(.parametersEncodable(payload), method), url: "https://api.test/v1/items?fixed=1",
-                          body: "count=2&link=a/b&name=Ada", contentType: "application/x-www-form-urlencoded; charset=utf-8")
+            assertRequest(
+                try build(.parametersEncodable(payload), method), url: "https://api.test/v1/items?fixed=1",
+                body: "count=2&link=a/b&name=Ada", contentType: "application/x-www-form-urlencoded; charset=utf-8")
         }
         let encoder = URLFormEncoder(keyEncoding: .uppercased)
-        assertRequest(try build(.parametersEncodable(payload, encoder: encoder), .get),
-                      url: "https://api.test/v1/items?fixed=1&COUNT=2&LINK=a/b&NAME=Ada", body: nil, contentType: nil)
+        assertRequest(
+            try build(.parametersEncodable(payload, encoder: encoder), .get),
+            url: "https://api.test/v1/items?fixed=1&COUNT=2&LINK=a/b&NAME=Ada", body: nil, contentType: nil)
         var post = URLRequest(url: try XCTUnwrap(URL(string: "https://a.test/p")))
         post.httpMethod = "POST"
-        XCTAssertEqual(try RequestParams.parametersEncodable(payload).apply(to: post).bodyText, "count=2&link=a/b&name=Ada")
+        XCTAssertEqual(
+            try RequestParams.parametersEncodable(payload).apply(to: post).bodyText, "count=2&link=a/b&name=Ada")
     }
 
     func testExplicitContentTypeWins() throws {
-        let request = try AdHocRouter(method: .post, parameters: .body(["a": 1]),
-                                      headers: [.contentType("application/vnd.api+json")]).asURLRequest()
+        let request = try AdHocRouter(
+            method: .post, parameters: .body(["a": 1]),
+            headers: [.contentType("application/vnd.api+json")]
+        ).asURLRequest()
         XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "application/vnd.api+json")
         XCTAssertEqual(request.bodyText, #"{"a":1}"#)
     }
@@ -178,8 +204,10 @@ final class RequestParamsTests: XCTestCase {
         // The boundary is part of the type: without it the server cannot split the body.
         var form = MultipartFormData(boundary: "b-1")
         form.append("v", name: "k")
-        let request = try AdHocRouter(method: .post, parameters: .multipart(form),
-                                      headers: [.contentType("application/json")]).asURLRequest()
+        let request = try AdHocRouter(
+            method: .post, parameters: .multipart(form),
+            headers: [.contentType("application/json")]
+        ).asURLRequest()
         XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "multipart/form-data; boundary=b-1")
 
         var typed = URLRequest(url: try XCTUnwrap(URL(string: "https://a.test/upload")))
@@ -195,15 +223,18 @@ final class RequestParamsTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: file) }
         var fileForm = MultipartFormData(boundary: "b 2")
         fileForm.append(fileURL: file, name: "f")
-        let streamed = try AdHocRouter(method: .post, parameters: .multipart(fileForm),
-                                       headers: [.contentType("text/plain")]).asURLRequest()
+        let streamed = try AdHocRouter(
+            method: .post, parameters: .multipart(fileForm),
+            headers: [.contentType("text/plain")]
+        ).asURLRequest()
         XCTAssertEqual(streamed.value(forHTTPHeaderField: "Content-Type"), #"multipart/form-data; boundary="b 2""#)
         XCTAssertNotNil(streamed.httpBodyStream)
     }
 
     func testBadContentTypeIsRejected() {
         XCTAssertThrowsError(try build(.data(Data(), contentType: "text/plain\r\nX-Evil: 1"), .post)) { error in
-            XCTAssertEqual(error as? CourierError, .invalidHeader(name: "Content-Type", reason: "the value contains CR"))
+            XCTAssertEqual(
+                error as? CourierError, .invalidHeader(name: "Content-Type", reason: "the value contains CR"))
         }
     }
 
@@ -218,7 +249,8 @@ final class RequestParamsTests: XCTestCase {
         let applied = try RequestParams.parameters(["q": "1"]).apply(to: post)
         XCTAssertEqual(applied.url, url)
         XCTAssertEqual(applied.bodyText, "q=1")
-        XCTAssertEqual(applied.value(forHTTPHeaderField: "Content-Type"), "application/x-www-form-urlencoded; charset=utf-8")
+        XCTAssertEqual(
+            applied.value(forHTTPHeaderField: "Content-Type"), "application/x-www-form-urlencoded; charset=utf-8")
 
         var typed = URLRequest(url: url)
         typed.setValue("text/x-custom", forHTTPHeaderField: "Content-Type")
@@ -231,12 +263,14 @@ final class RequestParamsTests: XCTestCase {
 
     func testEncodingErrorsSurfaceFromRouter() {
         XCTAssertThrowsError(try build(.body(["user": ["birthday": Date()]]), .post)) { error in
-            XCTAssertEqual(error as? CourierError,
-                           .parameterEncodingFailed(keyPath: "user.birthday", reason: "Date is not a JSON value"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .parameterEncodingFailed(keyPath: "user.birthday", reason: "Date is not a JSON value"))
         }
         XCTAssertThrowsError(try build(.query(["when": Date()]))) { error in
-            XCTAssertEqual(error as? CourierError,
-                           .parameterEncodingFailed(keyPath: "when", reason: "Date is not a URL-encodable value"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .parameterEncodingFailed(keyPath: "when", reason: "Date is not a URL-encodable value"))
         }
     }
 }

@@ -25,8 +25,9 @@ final class RouterHabitTests: XCTestCase {
 
     func testMoyaStyleOptionalDictionaryHeadersAreSent() throws {
         let request = try MoyaStyleAPI.profile.asURLRequest()
-        XCTAssertEqual(request.allHTTPHeaderFields,
-                       ["Accept": "application/json", "Authorization": "Bearer t", "X-Client": "ios"])
+        XCTAssertEqual(
+            request.allHTTPHeaderFields,
+            ["Accept": "application/json", "Authorization": "Bearer t", "X-Client": "ios"])
         XCTAssertEqual(try MoyaStyleAPI.anonymous.asURLRequest().allHTTPHeaderFields, ["Accept": "application/json"])
     }
 
@@ -104,8 +105,9 @@ final class RouterHabitTests: XCTestCase {
             var timeout: Int { 0 }
         }
         XCTAssertThrowsError(try Zero().asURLRequest()) { error in
-            XCTAssertEqual(error as? CourierError,
-                           .invalidRequest(reason: "timeout must be a positive number of seconds, got 0.0"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .invalidRequest(reason: "timeout must be a positive number of seconds, got 0.0"))
         }
     }
 }

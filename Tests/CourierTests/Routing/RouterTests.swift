@@ -30,7 +30,8 @@ final class RouterTests: XCTestCase {
 
     func testHeaderInjectionThroughRouterCaseIsRejected() {
         XCTAssertThrowsError(try AuthRouter.me(token: "t\r\nX-Admin: 1").asURLRequest()) { error in
-            XCTAssertEqual(error as? CourierError, .invalidHeader(name: "Authorization", reason: "the value contains CR"))
+            XCTAssertEqual(
+                error as? CourierError, .invalidHeader(name: "Authorization", reason: "the value contains CR"))
         }
     }
 
@@ -40,8 +41,10 @@ final class RouterTests: XCTestCase {
             (.popular(page: 3), "https://api.seed.test/v1/home/popular?page=3"),
             (.latest(limit: 10, includeAds: false), "https://api.seed.test/v1/home/latest?includeAds=0&limit=10"),
             (.personalized(userId: "u-42"), "https://api.seed.test/v1/home/users/u-42/personalized"),
-            (.personalized(userId: "../../admin?x=1#f"),
-             "https://api.seed.test/v1/home/users/..%2F..%2Fadmin%3Fx%3D1%23f/personalized"),
+            (
+                .personalized(userId: "../../admin?x=1#f"),
+                "https://api.seed.test/v1/home/users/..%2F..%2Fadmin%3Fx%3D1%23f/personalized"
+            )
         ]
         for (route, url) in expectations {
             let request = try route.asURLRequest()
@@ -65,12 +68,15 @@ final class RouterTests: XCTestCase {
     }
 
     func testTravelMultipartUpload() throws {
-        let route = TravelAPI.uploadPhoto(tripId: "trip 7", photo: Data("JPEG".utf8), caption: "Fuji", boundary: "seed-boundary")
+        let route = TravelAPI.uploadPhoto(
+            tripId: "trip 7", photo: Data("JPEG".utf8), caption: "Fuji", boundary: "seed-boundary")
         let request = try route.asURLRequest()
         XCTAssertEqual(request.url?.absoluteString, "https://api.seed.test/v1/travel/trips/trip%207/photos")
         XCTAssertEqual(request.timeoutInterval, 120)
         XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "multipart/form-data; boundary=seed-boundary")
-        XCTAssertEqual(request.bodyText, """
+        XCTAssertEqual(
+            request.bodyText,
+            """
             --seed-boundary\r
             Content-Disposition: form-data; name="caption"\r
             \r
@@ -87,8 +93,9 @@ final class RouterTests: XCTestCase {
     func testBaseURLCanBeOverriddenPerTask() throws {
         try SeedAPI.$baseURL.withValue("http://127.0.0.1:8080/") {
             XCTAssertEqual(try HomeAPI.banner.asURLRequest().url?.absoluteString, "http://127.0.0.1:8080/home/banner")
-            XCTAssertEqual(try AuthRouter.signIn(email: "e", pw: "p").asURLRequest().url?.absoluteString,
-                           "http://127.0.0.1:8080/auth/signin")
+            XCTAssertEqual(
+                try AuthRouter.signIn(email: "e", pw: "p").asURLRequest().url?.absoluteString,
+                "http://127.0.0.1:8080/auth/signin")
         }
         XCTAssertEqual(try HomeAPI.banner.asURLRequest().url?.absoluteString, "https://api.seed.test/v1/home/banner")
     }
@@ -101,8 +108,10 @@ final class RouterTests: XCTestCase {
         }
         try SeedAPI.$baseURL.withValue("api.seed.test") {
             XCTAssertThrowsError(try HomeAPI.banner.asURLRequest()) { error in
-                XCTAssertEqual(error as? CourierError,
-                               .invalidURL("'api.seed.test' is not an absolute URL (expected for example https://api.example.com)"))
+                XCTAssertEqual(
+                    error as? CourierError,
+                    .invalidURL("'api.seed.test' is not an absolute URL (expected for example https://api.example.com)")
+                )
             }
         }
     }
@@ -157,7 +166,8 @@ final class RouterTests: XCTestCase {
 
     func testRoutersAreURLRequestConvertibleAndSendable() throws {
         let convertibles: [any URLRequestConvertible] = [HomeAPI.banner, AuthRouter.me(token: "t"), "https://x.test/a"]
-        XCTAssertEqual(try convertibles.map { try $0.asURLRequest().url?.host }, ["api.seed.test", "api.seed.test", "x.test"])
+        XCTAssertEqual(
+            try convertibles.map { try $0.asURLRequest().url?.host }, ["api.seed.test", "api.seed.test", "x.test"])
     }
 
     func testRequestsBuildConcurrentlyWithTaskLocalBaseURLs() async throws {

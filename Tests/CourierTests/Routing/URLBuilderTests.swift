@@ -18,45 +18,58 @@ final class URLBuilderTests: XCTestCase {
             ("https://api.test/v1/", "", "https://api.test/v1/"),
             ("https://api.test/v1", "/", "https://api.test/v1/"),
             ("http://127.0.0.1:8080", "/ping", "http://127.0.0.1:8080/ping"),
-            ("HTTPS://API.test", "/x", "HTTPS://API.test/x"),
+            ("HTTPS://API.test", "/x", "HTTPS://API.test/x")
         ]
         for row in table {
-            XCTAssertEqual(try URLBuilder.makeURL(base: row.base, path: row.path).absoluteString, row.expected,
-                           "\(row.base) + \(row.path)")
+            XCTAssertEqual(
+                try URLBuilder.makeURL(base: row.base, path: row.path).absoluteString, row.expected,
+                "\(row.base) + \(row.path)")
         }
     }
 
     func testQueriesInBaseAndPathArePreservedAndExtraQueryAppended() throws {
-        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test/v1", path: "/search?lang=en").absoluteString,
-                       "https://api.test/v1/search?lang=en")
-        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test/v1", path: "/search?lang=en", extraQuery: "q=1")
-                        .absoluteString, "https://api.test/v1/search?lang=en&q=1")
-        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test/v1?key=k", path: "/search?lang=en", extraQuery: "q=1")
-                        .absoluteString, "https://api.test/v1/search?key=k&lang=en&q=1")
-        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test/v1/", path: "/search?", extraQuery: "q=1")
-                        .absoluteString, "https://api.test/v1/search?q=1")
-        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test", path: "/a", extraQuery: "").absoluteString,
-                       "https://api.test/a")
+        XCTAssertEqual(
+            try URLBuilder.makeURL(base: "https://api.test/v1", path: "/search?lang=en").absoluteString,
+            "https://api.test/v1/search?lang=en")
+        XCTAssertEqual(
+            try URLBuilder.makeURL(base: "https://api.test/v1", path: "/search?lang=en", extraQuery: "q=1")
+                .absoluteString, "https://api.test/v1/search?lang=en&q=1")
+        XCTAssertEqual(
+            try URLBuilder.makeURL(base: "https://api.test/v1?key=k", path: "/search?lang=en", extraQuery: "q=1")
+                .absoluteString, "https://api.test/v1/search?key=k&lang=en&q=1")
+        XCTAssertEqual(
+            try URLBuilder.makeURL(base: "https://api.test/v1/", path: "/search?", extraQuery: "q=1")
+                .absoluteString, "https://api.test/v1/search?q=1")
+        XCTAssertEqual(
+            try URLBuilder.makeURL(base: "https://api.test", path: "/a", extraQuery: "").absoluteString,
+            "https://api.test/a")
     }
 
     func testFragmentInPathStaysLast() throws {
-        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test", path: "/doc?x=1#top", extraQuery: "y=2").absoluteString,
-                       "https://api.test/doc?x=1&y=2#top")
+        XCTAssertEqual(
+            try URLBuilder.makeURL(base: "https://api.test", path: "/doc?x=1#top", extraQuery: "y=2").absoluteString,
+            "https://api.test/doc?x=1&y=2#top")
     }
 
     func testRawSpacesAndNonASCIIInPathAreEscaped() throws {
-        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test", path: "/a b/ü?q=x y").absoluteString,
-                       "https://api.test/a%20b/%C3%BC?q=x%20y")
-        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test", path: "/already%20escaped").absoluteString,
-                       "https://api.test/already%20escaped")
-        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test", path: "/100%/%zz/%4").absoluteString,
-                       "https://api.test/100%25/%25zz/%254")
-        XCTAssertEqual(try URLBuilder.makeURL(base: "https://api.test", path: "/p?discount=5%&x=%2F").absoluteString,
-                       "https://api.test/p?discount=5%25&x=%2F")
+        XCTAssertEqual(
+            try URLBuilder.makeURL(base: "https://api.test", path: "/a b/ü?q=x y").absoluteString,
+            "https://api.test/a%20b/%C3%BC?q=x%20y")
+        XCTAssertEqual(
+            try URLBuilder.makeURL(base: "https://api.test", path: "/already%20escaped").absoluteString,
+            "https://api.test/already%20escaped")
+        XCTAssertEqual(
+            try URLBuilder.makeURL(base: "https://api.test", path: "/100%/%zz/%4").absoluteString,
+            "https://api.test/100%25/%25zz/%254")
+        XCTAssertEqual(
+            try URLBuilder.makeURL(base: "https://api.test", path: "/p?discount=5%&x=%2F").absoluteString,
+            "https://api.test/p?discount=5%25&x=%2F")
     }
 
     func testInvalidBases() {
-        let invalid = ["", "api.test/v1", "/relative", "https://", "not a url", "https:///path", "https://api.test#frag"]
+        let invalid = [
+            "", "api.test/v1", "/relative", "https://", "not a url", "https:///path", "https://api.test#frag"
+        ]
         for base in invalid {
             XCTAssertThrowsError(try URLBuilder.makeURL(base: base, path: "/x"), base) { error in
                 guard case .invalidURL? = error as? CourierError else {
@@ -80,7 +93,7 @@ final class URLBuilderTests: XCTestCase {
             ("https://a.test/p", "https://a.test/p?q=1"),
             ("https://a.test/p?", "https://a.test/p?q=1"),
             ("https://a.test/p?x=0", "https://a.test/p?x=0&q=1"),
-            ("https://a.test/p?x=0#f", "https://a.test/p?x=0&q=1#f"),
+            ("https://a.test/p?x=0#f", "https://a.test/p?x=0&q=1#f")
         ]
         for (input, expected) in table {
             let url = try XCTUnwrap(URL(string: input))
@@ -104,7 +117,7 @@ final class URLBuilderTests: XCTestCase {
             ("a b", "a%20b"),
             ("Zoë", "Zo%C3%AB"),
             ("a;b=c@d:e+f&g", "a%3Bb%3Dc%40d%3Ae%2Bf%26g"),
-            ("", ""),
+            ("", "")
         ]
         for (input, expected) in table {
             XCTAssertEqual(PathSegment.escape(input), expected, input)
@@ -123,7 +136,8 @@ final class URLBuilderTests: XCTestCase {
     }
 
     func testSegmentInterpolationOfNonStrings() {
-        XCTAssertEqual("/items/\(segment: 42)/\(segment: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))",
-                       "/items/42/00000000-0000-0000-0000-000000000001")
+        XCTAssertEqual(
+            "/items/\(segment: 42)/\(segment: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))",
+            "/items/42/00000000-0000-0000-0000-000000000001")
     }
 }

@@ -21,8 +21,9 @@ final class URLFormEncoderParityTests: XCTestCase {
             var negativeZero = -0.0
             var tiny = 1e-7
         }
-        XCTAssertEqual(try URLFormEncoder().encode(Numbers()),
-                       "a=1.0&b=2.5&big=1e%2B20&f=3.0&negativeZero=-0.0&tiny=1e-07")
+        XCTAssertEqual(
+            try URLFormEncoder().encode(Numbers()),
+            "a=1.0&b=2.5&big=1e%2B20&f=3.0&negativeZero=-0.0&tiny=1e-07")
         XCTAssertEqual(try URLFormEncoder().encode(["values": [1.0, 2.0]]), "values%5B%5D=1.0&values%5B%5D=2.0")
     }
 
@@ -66,7 +67,8 @@ final class URLFormEncoderParityTests: XCTestCase {
         struct Sparse: Encodable { var a: [Int?] = [1, nil, 2] }
         let dropKey = URLFormEncoder(options: URLEncodingOptions(arrayEncoding: .indexInBrackets))
         XCTAssertEqual(try dropKey.encode(Sparse()), "a%5B0%5D=1&a%5B1%5D=2")
-        let dropValue = URLFormEncoder(options: URLEncodingOptions(arrayEncoding: .indexInBrackets, nilEncoding: .dropValue))
+        let dropValue = URLFormEncoder(
+            options: URLEncodingOptions(arrayEncoding: .indexInBrackets, nilEncoding: .dropValue))
         XCTAssertEqual(try dropValue.encode(Sparse()), "a%5B0%5D=1&a%5B1%5D=&a%5B2%5D=2")
         XCTAssertEqual(try URLFormEncoder().encode(Sparse()), "a%5B%5D=1&a%5B%5D=2")
     }
@@ -86,8 +88,9 @@ final class URLFormEncoderParityTests: XCTestCase {
     }
 
     func testArraysKeepTheirOrder() throws {
-        XCTAssertEqual(try URLFormEncoder().encode(["tags": ["b", "a", "c"]]),
-                       "tags%5B%5D=b&tags%5B%5D=a&tags%5B%5D=c")
+        XCTAssertEqual(
+            try URLFormEncoder().encode(["tags": ["b", "a", "c"]]),
+            "tags%5B%5D=b&tags%5B%5D=a&tags%5B%5D=c")
     }
 
     func testKeyEncodingSeesTheWholeKeyPath() throws {
@@ -96,8 +99,9 @@ final class URLFormEncoderParityTests: XCTestCase {
             var tags = ["t"]
         }
         let encoder = URLFormEncoder(keyEncoding: .custom { "x_" + $0 })
-        XCTAssertEqual(try encoder.encode(Outer()),
-                       "x_inner%5BstreetName%5D=Main%20St&x_inner%5Bzip%5D=0150&x_tags%5B%5D=t")
+        XCTAssertEqual(
+            try encoder.encode(Outer()),
+            "x_inner%5BstreetName%5D=Main%20St&x_inner%5Bzip%5D=0150&x_tags%5B%5D=t")
         let snake = URLFormEncoder(keyEncoding: .convertToSnakeCase)
         XCTAssertEqual(try snake.encode(["a": ["BTest": 1]]), "a%5B_b_test%5D=1")
     }
@@ -105,9 +109,11 @@ final class URLFormEncoderParityTests: XCTestCase {
     /// Alamofire's `convertToSnakeCase` is the algorithm of Foundation's `JSONEncoder`, so
     /// Foundation is the reference for any key.
     func testSnakeCaseMatchesFoundation() throws {
-        var keys = ["URL", "ABTest", "already_Snake", "myURLKey", "userID", "aB", "_private", "address2Line",
-                    "homeAddress[streetName]", "_oneTwoThree_", "x1Y", "a.bC", "tags[]", "iOS", "_Foo", "a__B",
-                    "aB1c", "A", "AB", "ABc", "", "_", "ÉtéÀ", "Σx", "simple", "already_snake"]
+        var keys = [
+            "URL", "ABTest", "already_Snake", "myURLKey", "userID", "aB", "_private", "address2Line",
+            "homeAddress[streetName]", "_oneTwoThree_", "x1Y", "a.bC", "tags[]", "iOS", "_Foo", "a__B",
+            "aB1c", "A", "AB", "ABc", "", "_", "ÉtéÀ", "Σx", "simple", "already_snake"
+        ]
         // Every key of up to three characters from an alphabet mixing the cases that matter.
         let alphabet = ["a", "B", "1", "_", "[", "É", "é", " "]
         var shorter = [""]

@@ -52,29 +52,33 @@ final class URLFormEncoderTests: XCTestCase {
 
     func testSharedOptions() throws {
         let value = Search(query: "swift nio", page: 2, tags: ["a", "b"], exact: false)
-        let options = URLEncodingOptions(arrayEncoding: .indexInBrackets, boolEncoding: .literal, spaceEncoding: .plusReplaced)
-        XCTAssertEqual(try URLFormEncoder(options: options).encode(value),
-                       "exact=false&page=2&query=swift+nio&tags%5B0%5D=a&tags%5B1%5D=b")
+        let options = URLEncodingOptions(
+            arrayEncoding: .indexInBrackets, boolEncoding: .literal, spaceEncoding: .plusReplaced)
+        XCTAssertEqual(
+            try URLFormEncoder(options: options).encode(value),
+            "exact=false&page=2&query=swift+nio&tags%5B0%5D=a&tags%5B1%5D=b")
         let noBrackets = URLFormEncoder(options: URLEncodingOptions(arrayEncoding: .noBrackets))
         XCTAssertEqual(try noBrackets.encode(value), "exact=0&page=2&query=swift%20nio&tags=a&tags=b")
     }
 
     func testNestedObjectsWithDefaultKeys() throws {
         let value = Profile(userID: 7, myURLKey: "k", homeAddress: Address(streetName: "Main St", zip: "0150"))
-        XCTAssertEqual(try URLFormEncoder().encode(value),
-                       "homeAddress%5BstreetName%5D=Main%20St&homeAddress%5Bzip%5D=0150&myURLKey=k&userID=7")
+        XCTAssertEqual(
+            try URLFormEncoder().encode(value),
+            "homeAddress%5BstreetName%5D=Main%20St&homeAddress%5Bzip%5D=0150&myURLKey=k&userID=7")
     }
 
     func testSnakeCaseKeys() throws {
         let value = Profile(userID: 7, myURLKey: "k", homeAddress: Address(streetName: "Main St", zip: "0150"))
-        XCTAssertEqual(try URLFormEncoder(keyEncoding: .convertToSnakeCase).encode(value),
-                       "home_address%5Bstreet_name%5D=Main%20St&home_address%5Bzip%5D=0150&my_url_key=k&user_id=7")
+        XCTAssertEqual(
+            try URLFormEncoder(keyEncoding: .convertToSnakeCase).encode(value),
+            "home_address%5Bstreet_name%5D=Main%20St&home_address%5Bzip%5D=0150&my_url_key=k&user_id=7")
     }
 
     func testSnakeCaseConversionTable() {
         let table = [
             "userID": "user_id", "myURLKey": "my_url_key", "simple": "simple", "already_snake": "already_snake",
-            "address2Line": "address2_line", "URL": "u_rl", "aB": "a_b", "_private": "_private", "": "",
+            "address2Line": "address2_line", "URL": "u_rl", "aB": "a_b", "_private": "_private", "": ""
         ]
         for (input, expected) in table {
             XCTAssertEqual(URLFormEncoder.snakeCased(input), expected, input)
@@ -89,16 +93,20 @@ final class URLFormEncoderTests: XCTestCase {
     func testKeyPathEncodings() throws {
         let value = Profile(userID: 7, myURLKey: "k", homeAddress: Address(streetName: "Main St", zip: "0150"))
         let dots = URLFormEncoder(options: URLEncodingOptions(keyPathEncoding: .dots))
-        XCTAssertEqual(try dots.encode(value), "homeAddress.streetName=Main%20St&homeAddress.zip=0150&myURLKey=k&userID=7")
-        let custom = URLFormEncoder(keyEncoding: .convertToSnakeCase,
-                                    options: URLEncodingOptions(keyPathEncoding: .custom { "/\($0)" }))
-        XCTAssertEqual(try custom.encode(value), "home_address/street_name=Main%20St&home_address/zip=0150&my_url_key=k&user_id=7")
+        XCTAssertEqual(
+            try dots.encode(value), "homeAddress.streetName=Main%20St&homeAddress.zip=0150&myURLKey=k&userID=7")
+        let custom = URLFormEncoder(
+            keyEncoding: .convertToSnakeCase,
+            options: URLEncodingOptions(keyPathEncoding: .custom { "/\($0)" }))
+        XCTAssertEqual(
+            try custom.encode(value), "home_address/street_name=Main%20St&home_address/zip=0150&my_url_key=k&user_id=7")
     }
 
     func testOtherKeyEncodings() throws {
         let value = Profile(userID: 7, myURLKey: "k", homeAddress: Address(streetName: "Main St", zip: "0150"))
-        XCTAssertEqual(try URLFormEncoder(keyEncoding: .convertToKebabCase).encode(value),
-                       "home-address%5Bstreet-name%5D=Main%20St&home-address%5Bzip%5D=0150&my-url-key=k&user-id=7")
+        XCTAssertEqual(
+            try URLFormEncoder(keyEncoding: .convertToKebabCase).encode(value),
+            "home-address%5Bstreet-name%5D=Main%20St&home-address%5Bzip%5D=0150&my-url-key=k&user-id=7")
         XCTAssertEqual(try URLFormEncoder(keyEncoding: .capitalized).encode(["userID": 1]), "UserID=1")
         XCTAssertEqual(try URLFormEncoder(keyEncoding: .uppercased).encode(["userID": 1]), "USERID=1")
         XCTAssertEqual(try URLFormEncoder(keyEncoding: .lowercased).encode(["userID": 1]), "userid=1")
@@ -121,8 +129,9 @@ final class URLFormEncoderTests: XCTestCase {
     func testDataStrategies() throws {
         let value = Blob(data: Data([0xFB, 0xFF, 0x01]))
         XCTAssertEqual(try URLFormEncoder().encode(value), "data=%2B/8B")
-        XCTAssertEqual(try URLFormEncoder(dataEncoding: .deferredToData).encode(value),
-                       "data%5B%5D=251&data%5B%5D=255&data%5B%5D=1")
+        XCTAssertEqual(
+            try URLFormEncoder(dataEncoding: .deferredToData).encode(value),
+            "data%5B%5D=251&data%5B%5D=255&data%5B%5D=1")
         XCTAssertEqual(try URLFormEncoder(dataEncoding: .custom { "\($0.count)" }).encode(value), "data=3")
     }
 
@@ -145,17 +154,20 @@ final class URLFormEncoderTests: XCTestCase {
 
     func testSpecialValues() throws {
         struct Special: Encodable { var url: URL; var price: Decimal; var ratio: Double; var f: Float; var u: UInt64 }
-        let value = Special(url: URL(string: "https://x.test/a?b=c") ?? URL(fileURLWithPath: "/"),
-                            price: Decimal(string: "9.99") ?? 0, ratio: 2.0, f: 0.1, u: .max)
-        XCTAssertEqual(try URLFormEncoder().encode(value),
-                       "f=0.1&price=9.99&ratio=2.0&u=18446744073709551615&url=https%3A//x.test/a?b%3Dc")
+        let value = Special(
+            url: URL(string: "https://x.test/a?b=c") ?? URL(fileURLWithPath: "/"),
+            price: Decimal(string: "9.99") ?? 0, ratio: 2.0, f: 0.1, u: .max)
+        XCTAssertEqual(
+            try URLFormEncoder().encode(value),
+            "f=0.1&price=9.99&ratio=2.0&u=18446744073709551615&url=https%3A//x.test/a?b%3Dc")
     }
 
     func testNonFiniteThrowsWithKeyPath() {
         struct Bad: Encodable { var values: [Double] }
         XCTAssertThrowsError(try URLFormEncoder().encode(Bad(values: [1, .infinity]))) { error in
-            XCTAssertEqual(error as? CourierError,
-                           .parameterEncodingFailed(keyPath: "values[1]", reason: "NaN and infinite numbers cannot be encoded"))
+            XCTAssertEqual(
+                error as? CourierError,
+                .parameterEncodingFailed(keyPath: "values[1]", reason: "NaN and infinite numbers cannot be encoded"))
         }
     }
 

@@ -9,16 +9,20 @@ final class AdHocRequestTests: XCTestCase {
         let server = try TestHTTPServer()
         defer { server.shutdown() }
         let session = Session()
-        let get = try await session.request(server.url("/echo?fixed=1").absoluteString, method: .get,
-                                            parameters: .query(["q": "a b"]))
-            .validate().decodable(TestHTTPEcho.self)
+        let get = try await session.request(
+            server.url("/echo?fixed=1").absoluteString, method: .get,
+            parameters: .query(["q": "a b"])
+        )
+        .validate().decodable(TestHTTPEcho.self)
         XCTAssertEqual(get.method, "GET")
         XCTAssertEqual(get.query, ["fixed": "1", "q": "a b"])
         XCTAssertEqual(get.headers["accept"], "*/*", "no JSON Accept added (libcurl's default remains)")
 
-        let post = try await session.request(server.url("/echo").absoluteString, method: .post,
-                                             parameters: .body(["name": "Ada"]), headers: ["X-Trace": "7"])
-            .validate().decodable(TestHTTPEcho.self)
+        let post = try await session.request(
+            server.url("/echo").absoluteString, method: .post,
+            parameters: .body(["name": "Ada"]), headers: ["X-Trace": "7"]
+        )
+        .validate().decodable(TestHTTPEcho.self)
         XCTAssertEqual(post.method, "POST")
         XCTAssertEqual(post.body, #"{"name":"Ada"}"#)
         XCTAssertEqual(post.headers["content-type"], "application/json")

@@ -7,7 +7,8 @@ import FoundationNetworking
 
 final class CURLDescriptionTests: XCTestCase {
     func testSecretsAreRedactedAndShellQuoted() throws {
-        var request = try XCTUnwrap(URLRequest(url: XCTUnwrap(URL(string: "https://user:pw@api.example.com/v1/items?q=1"))))
+        var request = try XCTUnwrap(
+            URLRequest(url: XCTUnwrap(URL(string: "https://user:pw@api.example.com/v1/items?q=1"))))
         request.httpMethod = "POST"
         request.setValue("Bearer secret-token", forHTTPHeaderField: "Authorization")
         request.setValue("session=abc", forHTTPHeaderField: "Cookie")

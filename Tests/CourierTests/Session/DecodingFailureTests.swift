@@ -17,11 +17,15 @@ final class DecodingFailureTests: XCTestCase {
     }
 
     func testPathsAndReasonsAreReadable() {
-        XCTAssertEqual(failure(Envelope.self, #"{"result":{"items":[{"title":"a"},{"title":null}]}}"#),
-                       .decodingFailed(path: "result.items[1].title", reason: "expected String, found null"))
-        XCTAssertEqual(failure(Envelope.self, #"{"result":{"items":[{"name":"a"}]}}"#),
-                       .decodingFailed(path: "result.items[0].title", reason: "missing key 'title'"))
-        guard case .decodingFailed(let path, let reason) = failure(Envelope.self, #"{"result":{"items":[{"title":5}]}}"#) else {
+        XCTAssertEqual(
+            failure(Envelope.self, #"{"result":{"items":[{"title":"a"},{"title":null}]}}"#),
+            .decodingFailed(path: "result.items[1].title", reason: "expected String, found null"))
+        XCTAssertEqual(
+            failure(Envelope.self, #"{"result":{"items":[{"name":"a"}]}}"#),
+            .decodingFailed(path: "result.items[0].title", reason: "missing key 'title'"))
+        guard
+            case .decodingFailed(let path, let reason) = failure(Envelope.self, #"{"result":{"items":[{"title":5}]}}"#)
+        else {
             return XCTFail("expected a decoding failure")
         }
         XCTAssertEqual(path, "result.items[0].title")

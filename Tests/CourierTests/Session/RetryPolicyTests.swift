@@ -10,10 +10,13 @@ import FoundationNetworking
 final class RetryPolicyTests: XCTestCase {
     let policy = RetryPolicy(maxRetries: 2, baseDelay: 1, maxDelay: 10)
 
-    private func delay(_ attempt: Int = 0, _ method: String = "GET", status: Int? = 503, error: CourierError? = nil,
-                       retryAfter: String? = nil, jitter: Double = 1) -> TimeInterval? {
-        policy.retryDelay(afterAttempt: attempt, method: method, statusCode: status, error: error,
-                          retryAfter: retryAfter, now: Date(timeIntervalSince1970: 1_000_000), jitter: jitter)
+    private func delay(
+        _ attempt: Int = 0, _ method: String = "GET", status: Int? = 503, error: CourierError? = nil,
+        retryAfter: String? = nil, jitter: Double = 1
+    ) -> TimeInterval? {
+        policy.retryDelay(
+            afterAttempt: attempt, method: method, statusCode: status, error: error,
+            retryAfter: retryAfter, now: Date(timeIntervalSince1970: 1_000_000), jitter: jitter)
     }
 
     func testOnlyTransientFailuresOfIdempotentMethodsAreRetried() {
@@ -32,7 +35,9 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertNil(delay(status: nil, error: .tlsFailure(message: "bad cert")))
         XCTAssertNil(delay(status: nil, error: .responseTooLarge(limit: 1)))
         XCTAssertNil(delay(2, status: 503), "maxRetries reached")
-        XCTAssertNil(RetryPolicy.disabled.retryDelay(afterAttempt: 0, method: "GET", statusCode: 503, error: nil, retryAfter: nil))
+        XCTAssertNil(
+            RetryPolicy.disabled.retryDelay(
+                afterAttempt: 0, method: "GET", statusCode: 503, error: nil, retryAfter: nil))
     }
 
     func testBackoffDoublesWithJitterAndIsCapped() {
@@ -40,7 +45,9 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(delay(0, jitter: 0), 0.5)
         XCTAssertEqual(delay(1, jitter: 1), 2)
         let capped = RetryPolicy(maxRetries: 10, baseDelay: 1, maxDelay: 3)
-        XCTAssertEqual(capped.retryDelay(afterAttempt: 6, method: "GET", statusCode: 503, error: nil, retryAfter: nil, jitter: 1), 3)
+        XCTAssertEqual(
+            capped.retryDelay(afterAttempt: 6, method: "GET", statusCode: 503, error: nil, retryAfter: nil, jitter: 1),
+            3)
     }
 
     func testRetryAfterIsHonoured() {
@@ -172,8 +179,9 @@ final class RetryIntegrationTests: XCTestCase {
             calls.increment()
             // A one-second wait: long enough for anything that held the request only while the
             // first attempt was finishing to have let go.
-            return calls.value == 1 ? TestHTTPResponse.text("busy", status: 503).adding("Retry-After", "1")
-                                    : TestHTTPResponse.text("ok")
+            return calls.value == 1
+                ? TestHTTPResponse.text("busy", status: 503).adding("Retry-After", "1")
+                : TestHTTPResponse.text("ok")
         }
         let done = expectation(description: "completed")
         session(RetryPolicy(maxRetries: 2)).request(server.url("/flaky-unheld")).validate()

@@ -36,9 +36,10 @@ final class SecurityPolicyTests: XCTestCase {
         request.setValue("s3cr3t", forHTTPHeaderField: "X-Trace-Secret")
         let text = CURLCommand.render(request, security: configuration.security)
         XCTAssertFalse(text.contains("s3cr3t"), text)
-        let decision = RedirectDecision.decide(current: request, status: 302, location: "http://b.example/y",
-                                               redirectsSoFar: 0, policy: .follow(max: 5),
-                                               security: configuration.security)
+        let decision = RedirectDecision.decide(
+            current: request, status: 302, location: "http://b.example/y",
+            redirectsSoFar: 0, policy: .follow(max: 5),
+            security: configuration.security)
         guard case .follow(let next) = decision else { return XCTFail("expected a redirect, got \(decision)") }
         XCTAssertNil(next.value(forHTTPHeaderField: "X-Trace-Secret"))
     }

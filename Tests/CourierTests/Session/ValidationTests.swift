@@ -40,10 +40,12 @@ final class ValidationTests: XCTestCase {
             .validate { request, response, data in
                 XCTAssertEqual(request?.url?.path, "/hello")
                 XCTAssertEqual(response.statusCode, 200)
-                return data == Data("Hello, Courier".utf8) ? .failure(.invalidRequest(reason: "custom rule")) : .success(())
+                return data == Data("Hello, Courier".utf8)
+                    ? .failure(.invalidRequest(reason: "custom rule")) : .success(())
             }
             .validate(statusCode: [500])
             .response()
-        XCTAssertEqual(response.error, .invalidRequest(reason: "custom rule"), "validations run in order, first failure wins")
+        XCTAssertEqual(
+            response.error, .invalidRequest(reason: "custom rule"), "validations run in order, first failure wins")
     }
 }

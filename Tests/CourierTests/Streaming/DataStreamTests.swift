@@ -46,8 +46,9 @@ final class DataStreamTests: XCTestCase {
             received.append(chunk)
         }
         XCTAssertEqual(received.count, size)
-        XCTAssertEqual(TestHTTPServer.checksum(received),
-                       TestHTTPServer.checksum(TestHTTPServer.deterministicBytes(count: size, seed: 21)))
+        XCTAssertEqual(
+            TestHTTPServer.checksum(received),
+            TestHTTPServer.checksum(TestHTTPServer.deterministicBytes(count: size, seed: 21)))
         XCTAssertLessThanOrEqual(stream.core.buffer.highWater, 256 << 10)
         let completion = await stream.completion()
         XCTAssertNil(completion.error)
@@ -71,8 +72,9 @@ final class DataStreamTests: XCTestCase {
             if reads % 16 == 0 { await Task.yield() }  // a reader that keeps falling behind
         }
         XCTAssertEqual(hasher.count, size)
-        XCTAssertEqual(TestHTTPServer.checksum(hasher),
-                       TestHTTPServer.checksum(TestHTTPServer.deterministicBytes(count: size, seed: 4)))
+        XCTAssertEqual(
+            TestHTTPServer.checksum(hasher),
+            TestHTTPServer.checksum(TestHTTPServer.deterministicBytes(count: size, seed: 4)))
         XCTAssertLessThanOrEqual(stream.core.buffer.highWater, 64 << 10, "never more than the window was buffered")
         XCTAssertGreaterThan(stream.core.buffer.pauseCount, 1)
     }
@@ -162,7 +164,9 @@ final class DataStreamTests: XCTestCase {
             TestHTTPResponse.data(Data("first\r\nsecond\n\nthird é\r\nlast".utf8), contentType: "text/plain")
                 .with(.chunked(chunkSize: 3))
         }
-        let lines = try await Session().streamRequest(server.url("/lines")).lines.reduce(into: [String]()) { $0.append($1) }
+        let lines = try await Session().streamRequest(server.url("/lines")).lines.reduce(into: [String]()) {
+            $0.append($1)
+        }
         XCTAssertEqual(lines, ["first", "second", "", "third é", "last"])
     }
 
@@ -180,8 +184,10 @@ final class DataStreamTests: XCTestCase {
     func testJSONLinesDecodeAndNameTheFailingLine() async throws {
         struct Item: Decodable, Sendable, Equatable { let id: Int }
         server.route("/ndjson") { _ in
-            TestHTTPResponse.data(Data("{\"id\":1}\n\n{\"id\":2}\n{\"id\":\"three\"}\n".utf8), contentType: "application/x-ndjson")
-                .with(.chunked(chunkSize: 5))
+            TestHTTPResponse.data(
+                Data("{\"id\":1}\n\n{\"id\":2}\n{\"id\":\"three\"}\n".utf8), contentType: "application/x-ndjson"
+            )
+            .with(.chunked(chunkSize: 5))
         }
         var items: [Item] = []
         do {
@@ -238,8 +244,9 @@ final class DataStreamTests: XCTestCase {
     func testWaitingForASlowReaderIsNotIdleness() async throws {
         var configuration = Session.Configuration()
         configuration.timeouts.idle = 1
-        let stream = Session(configuration: configuration).streamRequest(server.url("/bytes?size=\(8 << 20)"),
-                                                                          bufferSize: 64 << 10)
+        let stream = Session(configuration: configuration).streamRequest(
+            server.url("/bytes?size=\(8 << 20)"),
+            bufferSize: 64 << 10)
         _ = try await stream.head()
         try await eventually { stream.core.buffer.pauseCount > 0 }
         try await Task.sleep(nanoseconds: 2_500_000_000)  // longer than the idle limit, while paused

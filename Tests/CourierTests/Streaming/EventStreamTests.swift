@@ -31,19 +31,24 @@ final class EventStreamTests: XCTestCase {
     }
 
     func testEdgeCasesSplitAtEveryByte() async throws {
-        let text = "\u{FEFF}:welcome\r\nretry: 10\r\n\r\nid: a\r\nevent: greeting\r\ndata: hello\r\ndata: world\r\n\r\n"
+        let text =
+            "\u{FEFF}:welcome\r\nretry: 10\r\n\r\nid: a\r\nevent: greeting\r\ndata: hello\r\ndata: world\r\n\r\n"
             + "data: no id change\rdata\r\r: comment\ndata: {\"n\":1}\n\ndata: unfinished"
         server.route("/edge") { _ in
-            TestHTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream; charset=utf-8"],
-                             body: Data(text.utf8)).with(.chunked(chunkSize: 1))
+            TestHTTPResponse(
+                status: 200, headers: ["Content-Type": "text/event-stream; charset=utf-8"],
+                body: Data(text.utf8)
+            ).with(.chunked(chunkSize: 1))
         }
         var events: [ServerSentEvent] = []
         for try await event in Session().streamRequest(server.url("/edge")).events { events.append(event) }
-        XCTAssertEqual(events, [
-            ServerSentEvent(event: "greeting", data: "hello\nworld", id: "a"),
-            ServerSentEvent(data: "no id change\n", id: "a"),
-            ServerSentEvent(data: "{\"n\":1}", id: "a"),
-        ], "the last event has no closing blank line and is discarded")
+        XCTAssertEqual(
+            events,
+            [
+                ServerSentEvent(event: "greeting", data: "hello\nworld", id: "a"),
+                ServerSentEvent(data: "no id change\n", id: "a"),
+                ServerSentEvent(data: "{\"n\":1}", id: "a")
+            ], "the last event has no closing blank line and is discarded")
     }
 
     func testAResponseThatIsNotAnEventStreamFails() async throws {
@@ -75,8 +80,9 @@ final class EventStreamTests: XCTestCase {
         let first = "retry: 1\n\nid: 1\ndata: one\n\nid: 2\ndata: tw"
         server.route("/cut") { request in
             if request.header("Last-Event-ID") == "1" {
-                return TestHTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"],
-                                        body: Data("id: 2\ndata: two\n\n".utf8))
+                return TestHTTPResponse(
+                    status: 200, headers: ["Content-Type": "text/event-stream"],
+                    body: Data("id: 2\ndata: two\n\n".utf8))
             }
             if request.header("Last-Event-ID") == "2" { return TestHTTPResponse(status: 204) }
             return TestHTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(first.utf8))
@@ -96,7 +102,8 @@ final class EventStreamTests: XCTestCase {
         }
         // A server that keeps closing without sending an event is given up on too, without an error.
         server.route("/empty") { _ in
-            TestHTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(": nothing\n".utf8))
+            TestHTTPResponse(
+                status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(": nothing\n".utf8))
         }
         let events = try await collect(Session().eventStream(server.url("/empty"), reconnection: Self.fast))
         XCTAssertEqual(events, [])
@@ -120,7 +127,9 @@ final class EventStreamTests: XCTestCase {
                 return (count, error)
             }
         }
-        for _ in 0..<1000 where server.recordedRequests(path: "/sse").isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        for _ in 0..<1000 where server.recordedRequests(path: "/sse").isEmpty {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
         reader.cancel()
         let (count, error) = await reader.value
         XCTAssertEqual(error, .cancelled)
@@ -147,22 +156,30 @@ final class EventStreamReconnectionTests: XCTestCase {
     func testDecisions() {
         let policy = EventStreamReconnection(delay: .seconds(3), maxAttempts: 2)
         XCTAssertEqual(policy.decide(after: .closed, fruitless: 0, serverRetry: nil), .reconnect(after: .seconds(3)))
-        XCTAssertEqual(policy.decide(after: .closed, fruitless: 1, serverRetry: .milliseconds(500)),
-                       .reconnect(after: .milliseconds(500)), "the server's retry wins")
+        XCTAssertEqual(
+            policy.decide(after: .closed, fruitless: 1, serverRetry: .milliseconds(500)),
+            .reconnect(after: .milliseconds(500)), "the server's retry wins")
         XCTAssertEqual(policy.decide(after: .closed, fruitless: 2, serverRetry: nil), .finish)
         XCTAssertEqual(policy.decide(after: .stopped, fruitless: 0, serverRetry: nil), .finish)
-        XCTAssertEqual(policy.decide(after: .failed(.cannotConnect(message: "x")), fruitless: 1, serverRetry: nil),
-                       .reconnect(after: .seconds(3)))
-        XCTAssertEqual(policy.decide(after: .failed(.timedOut(.idle)), fruitless: 2, serverRetry: nil),
-                       .fail(.timedOut(.idle)), "attempts exhausted")
-        for final in [CourierError.cancelled, .unacceptableStatusCode(503), .unacceptableContentType("text/html"),
-                      .invalidURL("x"), .tlsFailure(message: "x")] {
+        XCTAssertEqual(
+            policy.decide(after: .failed(.cannotConnect(message: "x")), fruitless: 1, serverRetry: nil),
+            .reconnect(after: .seconds(3)))
+        XCTAssertEqual(
+            policy.decide(after: .failed(.timedOut(.idle)), fruitless: 2, serverRetry: nil),
+            .fail(.timedOut(.idle)), "attempts exhausted")
+        for final in [
+            CourierError.cancelled, .unacceptableStatusCode(503), .unacceptableContentType("text/html"),
+            .invalidURL("x"), .tlsFailure(message: "x")
+        ] {
             XCTAssertEqual(policy.decide(after: .failed(final), fruitless: 0, serverRetry: nil), .fail(final))
         }
         XCTAssertEqual(EventStreamReconnection.never.decide(after: .closed, fruitless: 0, serverRetry: nil), .finish)
-        XCTAssertEqual(EventStreamReconnection.never.decide(after: .failed(.truncatedResponse(message: "")), fruitless: 0,
-                                                            serverRetry: nil), .fail(.truncatedResponse(message: "")))
+        XCTAssertEqual(
+            EventStreamReconnection.never.decide(
+                after: .failed(.truncatedResponse(message: "")), fruitless: 0,
+                serverRetry: nil), .fail(.truncatedResponse(message: "")))
         let forever = EventStreamReconnection(maxAttempts: nil)
-        XCTAssertEqual(forever.decide(after: .closed, fruitless: 1000, serverRetry: nil), .reconnect(after: .seconds(3)))
+        XCTAssertEqual(
+            forever.decide(after: .closed, fruitless: 1000, serverRetry: nil), .reconnect(after: .seconds(3)))
     }
 }

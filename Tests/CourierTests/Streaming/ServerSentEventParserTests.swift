@@ -38,7 +38,8 @@ final class ServerSentEventParserTests: XCTestCase {
     func testEverySplitGivesTheSameEvents() throws {
         let text = "\u{FEFF}: comment\r\nid: 1\r\nevent: tick\r\ndata: é🚀\r\ndata:\r\n\r\nretry: 250\rdata: x\r\r"
         let whole = try parse(text)
-        XCTAssertEqual(whole, [ServerSentEvent(event: "tick", data: "é🚀\n", id: "1"), ServerSentEvent(data: "x", id: "1")])
+        XCTAssertEqual(
+            whole, [ServerSentEvent(event: "tick", data: "é🚀\n", id: "1"), ServerSentEvent(data: "x", id: "1")])
         for size in 1...7 {
             XCTAssertEqual(try parse(text, pieces: size), whole, "pieces of \(size) bytes")
         }
@@ -53,8 +54,9 @@ final class ServerSentEventParserTests: XCTestCase {
 
     func testByteOrderMarkOnlyAtTheStart() throws {
         XCTAssertEqual(try parse("\u{FEFF}data: x\n\n"), [ServerSentEvent(data: "x")])
-        XCTAssertEqual(try parse("\u{FEFF}\u{FEFF}data: x\n\n"), [],
-                       "a second BOM is part of the first line, which is then no 'data' field")
+        XCTAssertEqual(
+            try parse("\u{FEFF}\u{FEFF}data: x\n\n"), [],
+            "a second BOM is part of the first line, which is then no 'data' field")
         XCTAssertEqual(try parse("data: \u{FEFF}x\n\n"), [ServerSentEvent(data: "\u{FEFF}x")])
     }
 
@@ -74,17 +76,20 @@ final class ServerSentEventParserTests: XCTestCase {
         var parser = ServerSentEventParser()
         XCTAssertEqual(try parser.parse(Data("id: 7\nevent: ignored\n\n".utf8)), [])
         XCTAssertEqual(parser.lastEventID, "7")
-        XCTAssertEqual(try parser.parse(Data("data: z\n\n".utf8)), [ServerSentEvent(data: "z", id: "7")],
-                       "the id persists, the event type does not")
+        XCTAssertEqual(
+            try parser.parse(Data("data: z\n\n".utf8)), [ServerSentEvent(data: "z", id: "7")],
+            "the id persists, the event type does not")
     }
 
     func testIDRules() throws {
         var parser = ServerSentEventParser()
-        XCTAssertEqual(try parser.parse(Data("id: 1\ndata: a\n\nid\ndata: b\n\n".utf8)),
-                       [ServerSentEvent(data: "a", id: "1"), ServerSentEvent(data: "b", id: "")],
-                       "an empty id resets the last event ID")
-        XCTAssertEqual(try parser.parse(Data("id: 3\0x\ndata: c\n\n".utf8)), [ServerSentEvent(data: "c", id: "")],
-                       "an id containing NUL is ignored")
+        XCTAssertEqual(
+            try parser.parse(Data("id: 1\ndata: a\n\nid\ndata: b\n\n".utf8)),
+            [ServerSentEvent(data: "a", id: "1"), ServerSentEvent(data: "b", id: "")],
+            "an empty id resets the last event ID")
+        XCTAssertEqual(
+            try parser.parse(Data("id: 3\0x\ndata: c\n\n".utf8)), [ServerSentEvent(data: "c", id: "")],
+            "an id containing NUL is ignored")
     }
 
     func testRetryNeedsOnlyDigits() throws {
@@ -97,11 +102,13 @@ final class ServerSentEventParserTests: XCTestCase {
 
     func testLastEventWithoutItsBlankLineIsDiscardedAtTheEnd() throws {
         var parser = ServerSentEventParser()
-        XCTAssertEqual(try parser.parse(Data("data: complete\n\ndata: unfinished\n".utf8)),
-                       [ServerSentEvent(data: "complete")])
+        XCTAssertEqual(
+            try parser.parse(Data("data: complete\n\ndata: unfinished\n".utf8)),
+            [ServerSentEvent(data: "complete")])
         parser.endOfStream()
-        XCTAssertEqual(try parser.parse(Data("data: next connection\n\n".utf8)),
-                       [ServerSentEvent(data: "next connection")], "the unfinished event did not leak into the next")
+        XCTAssertEqual(
+            try parser.parse(Data("data: next connection\n\n".utf8)),
+            [ServerSentEvent(data: "next connection")], "the unfinished event did not leak into the next")
     }
 
     func testInvalidUTF8BecomesReplacementCharacters() throws {

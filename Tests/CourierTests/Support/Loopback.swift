@@ -12,7 +12,9 @@ enum Loopback {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = loopbackAddress(port: 0)
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         if let backlog { listen(fd, backlog) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -51,7 +53,9 @@ enum Loopback {
             for _ in 0..<4 {
                 let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
                 _ = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
                 }
                 descriptors.append(client)
             }

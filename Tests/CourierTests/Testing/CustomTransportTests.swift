@@ -14,8 +14,10 @@ final class CustomTransportTests: XCTestCase {
     /// The example from `Transport`'s documentation.
     struct Offline: Transport {
         struct Token: TransportCancellable { func cancel() {} }
-        func execute(_ request: URLRequest, options: TransferOptions,
-                     completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+        func execute(
+            _ request: URLRequest, options: TransferOptions,
+            completion: @escaping @Sendable (TransportResult) -> Void
+        ) -> any TransportCancellable {
             completion(TransportResult(request: request, error: .cannotConnect(message: "offline")))
             return Token()
         }
@@ -30,8 +32,10 @@ final class CustomTransportTests: XCTestCase {
 
         init(wrapping wrapped: any Transport) { self.wrapped = wrapped }
 
-        func execute(_ request: URLRequest, options: TransferOptions,
-                     completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+        func execute(
+            _ request: URLRequest, options: TransferOptions,
+            completion: @escaping @Sendable (TransportResult) -> Void
+        ) -> any TransportCancellable {
             targets.withLock { $0.append(options.target.map { "\($0)" } ?? "none") }
             let call = calls.withLock { count in
                 defer { count += 1 }
@@ -85,7 +89,7 @@ final class CustomTransportTests: XCTestCase {
                 XCTAssertEqual(response.error, .cancelled)
                 done.fulfill()
             }
-            try await clock.waitUntilPending()     // the backoff before the first retry
+            try await clock.waitUntilPending()  // the backoff before the first retry
             request.cancel()
             await fulfillment(of: [done], timeout: 10)
             XCTAssertEqual(calls.withLock { $0 }, 1, "plugins: \(plugins.count)")
@@ -96,8 +100,10 @@ final class CustomTransportTests: XCTestCase {
     struct AlwaysUnavailable: Transport {
         struct Token: TransportCancellable { func cancel() {} }
         let calls: Locked<Int>
-        func execute(_ request: URLRequest, options: TransferOptions,
-                     completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+        func execute(
+            _ request: URLRequest, options: TransferOptions,
+            completion: @escaping @Sendable (TransportResult) -> Void
+        ) -> any TransportCancellable {
             calls.withLock { $0 += 1 }
             completion(TransportResult(request: request, statusCode: 503))
             return Token()
@@ -115,8 +121,10 @@ final class CustomTransportTests: XCTestCase {
         struct Spy: Transport {
             let inner: StubTransport
             let seen: Locked<TransferOptions?>
-            func execute(_ request: URLRequest, options: TransferOptions,
-                         completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+            func execute(
+                _ request: URLRequest, options: TransferOptions,
+                completion: @escaping @Sendable (TransportResult) -> Void
+            ) -> any TransportCancellable {
                 seen.withLock { $0 = options }
                 return inner.execute(request, options: options, completion: completion)
             }
@@ -124,7 +132,8 @@ final class CustomTransportTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.security.maxResponseSize = 1234
         configuration.security.secretHeaders.insert("X-Private")
-        _ = await Session(configuration: configuration, transport: Spy(inner: stubs, seen: seen)).request(Ping()).response()
+        _ = await Session(configuration: configuration, transport: Spy(inner: stubs, seen: seen)).request(Ping())
+            .response()
         let options = try XCTUnwrap(seen.withLock { $0 })
         XCTAssertTrue(options.target is Ping)
         XCTAssertEqual(options.bodyLimit, 1234)

@@ -15,7 +15,8 @@ final class ReplayTransportTests: XCTestCase {
 
     override func setUp() {
         super.setUp()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-fixtures-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-fixtures-\(UUID().uuidString)")
     }
 
     override func tearDown() {
@@ -41,9 +42,11 @@ final class ReplayTransportTests: XCTestCase {
     }
 
     private func greet(_ session: Session, base: URL, name: String) async -> DataResponse<Greeting> {
-        await session.request(base.appendingPathComponent("greet").absoluteString, method: .post,
-                              parameters: .body(["name": name]), headers: [.authorization(bearerToken: "secret-token")])
-            .validate().decodableResponse(of: Greeting.self)
+        await session.request(
+            base.appendingPathComponent("greet").absoluteString, method: .post,
+            parameters: .body(["name": name]), headers: [.authorization(bearerToken: "secret-token")]
+        )
+        .validate().decodableResponse(of: Greeting.self)
     }
 
     func testRecordThenReplayWithTheServerGone() async throws {
@@ -106,8 +109,10 @@ final class ReplayTransportTests: XCTestCase {
 
     func testAMissingFixtureInReplayModeFailsNamingTheRequest() async throws {
         let session = Session(transport: ReplayTransport(fixtures: directory, mode: .replay))
-        let response = await session.request("http://127.0.0.1:9/nothing/here?page=2", method: .post,
-                                             parameters: .body(["q": "tea"])).response()
+        let response = await session.request(
+            "http://127.0.0.1:9/nothing/here?page=2", method: .post,
+            parameters: .body(["q": "tea"])
+        ).response()
         guard case .unhandledRequest(let reason) = response.error else {
             return XCTFail("expected unhandledRequest, got \(response.result)")
         }
@@ -179,7 +184,8 @@ final class ReplayTransportTests: XCTestCase {
         let again = Session(transport: ReplayTransport(fixtures: directory, mode: .record))
         let reRecorded = try await again.request(url).string()
         XCTAssertEqual(reRecorded, "call 1")
-        let replayed = try await Session(transport: ReplayTransport(fixtures: directory, mode: .replay)).request(url).string()
+        let replayed = try await Session(transport: ReplayTransport(fixtures: directory, mode: .replay)).request(url)
+            .string()
         XCTAssertEqual(replayed, "call 1", "record replaced the fixture")
     }
 
@@ -190,22 +196,31 @@ final class ReplayTransportTests: XCTestCase {
             request.httpBody = body.map { Data($0.utf8) }
             return request
         }
-        let key = FixtureKey(request("http://a.test:1/search?b=2&a=1&a=0", method: "post", body: #"{"x":1,"y":[true]}"#))
+        let key = FixtureKey(
+            request("http://a.test:1/search?b=2&a=1&a=0", method: "post", body: #"{"x":1,"y":[true]}"#))
         XCTAssertEqual(key.method, "POST")
         XCTAssertEqual(key.path, "/search")
         XCTAssertEqual(key.query, "a=1&a=0&b=2", "sorted by name, repeated names keep their order")
         XCTAssertEqual(key.bodyHash.count, 16)
-        XCTAssertEqual(key, FixtureKey(request("https://b.test/search?a=1&b=2&a=0", method: "POST", body: #"{ "y": [true], "x": 1 }"#)),
-                       "host, item order and JSON key order do not matter")
-        XCTAssertNotEqual(key, FixtureKey(request("http://a.test/search?a=1&a=0&b=2", method: "POST", body: #"{"x":2,"y":[true]}"#)))
-        XCTAssertNotEqual(key, FixtureKey(request("http://a.test/search?a=0&a=1&b=2", method: "POST", body: #"{"x":1,"y":[true]}"#)))
+        XCTAssertEqual(
+            key,
+            FixtureKey(request("https://b.test/search?a=1&b=2&a=0", method: "POST", body: #"{ "y": [true], "x": 1 }"#)),
+            "host, item order and JSON key order do not matter")
+        XCTAssertNotEqual(
+            key, FixtureKey(request("http://a.test/search?a=1&a=0&b=2", method: "POST", body: #"{"x":2,"y":[true]}"#)))
+        XCTAssertNotEqual(
+            key, FixtureKey(request("http://a.test/search?a=0&a=1&b=2", method: "POST", body: #"{"x":1,"y":[true]}"#)))
         XCTAssertEqual(FixtureKey(request("http://a.test/")).bodyHash, "")
-        XCTAssertEqual(key.fileName, FixtureKey(request("http://c.test/search?a=1&a=0&b=2", method: "POST", body: #"{"x":1,"y":[true]}"#)).fileName)
+        XCTAssertEqual(
+            key.fileName,
+            FixtureKey(request("http://c.test/search?a=1&a=0&b=2", method: "POST", body: #"{"x":1,"y":[true]}"#))
+                .fileName)
         XCTAssertTrue(key.fileName.hasPrefix("POST_search_"), key.fileName)
     }
 
     func testTheModeCanComeFromTheEnvironment() {
-        XCTAssertEqual(ReplayMode.fromEnvironment("COURIER_TEST_UNSET_VARIABLE", default: .recordMissing), .recordMissing)
+        XCTAssertEqual(
+            ReplayMode.fromEnvironment("COURIER_TEST_UNSET_VARIABLE", default: .recordMissing), .recordMissing)
         XCTAssertEqual(ReplayMode(rawValue: "record-missing"), .recordMissing)
         XCTAssertEqual(ReplayMode(rawValue: "record"), .record)
     }

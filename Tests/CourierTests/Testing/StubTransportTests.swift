@@ -73,7 +73,9 @@ final class StubTransportTests: XCTestCase {
     func testSampleDataCanBeTurnedOff() async {
         let stubs = StubTransport(sampleData: false)
         let response = await Session(transport: stubs).request(ProfileAPI.me).response()
-        guard case .unhandledRequest = response.error else { return XCTFail("expected unhandledRequest, got \(response.result)") }
+        guard case .unhandledRequest = response.error else {
+            return XCTFail("expected unhandledRequest, got \(response.result)")
+        }
     }
 
     // MARK: Overrides
@@ -82,8 +84,9 @@ final class StubTransportTests: XCTestCase {
         let stubs = StubTransport()
         stubs.on(.get("/v1/profiles/1"), reply: .json(Profile(name: "first")))
         stubs.on(ProfileAPI.profile(id: 1), reply: .json(Profile(name: "exact case")))
-        stubs.on(.target(ProfileAPI.self) { if case .profile(let id) = $0 { return id > 100 } else { return false } },
-                 reply: .json(Profile(name: "big id")))
+        stubs.on(
+            .target(ProfileAPI.self) { if case .profile(let id) = $0 { return id > 100 } else { return false } },
+            reply: .json(Profile(name: "big id")))
         let service = ProfileService(session: Session(transport: stubs))
         let exact = await service.profile(1), big = await service.profile(101)
         let sampled = await service.profile(2), me = await service.me()
@@ -142,7 +145,7 @@ final class StubTransportTests: XCTestCase {
             (.cannotConnect, .cannotConnect(message: "connection refused (stub)")),
             (.cancelled, .cancelled),
             (.tlsFailure, .tlsFailure(message: "certificate verify failed (stub)")),
-            (.failure(.dnsFailure(host: "api.example.test")), .dnsFailure(host: "api.example.test")),
+            (.failure(.dnsFailure(host: "api.example.test")), .dnsFailure(host: "api.example.test"))
         ]
         for (stub, expected) in cases {
             let stubs = StubTransport()
@@ -181,7 +184,9 @@ final class StubTransportTests: XCTestCase {
         XCTAssertEqual(stubs.unmatchedRequests.map(\.path), ["/v1/orders"])
 
         let plain = await session.request(ProfileAPI.noSample).response()
-        guard case .unhandledRequest(let noSample) = plain.error else { return XCTFail("a router without sample data must fail") }
+        guard case .unhandledRequest(let noSample) = plain.error else {
+            return XCTFail("a router without sample data must fail")
+        }
         XCTAssertTrue(noSample.contains("ProfileAPI.noSample declares no sampleData"), noSample)
     }
 
@@ -223,9 +228,15 @@ final class StubTransportTests: XCTestCase {
         stubs.on(.get("/v1/profiles/2"), reply: StubResponse.json(Profile(name: "fast")).delayed(by: 1))
         let session = Session(transport: stubs)
         let order = Locked<[String]>([])
-        let slow = Task { let value = await ProfileService(session: session).profile(1).value; order.withLock { $0.append(value?.name ?? "?") } }
+        let slow = Task {
+            let value = await ProfileService(session: session).profile(1).value;
+            order.withLock { $0.append(value?.name ?? "?") }
+        }
         try await clock.waitUntilPending(count: 1)
-        let fast = Task { let value = await ProfileService(session: session).profile(2).value; order.withLock { $0.append(value?.name ?? "?") } }
+        let fast = Task {
+            let value = await ProfileService(session: session).profile(2).value;
+            order.withLock { $0.append(value?.name ?? "?") }
+        }
         try await clock.waitUntilPending(count: 2)
         clock.advance(by: 1)
         await fast.value
@@ -270,12 +281,14 @@ final class StubTransportTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.retryPolicy = RetryPolicy(maxRetries: 2, baseDelay: 0.001, maxDelay: 0.01)
         let stubs = StubTransport()
-        stubs.on(.get("/v1/me"), reply: .empty(statusCode: 503), .failure(.timedOut(.connect)), .json(Profile(name: "Ada")))
+        stubs.on(
+            .get("/v1/me"), reply: .empty(statusCode: 503), .failure(.timedOut(.connect)), .json(Profile(name: "Ada")))
         let response = await Session(configuration: configuration, transport: stubs)
             .request(ProfileAPI.me).validate().decodableResponse(of: Profile.self)
         XCTAssertEqual(try response.result.get(), Profile(name: "Ada"))
         XCTAssertEqual(response.metrics?.retryCount, 2)
-        XCTAssertEqual(stubs.requests.map(\.requestLine), Array(repeating: "GET https://api.example.test/v1/me", count: 3))
+        XCTAssertEqual(
+            stubs.requests.map(\.requestLine), Array(repeating: "GET https://api.example.test/v1/me", count: 3))
         XCTAssertEqual(stubs.requests.map(\.index), [0, 1, 2])
     }
 
@@ -288,16 +301,20 @@ final class StubTransportTests: XCTestCase {
                 return request
             }
             func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
-                seen.withLock { $0.append("\(context.router.map { RecordedRequestName.of($0) } ?? "?") \(response.statusCode ?? 0)") }
+                seen.withLock {
+                    $0.append("\(context.router.map { RecordedRequestName.of($0) } ?? "?") \(response.statusCode ?? 0)")
+                }
             }
         }
-        let token = Interceptor(adapt: { request, _ in
-            var request = request
-            request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
-            return request
-        }, retry: { _, response, context in
-            response.statusCode == 503 && context.attempt == 0 ? .retry(after: 0) : .doNotRetry
-        })
+        let token = Interceptor(
+            adapt: { request, _ in
+                var request = request
+                request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
+                return request
+            },
+            retry: { _, response, context in
+                response.statusCode == 503 && context.attempt == 0 ? .retry(after: 0) : .doNotRetry
+            })
         let seen = Locked<[String]>([])
         var configuration = Session.Configuration()
         configuration.plugins = [Stamp(seen: seen)]

@@ -35,7 +35,8 @@ final class StubbedSessionTests: XCTestCase {
             seen.record(request)
             return .json(#"{"name":"Ada"}"#)
         }
-        let value = try await session.request(StubAPI.signIn(email: "ada@example.com")).validate().decodable(SignIn.self)
+        let value = try await session.request(StubAPI.signIn(email: "ada@example.com")).validate().decodable(
+            SignIn.self)
         XCTAssertEqual(value, SignIn(name: "Ada"))
         let request = try XCTUnwrap(seen.requests.first)
         XCTAssertEqual(request.httpMethod, "POST")
@@ -46,8 +47,12 @@ final class StubbedSessionTests: XCTestCase {
     func testServicesMapStubbedStatusesAndFailures() async {
         let session = Session.stubbed { request in
             guard let body = request.httpBody, let text = String(data: body, encoding: .utf8) else { return .empty() }
-            if text.contains("ada@") { return .json(#"{"status":200,"success":true,"message":"ok","data":{"name":"Ada"}}"#) }
-            if text.contains("nobody@") { return .json(#"{"status":404,"success":false,"message":"no such user"}"#, statusCode: 404) }
+            if text.contains("ada@") {
+                return .json(#"{"status":200,"success":true,"message":"ok","data":{"name":"Ada"}}"#)
+            }
+            if text.contains("nobody@") {
+                return .json(#"{"status":404,"success":false,"message":"no such user"}"#, statusCode: 404)
+            }
             return .failure(.timedOut(.request))
         }
         let service = StubAuthService(session: session)

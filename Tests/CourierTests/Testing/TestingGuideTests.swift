@@ -60,9 +60,13 @@ private final class FaultInjector: Transport {
     private let engine: any Transport
     init(wrapping engine: any Transport) { self.engine = engine }
 
-    func execute(_ request: URLRequest, options: TransferOptions,
-                 completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
-        guard request.url?.path == "/flaky" else { return engine.execute(request, options: options, completion: completion) }
+    func execute(
+        _ request: URLRequest, options: TransferOptions,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) -> any TransportCancellable {
+        guard request.url?.path == "/flaky" else {
+            return engine.execute(request, options: options, completion: completion)
+        }
         DispatchQueue.global().async { completion(TransportResult(request: request, error: .timedOut(.request))) }
         return Token()
     }
@@ -145,9 +149,13 @@ final class TestingGuideTests: XCTestCase {
         _ = await ProfileService(session: Session(configuration: retrying, transport: flaky)).rename(to: "Grace")
 
         let sent = flaky.requests
-        XCTAssertEqual(sent.map(\.requestLine), ["GET https://api.example.com/me",
-                                                 "GET https://api.example.com/me",
-                                                 "PUT https://api.example.com/me"])
+        XCTAssertEqual(
+            sent.map(\.requestLine),
+            [
+                "GET https://api.example.com/me",
+                "GET https://api.example.com/me",
+                "PUT https://api.example.com/me"
+            ])
         XCTAssertEqual(sent[2].json, ["name": "Grace"])
         XCTAssertEqual(try sent[2].decodeJSON([String: String].self), ["name": "Grace"])
         XCTAssertEqual(sent[2].header("Content-Type"), "application/json")
@@ -157,7 +165,8 @@ final class TestingGuideTests: XCTestCase {
     }
 
     func testRecordAndReplay() async throws {
-        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("courier-guide-\(UUID().uuidString)")
+        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-guide-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: fixtures) }
         let server = try TestHTTPServer()
         server.route("GET", "/me") { _ in .json(User(name: "Ada")) }
@@ -167,7 +176,8 @@ final class TestingGuideTests: XCTestCase {
         XCTAssertEqual(live, User(name: "Ada"))
         server.shutdown()
         // ...then offline, as the guide's `.fromEnvironment(default: .replay)` does.
-        let replay = ReplayTransport(fixtures: fixtures, mode: .fromEnvironment("COURIER_GUIDE_UNSET", default: .replay))
+        let replay = ReplayTransport(
+            fixtures: fixtures, mode: .fromEnvironment("COURIER_GUIDE_UNSET", default: .replay))
         let recorded = ProfileService(session: Session(transport: replay))
         let replayed = await recorded.me()
         XCTAssertEqual(replayed.value, User(name: "Ada"))
@@ -188,7 +198,8 @@ final class TestingGuideTests: XCTestCase {
         let report = await TransportConformance(
             transport: checked,
             answered: URLRequest(url: URL(string: "https://api.example.com/ping")!),
-            pending: URLRequest(url: URL(string: "https://api.example.com/hang")!)).run()
+            pending: URLRequest(url: URL(string: "https://api.example.com/hang")!)
+        ).run()
         XCTAssertTrue(report.passed, report.description)
     }
 

@@ -22,8 +22,10 @@ final class TransportConformanceTests: XCTestCase {
             return live
         }
         let transport = try XCTUnwrap(engine.withLock { $0 })
-        let report = await TransportConformance(transport: transport, answered: URLRequest(url: server.url("/hello")),
-                                                pending: URLRequest(url: server.url("/never"))).run()
+        let report = await TransportConformance(
+            transport: transport, answered: URLRequest(url: server.url("/hello")),
+            pending: URLRequest(url: server.url("/never"))
+        ).run()
         XCTAssertTrue(report.passed, report.description)
         XCTAssertEqual(report.checks.filter { $0.skippedBecause != nil }.count, 0)
         withExtendedLifetime(session) {}
@@ -33,8 +35,10 @@ final class TransportConformanceTests: XCTestCase {
         let stubs = StubTransport()
         stubs.on(.get("/answered"), reply: .text("ok"))
         stubs.on(.get("/pending"), reply: .never)
-        let report = await TransportConformance(transport: stubs, answered: request("https://stub.test/answered"),
-                                                pending: request("https://stub.test/pending")).run()
+        let report = await TransportConformance(
+            transport: stubs, answered: request("https://stub.test/answered"),
+            pending: request("https://stub.test/pending")
+        ).run()
         XCTAssertTrue(report.passed, report.description)
     }
 
@@ -42,27 +46,35 @@ final class TransportConformanceTests: XCTestCase {
         let stubs = StubTransport(behavior: .delayed(seconds: 0.01))
         stubs.on(.get("/answered"), reply: .text("ok"))
         stubs.on(.get("/pending"), reply: .never)
-        let report = await TransportConformance(transport: stubs, answered: request("https://stub.test/answered"),
-                                                pending: request("https://stub.test/pending")).run()
+        let report = await TransportConformance(
+            transport: stubs, answered: request("https://stub.test/answered"),
+            pending: request("https://stub.test/pending")
+        ).run()
         XCTAssertTrue(report.passed, report.description)
     }
 
     func testTheReplayTransportConformsInReplayAndRecordModes() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-conformance-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-conformance-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try TestHTTPServer()
         let recording = ReplayTransport(fixtures: directory, mode: .record)
-        let recordReport = await TransportConformance(transport: recording, answered: URLRequest(url: server.url("/hello")),
-                                                      pending: URLRequest(url: server.url("/never"))).run()
+        let recordReport = await TransportConformance(
+            transport: recording, answered: URLRequest(url: server.url("/hello")),
+            pending: URLRequest(url: server.url("/never"))
+        ).run()
         XCTAssertTrue(recordReport.passed, recordReport.description)
         server.shutdown()
 
         let replaying = ReplayTransport(fixtures: directory, mode: .replay)
-        let replayReport = await TransportConformance(transport: replaying,
-                                                      answered: URLRequest(url: server.url("/hello"))).run()
+        let replayReport = await TransportConformance(
+            transport: replaying,
+            answered: URLRequest(url: server.url("/hello"))
+        ).run()
         XCTAssertTrue(replayReport.passed, replayReport.description)
-        XCTAssertEqual(replayReport.checks.filter { $0.skippedBecause != nil }.map(\.name),
-                       ["cancel before completion", "concurrent cancels"])
+        XCTAssertEqual(
+            replayReport.checks.filter { $0.skippedBecause != nil }.map(\.name),
+            ["cancel before completion", "concurrent cancels"])
     }
 
     // MARK: The helper catches broken transports
@@ -70,8 +82,10 @@ final class TransportConformanceTests: XCTestCase {
     /// Completes twice, and ignores cancellation.
     struct Careless: Transport {
         struct Token: TransportCancellable { func cancel() {} }
-        func execute(_ request: URLRequest, options: TransferOptions,
-                     completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+        func execute(
+            _ request: URLRequest, options: TransferOptions,
+            completion: @escaping @Sendable (TransportResult) -> Void
+        ) -> any TransportCancellable {
             let hangs = request.url?.path == "/pending"
             DispatchQueue.global().async {
                 guard !hangs else { return }
@@ -86,8 +100,10 @@ final class TransportConformanceTests: XCTestCase {
     final class Mixer: Transport {
         struct Token: TransportCancellable { func cancel() {} }
         private let first = Locked<URLRequest?>(nil)
-        func execute(_ request: URLRequest, options: TransferOptions,
-                     completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
+        func execute(
+            _ request: URLRequest, options: TransferOptions,
+            completion: @escaping @Sendable (TransportResult) -> Void
+        ) -> any TransportCancellable {
             let answered = first.withLock { stored in
                 if stored == nil { stored = request }
                 return stored ?? request
@@ -98,19 +114,26 @@ final class TransportConformanceTests: XCTestCase {
     }
 
     func testTheHelperReportsDoubleCompletionsAndIgnoredCancellation() async {
-        let report = await TransportConformance(transport: Careless(), answered: request("https://x.test/ok"),
-                                                pending: request("https://x.test/pending"), timeout: 0.5).run()
+        let report = await TransportConformance(
+            transport: Careless(), answered: request("https://x.test/ok"),
+            pending: request("https://x.test/pending"), timeout: 0.5
+        ).run()
         XCTAssertFalse(report.passed)
         let failed = Set(report.checks.filter { !$0.failures.isEmpty }.map(\.name))
-        XCTAssertTrue(failed.isSuperset(of: ["answers once", "cancel before completion", "concurrent cancels",
-                                             "concurrent calls"]), report.description)
+        XCTAssertTrue(
+            failed.isSuperset(of: [
+                "answers once", "cancel before completion", "concurrent cancels",
+                "concurrent calls"
+            ]), report.description)
         XCTAssertTrue(report.description.contains("completed 2 times"), report.description)
         XCTAssertTrue(report.description.contains("did not complete within 0.5 s"), report.description)
     }
 
     func testTheHelperReportsCrossedResults() async {
-        let report = await TransportConformance(transport: Mixer(), answered: request("https://x.test/ok"),
-                                                concurrency: 8, timeout: 2).run()
+        let report = await TransportConformance(
+            transport: Mixer(), answered: request("https://x.test/ok"),
+            concurrency: 8, timeout: 2
+        ).run()
         let concurrent = report.checks.first { $0.name == "concurrent calls" }
         XCTAssertFalse(concurrent?.failures.isEmpty ?? true, report.description)
         XCTAssertTrue(report.description.contains("completed with the result of request"), report.description)

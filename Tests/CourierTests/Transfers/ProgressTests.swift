@@ -6,8 +6,10 @@ import XCTest
 
 /// Upload and download progress: monotonic, totals when known, throttled, ending at completion.
 final class ProgressTests: TransferTestCase {
-    private func assertWellFormed(_ values: [TransferProgress], final expected: Int64, total: Int64?,
-                                  file: StaticString = #filePath, line: UInt = #line) {
+    private func assertWellFormed(
+        _ values: [TransferProgress], final expected: Int64, total: Int64?,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         guard let last = values.last else { return XCTFail("no progress reported", file: file, line: line) }
         XCTAssertTrue(last.isFinished, file: file, line: line)
         XCTAssertEqual(values.filter(\.isFinished).count, 1, "exactly one final value", file: file, line: line)
@@ -39,7 +41,9 @@ final class ProgressTests: TransferTestCase {
         let streamed = await reader.value
         assertWellFormed(streamed, final: Int64(size), total: Int64(size))
         // Closures run on a serial queue after the response is delivered: wait for the final one.
-        for _ in 0..<500 where !(closure.values.last?.isFinished ?? false) { try await Task.sleep(nanoseconds: 10_000_000) }
+        for _ in 0..<500 where !(closure.values.last?.isFinished ?? false) {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
         assertWellFormed(closure.values, final: Int64(size), total: Int64(size))
         XCTAssertGreaterThan(closure.values.count, 1, "an 8 MiB body reports along the way")
     }
@@ -80,7 +84,9 @@ final class ProgressTests: TransferTestCase {
         let request = Session().request(server.url("/truncated?send=30000&declared=100000"))
         let sequence = request.downloadProgress(every: .zero)
         let response = await request.response()
-        guard case .truncatedResponse? = response.error else { return XCTFail("got \(String(describing: response.error))") }
+        guard case .truncatedResponse? = response.error else {
+            return XCTFail("got \(String(describing: response.error))")
+        }
         var values: [TransferProgress] = []
         for await value in sequence { values.append(value) }
         let last = try XCTUnwrap(values.last)

@@ -43,8 +43,9 @@ final class ResumeTests: TransferTestCase {
         let requests = server.recordedRequests(path: "/resumable")
         XCTAssertEqual(requests.map { $0.header("Range") }, [nil, "bytes=2000000-", "bytes=4500000-"])
         XCTAssertEqual(requests.map { $0.header("If-Range") }, [nil, resume.validator, resume.validator])
-        XCTAssertEqual(requests.map { $0.header("Accept-Encoding") == nil }, [false, true, true],
-                       "a resumption asks for the stored bytes, not a compressed rendering")
+        XCTAssertEqual(
+            requests.map { $0.header("Accept-Encoding") == nil }, [false, true, true],
+            "a resumption asks for the stored bytes, not a compressed rendering")
         XCTAssertEqual(session.liveHandleCount, 0)
     }
 
@@ -60,15 +61,19 @@ final class ResumeTests: TransferTestCase {
         for await value in progress { values.append(value) }
         XCTAssertGreaterThanOrEqual(values.first?.completedBytes ?? 0, 3_000_000)
         XCTAssertEqual(values.first?.totalBytes, Int64(size))
-        XCTAssertEqual(values.last, TransferProgress(completedBytes: Int64(size), totalBytes: Int64(size), isFinished: true))
+        XCTAssertEqual(
+            values.last, TransferProgress(completedBytes: Int64(size), totalBytes: Int64(size), isFinished: true))
     }
 
     func testAServerIgnoringRangesSendsTheWholeBodyAgain() async throws {
         let file = scratch.path("ignored.bin")
-        let cut = await Session().download(server.url("/resumable?size=\(size)&seed=5&cut=1000000"), to: file).response()
+        let cut = await Session().download(server.url("/resumable?size=\(size)&seed=5&cut=1000000"), to: file)
+            .response()
         let resume = try XCTUnwrap(cut.resumeData)
-        let full = await Session().download(server.url("/resumable?size=\(size)&seed=5&ignoreRange=1"),
-                                            resumingWith: resume).validate().response()
+        let full = await Session().download(
+            server.url("/resumable?size=\(size)&seed=5&ignoreRange=1"),
+            resumingWith: resume
+        ).validate().response()
         XCTAssertNil(full.error)
         XCTAssertEqual(full.statusCode, 200)
         XCTAssertEqual(fileSize(file), size, "the whole body replaced the partial file")
@@ -110,9 +115,13 @@ final class ResumeTests: TransferTestCase {
 
     func testWithoutAValidatorThereIsNoResumeData() async throws {
         let file = scratch.path("novalidator.bin")
-        let response = await Session().download(server.url("/resumable?size=\(size)&validators=0&cut=100000"),
-                                                to: file).response()
-        guard case .truncatedResponse? = response.error else { return XCTFail("got \(String(describing: response.error))") }
+        let response = await Session().download(
+            server.url("/resumable?size=\(size)&validators=0&cut=100000"),
+            to: file
+        ).response()
+        guard case .truncatedResponse? = response.error else {
+            return XCTFail("got \(String(describing: response.error))")
+        }
         XCTAssertNil(response.resumeData)
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "an unresumable partial file is removed")
     }
@@ -144,12 +153,14 @@ final class ResumeTests: TransferTestCase {
     func testAMisplacedPartialResponseIsRefused() async throws {
         let body = TestHTTPServer.deterministicBytes(count: 100_000, seed: 3)
         server.route("/misplaced") { _ in
-            TestHTTPResponse(status: 206, headers: ["Content-Range": "bytes 0-99999/100000", "ETag": "\"m\""], body: body)
+            TestHTTPResponse(
+                status: 206, headers: ["Content-Range": "bytes 0-99999/100000", "ETag": "\"m\""], body: body)
         }
         let file = scratch.path("misplaced.bin")
         try Data(repeating: 7, count: 5000).write(to: file)
-        let resume = ResumeData(url: server.url("/misplaced"), fileURL: file, bytesWritten: 5000, validator: "\"m\"",
-                                totalBytes: 100_000)
+        let resume = ResumeData(
+            url: server.url("/misplaced"), fileURL: file, bytesWritten: 5000, validator: "\"m\"",
+            totalBytes: 100_000)
         let response = await Session().download(server.url("/misplaced"), resumingWith: resume).response()
         guard case .protocolViolation(let message)? = response.error else {
             return XCTFail("got \(String(describing: response.error))")
@@ -159,8 +170,9 @@ final class ResumeTests: TransferTestCase {
 
     func testAMissingPartialFileMeansAFullDownload() async throws {
         let file = scratch.path("gone.bin")
-        let resume = ResumeData(url: server.url("/resumable"), fileURL: file, bytesWritten: 1000, validator: "\"x\"",
-                                totalBytes: nil)
+        let resume = ResumeData(
+            url: server.url("/resumable"), fileURL: file, bytesWritten: 1000, validator: "\"x\"",
+            totalBytes: nil)
         let response = await Session().download(server.url("/resumable?size=\(size)&seed=5"), resumingWith: resume)
             .validate().response()
         XCTAssertEqual(response.statusCode, 200)
@@ -171,8 +183,9 @@ final class ResumeTests: TransferTestCase {
     func testAFailedResumptionKeepsThePartialFile() async throws {
         let file = scratch.path("kept.bin")
         try Data(repeating: 1, count: 3000).write(to: file)
-        let resume = ResumeData(url: URL(string: "http://127.0.0.1:1/x")!, fileURL: file, bytesWritten: 3000,
-                                validator: "\"k\"", totalBytes: 10_000)
+        let resume = ResumeData(
+            url: URL(string: "http://127.0.0.1:1/x")!, fileURL: file, bytesWritten: 3000,
+            validator: "\"k\"", totalBytes: 10_000)
         let response = await Session().download("http://127.0.0.1:\(Loopback.closedPort())/x", resumingWith: resume)
             .response()
         guard case .cannotConnect? = response.error else { return XCTFail("got \(String(describing: response.error))") }
@@ -181,8 +194,9 @@ final class ResumeTests: TransferTestCase {
     }
 
     func testResumeDataSurvivesEncoding() throws {
-        let resume = ResumeData(url: URL(string: "https://example.com/a.bin")!, fileURL: URL(fileURLWithPath: "/tmp/a.bin"),
-                                bytesWritten: 42, validator: "\"e\"", totalBytes: 100)
+        let resume = ResumeData(
+            url: URL(string: "https://example.com/a.bin")!, fileURL: URL(fileURLWithPath: "/tmp/a.bin"),
+            bytesWritten: 42, validator: "\"e\"", totalBytes: 100)
         XCTAssertEqual(try JSONDecoder().decode(ResumeData.self, from: JSONEncoder().encode(resume)), resume)
     }
 }

@@ -34,8 +34,10 @@ final class UploadTests: TransferTestCase {
         request.setValue("text/csv", forHTTPHeaderField: "Content-Type")
         let put = try await summary(Session().upload(.file(file, contentType: "image/png"), to: request))
         XCTAssertEqual(put.sha256, sha256)
-        let patch = try await summary(Session().upload(.file(file, contentType: "image/png"),
-                                                       to: server.url("/upload"), method: .patch))
+        let patch = try await summary(
+            Session().upload(
+                .file(file, contentType: "image/png"),
+                to: server.url("/upload"), method: .patch))
         XCTAssertEqual(patch.sha256, sha256)
         let recorded = server.recordedRequests(path: "/upload")
         XCTAssertEqual(recorded.map(\.method), ["PUT", "PATCH"])
@@ -62,8 +64,9 @@ final class UploadTests: TransferTestCase {
         guard case .stream(let buffer)? = (request.request?.httpBodyStream as? UploadBodyStream)?.source else {
             return XCTFail("the body should be a streamed upload")
         }
-        XCTAssertLessThanOrEqual(buffer.highWater, 256 << 10 + chunkSize,
-                                 "never more than the buffer size (plus the chunk being handed over) is queued")
+        XCTAssertLessThanOrEqual(
+            buffer.highWater, 256 << 10 + chunkSize,
+            "never more than the buffer size (plus the chunk being handed over) is queued")
     }
 
     func testStreamWithDeclaredLengthSendsContentLength() async throws {
