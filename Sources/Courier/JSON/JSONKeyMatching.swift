@@ -24,16 +24,6 @@ enum JSONKeyMatching {
         return true
     }
 
-    /// The first up-to-8 bytes of `bytes` as a little-endian word, and the mask covering them.
-    @inline(__always)
-    static func prefixWord(_ bytes: UnsafeBufferPointer<UInt8>) -> (word: UInt64, mask: UInt64) {
-        var word: UInt64 = 0
-        let n = min(8, bytes.count)
-        for k in 0..<n { word |= UInt64(bytes[k]) << UInt64(k * 8) }
-        let mask: UInt64 = bytes.count >= 8 ? ~0 : (1 << UInt64(n * 8)) &- 1
-        return (word, mask)
-    }
-
     // MARK: Snake case
 
     /// Foundation's `convertFromSnakeCase` for any key: keeps leading and trailing underscores,
