@@ -88,7 +88,7 @@ enum CourierWorkloads {
         }
     }
 
-    /// W3: the 193 KB array decoded into `[Item]` with the default `JSONDecoder`.
+    /// W3: the 193 KB array decoded into `[Item]` with the session's default decoder (`CourierJSONDecoder`).
     static func decoded(count: Int, warmup: Int) throws -> Measurement {
         let session = Session()
         return try runBlocking {

@@ -35,7 +35,7 @@ final class DocsTests: XCTestCase {
         let declarations: [(file: String, signature: String)] = [
             ("Service.swift", "static var envelope: any EnvelopeFormat.Type { get }"),
             ("Service.swift", "var session: Session { get }"),
-            ("Service.swift", "var decoder: JSONDecoder { get }"),
+            ("Service.swift", "var decoder: any DataDecoder { get }"),
             ("Service.swift", "var plugins: [any Plugin] { get }"),
             ("Service.swift", "func makeRequest(_ target: any URLRequestConvertible) -> DataRequest"),
             (
@@ -70,7 +70,7 @@ final class DocsTests: XCTestCase {
             (
                 "ResponseEnvelope.swift",
                 "static func open<Payload: Decodable>(_ data: Data, as payload: Payload.Type, "
-                    + "decoder: JSONDecoder) throws -> EnvelopeFields<Payload>"
+                    + "decoder: any DataDecoder) throws -> EnvelopeFields<Payload>"
             ),
             (
                 "EnvelopeFields.swift",

@@ -18,7 +18,9 @@ struct Wrapped<P: Decodable>: ResponseEnvelope {
 extension Wrapped: Sendable where P: Sendable {}  // lets `.envelope` mode return a Wrapped<T>
 
 enum WrappedEnvelope: EnvelopeFormat {
-    static func open<P: Decodable>(_ data: Data, as payload: P.Type, decoder: JSONDecoder) throws -> EnvelopeFields<P> {
+    static func open<P: Decodable>(
+        _ data: Data, as payload: P.Type, decoder: any DataDecoder
+    ) throws -> EnvelopeFields<P> {
         EnvelopeFields(try decoder.decode(Wrapped<P>.self, from: data))
     }
 }

@@ -19,11 +19,12 @@ final class ServiceProtocolTests: XCTestCase {
         }
     }
 
-    /// A final class with its own session and decoder, all `let`: checked `Sendable`.
+    /// A final class with its own session and decoder (Foundation's, configured), all `let`:
+    /// checked `Sendable`.
     final class CatalogService: Service {
         static var envelope: any EnvelopeFormat.Type { ResultEnvelope.self }
         let session: Session
-        let decoder: JSONDecoder
+        let decoder: any DataDecoder
 
         init(session: Session) {
             self.session = session

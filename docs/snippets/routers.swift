@@ -56,11 +56,7 @@ enum ItemsAPI: ExampleAPI {
 
 let apiSession = Session()
 let stagingSession = Session()
-let isoDates: JSONDecoder = {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    return decoder
-}()
+let isoDates = CourierJSONDecoder(dateDecodingStrategy: .iso8601)
 
 enum UserAPI: ExampleAPI {
     case me

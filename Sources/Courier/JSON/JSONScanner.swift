@@ -54,6 +54,7 @@ struct JSONScanner {
         .character(offset < input.count ? byte(offset) : 0, context, at: offset, in: input)
     }
 
+    @inline(__always)
     private mutating func run() throws(JSONSyntaxError) {
         var position = skipWhitespace(0)
         guard position < input.count else { throw JSONSyntaxError("The document is empty") }
@@ -140,6 +141,7 @@ struct JSONScanner {
         tape.append(JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: index + 1))
     }
 
+    @inline(__always)
     private mutating func open(at position: Int, object: Bool) throws(JSONSyntaxError) -> Int {
         guard depth < JSONScanner.maximumDepth else {
             throw JSONSyntaxError(

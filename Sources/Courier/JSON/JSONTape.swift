@@ -66,18 +66,24 @@ struct JSONTapeBuffer {
 
     @inline(__always)
     mutating func append(_ entry: JSONEntry) {
-        if count == capacity { grow() }
+        if count == capacity { (base, capacity) = JSONTapeBuffer.grown(base, count: count, capacity: capacity) }
         (base + count).initialize(to: entry)
         count += 1
     }
 
+    /// A buffer twice as large holding the first `count` entries of `base` (which is freed).
+    /// Values in, values out: the buffer's own storage never escapes, so the scanner keeps it in
+    /// registers.
     @inline(never)
-    private mutating func grow() {
+    private static func grown(
+        _ base: UnsafeMutablePointer<JSONEntry>, count: Int, capacity: Int
+    )
+        -> (UnsafeMutablePointer<JSONEntry>, Int)
+    {
         let bigger = JSONMemory.allocate(JSONEntry.self, capacity: capacity * 2)
         bigger.moveInitialize(from: base, count: count)
         JSONMemory.deallocate(base)
-        base = bigger
-        capacity *= 2
+        return (bigger, capacity * 2)
     }
 
     func deallocate() {

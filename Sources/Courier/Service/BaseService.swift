@@ -32,12 +32,14 @@ open class BaseService: Service, @unchecked Sendable {
     /// ``init(session:decoder:)``), unless a ``ServiceSession`` override is active.
     public let session: Session
     /// The decoder for bodies and envelopes.
-    public let decoder: JSONDecoder
+    public let decoder: any DataDecoder
 
-    /// Creates a service over `session`, decoding with `decoder`.
-    public init(session: Session = .default, decoder: JSONDecoder = JSONDecoder()) {
+    /// Creates a service over `session`, decoding with `decoder`, or when it is nil with the
+    /// session's ``Session/Configuration/decoder`` (a ``CourierJSONDecoder`` unless the session
+    /// says otherwise). Pass a `JSONDecoder` to decode with Foundation.
+    public init(session: Session = .default, decoder: (any DataDecoder)? = nil) {
         self.session = session
-        self.decoder = decoder
+        self.decoder = decoder ?? session.configuration.decoder
     }
 
     /// How this service's responses are wrapped. Default: ``NoEnvelope`` (the body is the value).

@@ -4,7 +4,7 @@ import Foundation
 /// ``DecodingMode``, and reads the server's message out of error bodies. Pure: no I/O.
 struct EnvelopeReader {
     let format: any EnvelopeFormat.Type
-    let decoder: JSONDecoder
+    let decoder: any DataDecoder
 
     /// Why a body did not produce a value.
     enum Rejection: Error {

@@ -31,7 +31,7 @@ public protocol ResponseEnvelope<Payload>: Decodable {
 /// A format for your own envelope type is three lines:
 /// ```swift
 /// enum WrappedEnvelope: EnvelopeFormat {
-///     static func open<P: Decodable>(_ data: Data, as payload: P.Type, decoder: JSONDecoder) throws -> EnvelopeFields<P> {
+///     static func open<P: Decodable>(_ data: Data, as payload: P.Type, decoder: any DataDecoder) throws -> EnvelopeFields<P> {
 ///         EnvelopeFields(try decoder.decode(Wrapped<P>.self, from: data))
 ///     }
 /// }
@@ -39,7 +39,7 @@ public protocol ResponseEnvelope<Payload>: Decodable {
 public protocol EnvelopeFormat {
     /// Decodes `data` as this envelope around a `Payload`; throws the decoder's error.
     static func open<Payload: Decodable>(
-        _ data: Data, as payload: Payload.Type, decoder: JSONDecoder
+        _ data: Data, as payload: Payload.Type, decoder: any DataDecoder
     ) throws
         -> EnvelopeFields<Payload>
 }
@@ -55,7 +55,7 @@ public struct DiscardedPayload: Decodable, Sendable {
 public enum NoEnvelope: EnvelopeFormat {
     /// Decodes the whole body as the payload.
     public static func open<Payload: Decodable>(
-        _ data: Data, as payload: Payload.Type, decoder: JSONDecoder
+        _ data: Data, as payload: Payload.Type, decoder: any DataDecoder
     ) throws
         -> EnvelopeFields<Payload>
     {

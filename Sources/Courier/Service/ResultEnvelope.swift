@@ -50,7 +50,7 @@ public enum ResultEnvelope: EnvelopeFormat {
 
     /// Decodes a ``Body``.
     public static func open<Payload: Decodable>(
-        _ data: Data, as payload: Payload.Type, decoder: JSONDecoder
+        _ data: Data, as payload: Payload.Type, decoder: any DataDecoder
     ) throws
         -> EnvelopeFields<Payload>
     {

@@ -17,7 +17,8 @@ import Foundation
 /// ```
 /// ``envelope`` has no default, so a service that does not declare it, or declares it with
 /// another type, does not compile. Every other requirement has a default: ``session`` is
-/// ``Session/default``, ``decoder`` a plain `JSONDecoder`, ``plugins`` empty; ``makeRequest(_:)`` and
+/// ``Session/default``, ``decoder`` the session's decoder (``CourierJSONDecoder`` unless the session
+/// says otherwise), ``plugins`` empty; ``makeRequest(_:)`` and
 /// ``judgeStatus(by:_:type:decodingMode:)`` are the two override points, each with a `standard…`
 /// implementation to fall back to. ``ServiceSession`` points services at another session (a stub
 /// in tests, a staging server) without editing them.
@@ -30,8 +31,10 @@ public protocol Service: Sendable {
     /// The service's own session. Default: ``Session/default``. A ``ServiceSession`` override,
     /// when one is active, is used instead.
     var session: Session { get }
-    /// The decoder for bodies and envelopes. Default: a plain `JSONDecoder`.
-    var decoder: JSONDecoder { get }
+    /// The decoder for bodies and envelopes. Default: the service's ``session``'s
+    /// ``Session/Configuration/decoder``, a ``CourierJSONDecoder`` unless that session says
+    /// otherwise. Return Foundation's `JSONDecoder` to decode this service's responses with it.
+    var decoder: any DataDecoder { get }
     /// Plugins for every request of this service, run after the session's plugins (see
     /// ``Plugin``). Default: none.
     var plugins: [any Plugin] { get }
@@ -51,8 +54,8 @@ extension Service {
     /// ``Session/default``.
     public var session: Session { .default }
 
-    /// A plain `JSONDecoder`.
-    public var decoder: JSONDecoder { JSONDecoder() }
+    /// The ``session``'s ``Session/Configuration/decoder``.
+    public var decoder: any DataDecoder { session.configuration.decoder }
 
     /// No plugins.
     public var plugins: [any Plugin] { [] }

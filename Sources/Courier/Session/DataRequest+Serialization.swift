@@ -42,12 +42,15 @@ extension DataRequest {
         return self
     }
 
-    /// Delivers the body decoded as `type`. An empty body decodes only into ``Empty``.
+    /// Delivers the body decoded as `type` with `decoder`, or the session's
+    /// ``Session/Configuration/decoder`` (``CourierJSONDecoder`` unless configured otherwise).
+    /// An empty body decodes only into ``Empty``.
     @discardableResult
     public func responseDecodable<T: Decodable & Sendable>(
-        of type: T.Type = T.self, queue: DispatchQueue? = nil, decoder: JSONDecoder = JSONDecoder(),
+        of type: T.Type = T.self, queue: DispatchQueue? = nil, decoder: (any DataDecoder)? = nil,
         completionHandler: @escaping @Sendable (DataResponse<T>) -> Void
     ) -> Self {
+        let decoder = decoder ?? session.configuration.decoder
         deliver(
             on: queue, serializer: { Self.decode(type, from: $0, decoder: decoder) },
             completionHandler: completionHandler)
@@ -62,11 +65,13 @@ extension DataRequest {
         DataRequest.makeResponse(await outcome(), serializer: Self.optionalData)
     }
 
-    /// Waits for the response with its body decoded as `type`; failures are in `result`.
+    /// Waits for the response with its body decoded as `type` (with `decoder`, or the session's
+    /// ``Session/Configuration/decoder``); failures are in `result`.
     public func decodableResponse<T: Decodable & Sendable>(
-        of type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()
+        of type: T.Type = T.self, decoder: (any DataDecoder)? = nil
     ) async -> DataResponse<T> {
-        DataRequest.makeResponse(await outcome(), serializer: { Self.decode(type, from: $0, decoder: decoder) })
+        let decoder = decoder ?? session.configuration.decoder
+        return DataRequest.makeResponse(await outcome(), serializer: { Self.decode(type, from: $0, decoder: decoder) })
     }
 
     /// The body bytes; throws a ``CourierError``.
@@ -79,9 +84,10 @@ extension DataRequest {
         try DataRequest.makeResponse(await outcome(), serializer: { Self.string($0, encoding: encoding) }).result.get()
     }
 
-    /// The body decoded as `type`; throws a ``CourierError``.
+    /// The body decoded as `type` (with `decoder`, or the session's
+    /// ``Session/Configuration/decoder``); throws a ``CourierError``.
     public func decodable<T: Decodable & Sendable>(
-        _ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()
+        _ type: T.Type = T.self, decoder: (any DataDecoder)? = nil
     ) async throws(CourierError) -> T {
         try await decodableResponse(of: type, decoder: decoder).result.get()
     }
@@ -103,7 +109,7 @@ extension DataRequest {
     }
 
     static func decode<T: Decodable>(
-        _ type: T.Type, from outcome: Outcome, decoder: JSONDecoder
+        _ type: T.Type, from outcome: Outcome, decoder: any DataDecoder
     ) -> Result<T, CourierError> {
         if outcome.data.isEmpty {
             if let empty = Empty() as? T { return .success(empty) }

@@ -69,6 +69,12 @@ extension Session {
         /// Linux has no main run loop, so handlers queued on `.main` would never run there unless
         /// the program calls `dispatchMain()`.
         public var callbackQueue: DispatchQueue = .global()
+        /// How response bodies are decoded by `responseDecodable`, `decodable` and
+        /// `decodableResponse` when a call does not pass its own decoder, and by services on this
+        /// session that do not declare one. Default: ``CourierJSONDecoder`` (the same results as
+        /// Foundation's `JSONDecoder`, several times faster); set `JSONDecoder()`, configured as
+        /// you like, to decode with Foundation. See docs/decoding.md.
+        public var decoder: any DataDecoder = CourierJSONDecoder()
 
         /// The default configuration.
         public init() {}

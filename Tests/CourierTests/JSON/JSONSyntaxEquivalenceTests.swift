@@ -114,6 +114,36 @@ final class JSONSyntaxEquivalenceTests: XCTestCase {
         assertSameError(Nothing.self, String(repeating: "{\"a\":[", count: 200_000))
     }
 
+    /// A recursive type 512 levels deep (the most the scanner accepts) decodes on a worker
+    /// thread, whose stack is smaller than the main thread's.
+    func testDeepestAllowedNestingDecodesOnAWorkerThread() {
+        indirect enum Nest: Decodable {
+            case leaf
+            case node([Nest])
+
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                var children: [Nest] = []
+                while !container.isAtEnd { children.append(try container.decode(Nest.self)) }
+                self = children.isEmpty ? .leaf : .node(children)
+            }
+
+            var depth: Int {
+                switch self {
+                case .leaf: return 1
+                case .node(let children): return 1 + (children.map(\.depth).max() ?? 0)
+                }
+            }
+        }
+        let json = Data((String(repeating: "[", count: 512) + String(repeating: "]", count: 512)).utf8)
+        let done = expectation(description: "decoded")
+        DispatchQueue.global().async {
+            XCTAssertEqual((try? CourierJSONDecoder().decode(Nest.self, from: json))?.depth, 512)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 60)
+    }
+
     func testDeepNestingErrorIsTyped() {
         let deep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
         XCTAssertThrowsError(try CourierJSONDecoder().decode(Nothing.self, from: Data(deep.utf8))) { error in
