@@ -86,6 +86,10 @@ public final class AuthenticationInterceptor: RequestInterceptor {
     /// How many refreshes have started so far.
     public var refreshCount: Int { state.withLock { $0.refreshCount } }
 
+    /// How many requests wait for the running refresh; tests use it to know that every request
+    /// they started has reached the interceptor.
+    var waitingCount: Int { state.withLock { $0.waiterCount } }
+
     /// Adds the credential the endpoint asks for, first waiting for (or starting) a refresh if
     /// one is running or the credential has expired.
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {

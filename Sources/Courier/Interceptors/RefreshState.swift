@@ -32,6 +32,8 @@ struct RefreshState<Waiter> {
     let maxRefreshes: Int
     let window: TimeInterval
     private var waiters: [Waiter] = []
+    /// How many requests wait for the running refresh (its starter included).
+    var waiterCount: Int { waiters.count }
     /// When the refreshes of the current window started.
     private var recentRefreshes: [Date] = []
     /// Bumped when the app sets the credential itself, so a refresh started before that does not

@@ -1,4 +1,4 @@
-import Courier
+@testable import Courier
 import CourierSync
 import CourierTestServer
 import CourierTesting
@@ -98,17 +98,25 @@ final class AuthenticationTests: XCTestCase {
     }
 
     func testFiftyConcurrent401sCauseExactlyOneRefresh() async {
-        let server = self.server!
-        // The refresh completes only once all 50 requests have been refused, so every one of
-        // them really hit a 401 while the others were in flight. The wait is bounded (60 s) only
-        // so that a broken build cannot hang; under AddressSanitizer on a loaded 2-core machine
-        // the 50 requests took more than 10 s to arrive.
+        // The server answers no `/me` request before all 50 have arrived, so every one of them
+        // is sent with the old token and refused while the others are in flight; the refresh
+        // completes only once all 50 wait for it. The waits are bounded (60 s) only so that a
+        // broken build cannot hang.
+        let validToken = self.validToken
+        let arrived = Counter()
+        server.route("/me") { request in
+            arrived.increment()
+            waitFor { arrived.value >= 50 }
+            return request.header("Authorization") == "Bearer " + validToken.withLock { $0 }
+                ? .text("me") : .jsonString(#"{"error":"token expired"}"#, status: 401)
+        }
+        let box = Locked<AuthenticationInterceptor?>(nil)
         let auth = interceptor(refresh: { _ in
-            for _ in 0..<12_000 where server.recordedRequests(path: "/me").count < 50 {
-                try await Task.sleep(nanoseconds: 5_000_000)
-            }
+            await waitForAsync { (box.withLock { $0 }?.waitingCount ?? 0) >= 50 }
             return AuthCredential(accessToken: "new")
         })
+        box.withLock { $0 = auth }
+        defer { box.withLock { $0 = nil } }  // the refresh closure holds the box
         let session = session(auth)
         let route = route("/me")
         let statuses = await withTaskGroup(of: Int.self) { group in
@@ -187,13 +195,15 @@ final class AuthenticationTests: XCTestCase {
     }
 
     func testAFailedRefreshFailsEveryWaitingRequest() async {
-        let server = self.server!
+        // The refresh fails only once all 20 requests wait for it (each either got its 401 or
+        // was about to be sent), so none of them can start a second one.
+        let box = Locked<AuthenticationInterceptor?>(nil)
         let auth = interceptor(refresh: { _ in
-            for _ in 0..<2000 where server.recordedRequests(path: "/me").count < 20 {
-                try await Task.sleep(nanoseconds: 5_000_000)
-            }
+            await waitForAsync { (box.withLock { $0 }?.waitingCount ?? 0) >= 20 }
             throw TestFailure("refresh token revoked")
         })
+        box.withLock { $0 = auth }
+        defer { box.withLock { $0 = nil } }  // the refresh closure holds the box
         let session = session(auth)
         let route = route("/me")
         let errors = await withTaskGroup(of: CourierError?.self) { group in
@@ -261,4 +271,14 @@ final class AuthenticationTests: XCTestCase {
         XCTAssertEqual(
             server.recordedRequests(path: "/slow-me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
     }
+}
+
+/// Blocks the calling (server) thread until `condition` holds, for at most 60 s.
+private func waitFor(_ condition: () -> Bool) {
+    for _ in 0..<12_000 where !condition() { usleep(5_000) }
+}
+
+/// Suspends until `condition` holds, for at most 60 s.
+private func waitForAsync(_ condition: () -> Bool) async {
+    for _ in 0..<12_000 where !condition() { try? await Task.sleep(nanoseconds: 5_000_000) }
 }
