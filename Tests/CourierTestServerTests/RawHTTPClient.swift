@@ -161,8 +161,9 @@ final class RawHTTPClient {
     }
 }
 
-/// Polls `condition` (up to `seconds`) for state that another thread changes; not a timing assertion.
-func waitFor(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+/// Polls `condition` for state that another thread changes; not a timing assertion: the bound
+/// (60 s by default) is there only so that a broken build cannot hang.
+func waitFor(_ seconds: Double = 60, _ condition: () -> Bool) -> Bool {
     let deadline = Date(timeIntervalSinceNow: seconds)
     while Date() < deadline {
         if condition() { return true }

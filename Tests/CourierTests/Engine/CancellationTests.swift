@@ -14,12 +14,11 @@ final class CancellationTests: XCTestCase {
     override func setUpWithError() throws { server = try TestHTTPServer() }
     override func tearDown() { server.shutdown() }
 
-    /// Polls (without asserting on time) until the server has seen `count` requests for `path`.
+    /// Waits until the server has seen `count` requests for `path` (bounded at 60 s only so that
+    /// a broken build cannot hang; never a timing assertion).
     private func waitForServer(path: String, count: Int = 1) async throws {
-        for _ in 0..<500 where server.recordedRequests(path: path).count < count {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        XCTAssertGreaterThanOrEqual(server.recordedRequests(path: path).count, count, "the server never saw \(path)")
+        let arrived = await server.waitForRequests(count: count, path: path, timeout: 60)
+        XCTAssertTrue(arrived, "the server never saw \(path)")
     }
 
     func testCancelBeforeStartNeverSends() async {

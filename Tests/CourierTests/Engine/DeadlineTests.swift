@@ -30,15 +30,16 @@ final class DeadlineTests: XCTestCase {
         configuration.maxConnectionsPerHost = 2
         let session = Session(configuration: configuration)
         let order = Order()
-        let busy = (0..<2).map { _ in session.request(Self.request(server.url("/never"), timeout: 8)) }
+        // The busy requests hold both connections until they are cancelled at the end; their own
+        // limit (60 s) is there only so that a broken build cannot hang.
+        let busy = (0..<2).map { _ in session.request(Self.request(server.url("/never"), timeout: 60)) }
         let busyTasks = busy.map { request in
             Task {
                 _ = await request.response(); order.append("busy")
             }
         }
-        for _ in 0..<500 where server.recordedRequests(path: "/never").count < 2 {
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
+        let busyArrived = await server.waitForRequests(count: 2, path: "/never", timeout: 60)
+        XCTAssertTrue(busyArrived, "both busy requests hold a connection")
         let errors = await withTaskGroup(of: CourierError?.self) { group in
             for index in 0..<20 {
                 group.addTask {
@@ -68,13 +69,14 @@ final class DeadlineTests: XCTestCase {
         defer { server.shutdown() }
         var configuration = Session.Configuration()
         configuration.maxConnectionsPerHost = 1
-        configuration.timeouts = .init(connect: 0.2, request: 8)
+        // A connect limit of 1 s: a loopback connect never takes that long, even under a sanitizer
+        // on a loaded machine, so only the time spent queued could make it fire.
+        configuration.timeouts = .init(connect: 1, request: 30)
         let session = Session(configuration: configuration)
-        let busy = session.request(server.url("/delay?ms=600"))
+        let busy = session.request(server.url("/delay?ms=3000"))
         let busyTask = Task { await busy.response() }
-        for _ in 0..<500 where server.recordedRequests(path: "/delay").isEmpty {
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
+        let busyArrived = await server.waitForRequests(path: "/delay", timeout: 60)
+        XCTAssertTrue(busyArrived, "the busy request holds the connection")
         // Queued three times longer than the connect limit: the limit starts when connecting does.
         let queued = await session.request(server.url("/hello")).response()
         XCTAssertNil(queued.error)
@@ -97,13 +99,15 @@ final class DeadlineTests: XCTestCase {
         let server = try TestHTTPServer()
         defer { server.shutdown() }
         var configuration = Session.Configuration()
-        configuration.timeouts = .init(connect: 5, request: 8, idle: 0.4)
+        // An idle limit ten times the trickle's interval (a loaded machine can stall a thread for a
+        // few hundred milliseconds), and a trickle lasting twice the limit in all (2 s).
+        configuration.timeouts = .init(connect: 5, request: 30, idle: 1)
         let session = Session(configuration: configuration)
         let stalled = await session.request(server.url("/headers-then-stall")).response()
         XCTAssertEqual(stalled.error, .timedOut(.idle))
         XCTAssertEqual(stalled.statusCode, 200, "the head that did arrive is kept")
-        let trickle = await session.request(server.url("/trickle?size=30&chunk=5&interval=100")).response()
+        let trickle = await session.request(server.url("/trickle?size=100&chunk=5&interval=100")).response()
         XCTAssertNil(trickle.error, "bytes every 100 ms are not idleness")
-        XCTAssertEqual(trickle.data?.count, 30)
+        XCTAssertEqual(trickle.data?.count, 100)
     }
 }

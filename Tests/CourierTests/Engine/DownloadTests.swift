@@ -76,9 +76,8 @@ final class DownloadTests: XCTestCase {
         let cancelled = directory.appendingPathComponent("cancelled.bin")
         let request = Session().download(server.url("/headers-then-stall"), to: cancelled)
         let task = Task { await request.response() }
-        for _ in 0..<500 where server.recordedRequests(path: "/headers-then-stall").isEmpty {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
+        let arrived = await server.waitForRequests(path: "/headers-then-stall", timeout: 60)
+        XCTAssertTrue(arrived, "the download is in flight when cancelled")
         request.cancel()
         let cancelledResponse = await task.value
         XCTAssertEqual(cancelledResponse.error, .cancelled)

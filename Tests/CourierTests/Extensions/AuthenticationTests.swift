@@ -58,10 +58,6 @@ final class AuthenticationTests: XCTestCase {
         Session.with(interceptors: [interceptor], clock: clock)
     }
 
-    private func waitUntil(_ condition: () -> Bool) async {
-        for _ in 0..<1000 where !condition() { try? await Task.sleep(nanoseconds: 5_000_000) }
-    }
-
     func testTheCredentialIsAppliedAsTheEndpointAsks() async {
         let auth = interceptor(credential: AuthCredential(accessToken: "tok"))
         let session = session(auth)
@@ -106,13 +102,13 @@ final class AuthenticationTests: XCTestCase {
         let arrived = Counter()
         server.route("/me") { request in
             arrived.increment()
-            waitFor { arrived.value >= 50 }
+            blockUntil { arrived.value >= 50 }
             return request.header("Authorization") == "Bearer " + validToken.withLock { $0 }
                 ? .text("me") : .jsonString(#"{"error":"token expired"}"#, status: 401)
         }
         let box = Locked<AuthenticationInterceptor?>(nil)
         let auth = interceptor(refresh: { _ in
-            await waitForAsync { (box.withLock { $0 }?.waitingCount ?? 0) >= 50 }
+            await waitUntil { (box.withLock { $0 }?.waitingCount ?? 0) >= 50 }
             return AuthCredential(accessToken: "new")
         })
         box.withLock { $0 = auth }
@@ -130,29 +126,32 @@ final class AuthenticationTests: XCTestCase {
         XCTAssertEqual(sent.filter { $0 == "Bearer new" }.count, 50)
     }
 
-    /// A session whose refresh runs until `gate` opens, and the first request, which got a 401
-    /// and started that refresh.
+    /// A session whose refresh runs until `gate` opens (bounded at 60 s only so that a broken
+    /// build cannot hang), its interceptor, and the first request, which got a 401 and started
+    /// that refresh.
     private func refreshInProgress(
         until gate: Locked<Bool>
     ) async
-        -> (session: Session, route: Route, first: Task<DataResponse<Data?>, Never>)
+        -> (session: Session, auth: AuthenticationInterceptor, route: Route, first: Task<DataResponse<Data?>, Never>)
     {
         let auth = interceptor(refresh: { _ in
-            for _ in 0..<2000 where !gate.withLock({ $0 }) { try await Task.sleep(nanoseconds: 5_000_000) }
+            await waitUntil { gate.withLock { $0 } }
             return AuthCredential(accessToken: "new")
         })
         let session = session(auth)
         let route = route("/me")
         let first = Task { await session.request(route).response() }
-        await waitUntil { refreshes.value == 1 }
-        return (session, route, first)
+        await waitUntil { refreshes.value == 1 && auth.waitingCount == 1 }
+        return (session, auth, route, first)
     }
 
     func testRequestsStartedDuringARefreshWaitForIt() async {
         let gate = Locked(false)
-        let (session, route, first) = await refreshInProgress(until: gate)
+        let (session, auth, route, first) = await refreshInProgress(until: gate)
         let later = (0..<10).map { _ in Task { await session.request(route).response() } }
-        try? await Task.sleep(nanoseconds: 100_000_000)
+        // Every later request has reached the interceptor and waits: none could have been sent.
+        await waitUntil { auth.waitingCount == 11 }
+        XCTAssertEqual(auth.waitingCount, 11, "the first request and the ten later ones wait for the refresh")
         XCTAssertEqual(server.recordedRequests(path: "/me").count, 1, "nothing is sent while the refresh runs")
         gate.withLock { $0 = true }
         let firstStatus = await first.value.statusCode
@@ -167,16 +166,19 @@ final class AuthenticationTests: XCTestCase {
 
     func testCancellingARequestWaitingForARefreshCompletesItAtOnce() async {
         let gate = Locked(false)
-        let (session, route, first) = await refreshInProgress(until: gate)
+        let (session, auth, route, first) = await refreshInProgress(until: gate)
         let waiting = session.request(route)
         let done = expectation(description: "cancelled")
         waiting.response { response in
             XCTAssertEqual(response.error, .cancelled)
             done.fulfill()
         }
-        try? await Task.sleep(nanoseconds: 50_000_000)
+        await waitUntil { auth.waitingCount == 2 }
+        XCTAssertEqual(auth.waitingCount, 2, "the request waits for the refresh when cancelled")
         waiting.cancel()
-        await fulfillment(of: [done], timeout: 5)
+        // The refresh stays blocked until the gate opens below: completing within 30 s means
+        // completing without it.
+        await fulfillment(of: [done], timeout: 30)
         gate.withLock { $0 = true }
         let firstStatus = await first.value.statusCode
         XCTAssertEqual(firstStatus, 200, "the refresh others wait for goes on")
@@ -199,7 +201,7 @@ final class AuthenticationTests: XCTestCase {
         // was about to be sent), so none of them can start a second one.
         let box = Locked<AuthenticationInterceptor?>(nil)
         let auth = interceptor(refresh: { _ in
-            await waitForAsync { (box.withLock { $0 }?.waitingCount ?? 0) >= 20 }
+            await waitUntil { (box.withLock { $0 }?.waitingCount ?? 0) >= 20 }
             throw TestFailure("refresh token revoked")
         })
         box.withLock { $0 = auth }
@@ -255,7 +257,7 @@ final class AuthenticationTests: XCTestCase {
         let auth = interceptor()
         let release = Locked(false)
         server.route("/slow-me") { [validToken] request in
-            for _ in 0..<2000 where !release.withLock({ $0 }) { usleep(5_000) }
+            blockUntil { release.withLock { $0 } }
             return request.header("Authorization") == "Bearer " + validToken.withLock { $0 }
                 ? .text("me") : .text("expired", status: 401)
         }
@@ -271,14 +273,4 @@ final class AuthenticationTests: XCTestCase {
         XCTAssertEqual(
             server.recordedRequests(path: "/slow-me").map { $0.header("Authorization") }, ["Bearer old", "Bearer new"])
     }
-}
-
-/// Blocks the calling (server) thread until `condition` holds, for at most 60 s.
-private func waitFor(_ condition: () -> Bool) {
-    for _ in 0..<12_000 where !condition() { usleep(5_000) }
-}
-
-/// Suspends until `condition` holds, for at most 60 s.
-private func waitForAsync(_ condition: () -> Bool) async {
-    for _ in 0..<12_000 where !condition() { try? await Task.sleep(nanoseconds: 5_000_000) }
 }

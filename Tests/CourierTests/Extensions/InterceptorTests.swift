@@ -223,7 +223,7 @@ final class InterceptorTests: XCTestCase {
             calls.increment()
             done.fulfill()
         }
-        for _ in 0..<500 where clock.scheduledDelays.isEmpty { try await Task.sleep(nanoseconds: 10_000_000) }
+        try await clock.waitUntilPending(timeout: 60)
         XCTAssertEqual(clock.scheduledDelays, [20])
         request.cancel()
         await fulfillment(of: [done], timeout: 10)
@@ -234,7 +234,9 @@ final class InterceptorTests: XCTestCase {
     }
 
     func testCancelWhileAnAdapterHangsCompletesAtOnce() async {
+        let adapting = Counter()
         let hanging = Interceptor(adapt: { request, _ in
+            adapting.increment()
             try await Task.sleep(nanoseconds: 60_000_000_000)
             return request
         })
@@ -244,9 +246,11 @@ final class InterceptorTests: XCTestCase {
             XCTAssertEqual(response.error, .cancelled)
             done.fulfill()
         }
-        try? await Task.sleep(nanoseconds: 50_000_000)
+        await waitUntil { adapting.value == 1 }
+        XCTAssertEqual(adapting.value, 1, "cancelled while the adapter hangs")
         request.cancel()
-        await fulfillment(of: [done], timeout: 5)
+        // The adapter hangs for 60 s: completing within 30 s means not waiting for it.
+        await fulfillment(of: [done], timeout: 30)
         XCTAssertTrue(server.recordedRequests(path: "/hello").isEmpty)
     }
 
@@ -276,7 +280,7 @@ final class InterceptorTests: XCTestCase {
             intercepted = two
             _ = await two.response()
         }
-        for _ in 0..<100 where direct != nil || intercepted != nil { try? await Task.sleep(nanoseconds: 10_000_000) }
+        await waitUntil { direct == nil && intercepted == nil }
         XCTAssertNil(direct)
         XCTAssertNil(intercepted)
     }

@@ -88,8 +88,9 @@ final class PluginTests: XCTestCase {
     }
 
     func testPluginsNeverRunOnTheEngineThread() async {
-        // Request A's plugin blocks until request B (same session, same engine) has completed.
-        // Run on the engine thread, it would stall B forever.
+        // Request A's plugin blocks until request B (same session, same engine), sent only once
+        // A's plugin is blocking, has completed. Run on the engine thread, it would stall B until
+        // the plugin gives up (60 s, so that a broken build cannot hang).
         let bDone = DispatchSemaphore(value: 0)
         let threads = EventLog()
         struct Blocking: Plugin {
@@ -97,14 +98,16 @@ final class PluginTests: XCTestCase {
             let threads: EventLog
             func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
                 if response.request?.url?.path == "/hello" {
-                    threads.append(gate.wait(timeout: .now() + 10) == .success ? "B finished first" : "B stalled")
+                    threads.append("A blocks")
+                    threads.append(gate.wait(timeout: .now() + 60) == .success ? "B finished first" : "B stalled")
                 }
             }
         }
         let session = Session.with(plugins: [Blocking(gate: bDone, threads: threads)])
         let helloURL = server.url("/hello")
         async let a = session.request(helloURL).response()
-        try? await Task.sleep(nanoseconds: 50_000_000)
+        await waitUntil { threads.contains("A blocks") }
+        XCTAssertTrue(threads.contains("A blocks"), "B is sent while A's plugin blocks")
         let b = await session.request(server.url("/echo")).response()
         bDone.signal()
         XCTAssertEqual(b.statusCode, 200)

@@ -140,6 +140,17 @@ final class FaultBench: Sendable {
         return Session(configuration: configuration)
     }
 
+    /// Waits until the server has received a request for `path` whose `case` query item is
+    /// `name`; returns whether it did. The wait is bounded (60 s) only so that a broken build
+    /// cannot hang.
+    func arrived(_ path: String, case name: String) async -> Bool {
+        for _ in 0..<12_000 {
+            if server.recordedRequests(path: path).contains(where: { $0.query["case"] == name }) { return true }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return false
+    }
+
     /// A URL on the test server whose route answers with exactly `bytes`, then closes.
     func rawURL(_ name: String, _ bytes: Data) -> URL {
         let path = "/fault/" + name.map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()

@@ -23,15 +23,18 @@ extension FaultMatrix {
             expectation: .error(.timedOut(.request))
         ) { bench in
             let session = bench.session { $0.maxConnectionsPerHost = 1 }
-            let busy = session.request(timed(bench.server.url("/never?case=busy"), 8))
+            // The busy request holds the connection until it is cancelled; its own limit (60 s) is
+            // there only so that a broken build cannot hang.
+            let busy = session.request(timed(bench.server.url("/never?case=busy"), 60))
             let busyDone = Counter()
             let busyTask = Task {
                 _ = await busy.response()
                 busyDone.increment()
             }
-            for _ in 0..<500
-            where !bench.server.recordedRequests(path: "/never").contains(where: { $0.query["case"] == "busy" }) {
-                try? await Task.sleep(nanoseconds: 2_000_000)
+            guard await bench.arrived("/never", case: "busy") else {
+                busy.cancel()
+                await busyTask.value
+                return .broken("the busy request never arrived")
             }
             let queued = await session.request(timed(bench.server.url("/hello?case=queued"), 0.3)).response()
             let busyFinishedFirst = busyDone.value > 0
@@ -43,16 +46,18 @@ extension FaultMatrix {
             name: "waiting for a connection longer than the connect limit is not a connect timeout",
             expectation: .success(status: 200, body: "Hello, Courier")
         ) { bench in
+            // A loopback connect never takes 1 s, even under a sanitizer on a loaded machine: only
+            // the 3 s spent queued could make the limit fire.
             let session = bench.session {
                 $0.maxConnectionsPerHost = 1
-                $0.timeouts = .init(connect: 0.2, request: 8)
+                $0.timeouts = .init(connect: 1, request: 30)
             }
-            let busy = session.request(bench.server.url("/delay?ms=600&case=busy-connect"))
+            let busy = session.request(bench.server.url("/delay?ms=3000&case=busy-connect"))
             let busyTask = Task { await busy.response() }
-            for _ in 0..<500
-            where !bench.server.recordedRequests(path: "/delay").contains(where: { $0.query["case"] == "busy-connect" })
-            {
-                try? await Task.sleep(nanoseconds: 2_000_000)
+            guard await bench.arrived("/delay", case: "busy-connect") else {
+                busy.cancel()
+                _ = await busyTask.value
+                return .broken("the busy request never arrived")
             }
             let queued = await session.request(bench.server.url("/hello?case=waiting")).response()
             _ = await busyTask.value
@@ -69,11 +74,12 @@ extension FaultMatrix {
             name: "concurrent connects to a blackhole each time out on their own",
             expectation: .error(.timedOut(.connect))
         ) { bench in
+            // Limits far enough apart (0.5 s and 2 s) that a loaded machine cannot swap them.
             let blackhole = Loopback.Blackhole()
-            let session = bench.session { $0.timeouts = .init(connect: 0.3, request: 1) }
+            let session = bench.session { $0.timeouts = .init(connect: 0.5, request: 2) }
             let port = blackhole.port
             let errors = await withTaskGroup(of: CourierError?.self) { group in
-                for index in 0..<6 {
+                for index in 0..<8 {
                     group.addTask { await session.request("http://127.0.0.1:\(port)/\(index)").response().error }
                 }
                 var errors: [CourierError?] = []
@@ -88,10 +94,11 @@ extension FaultMatrix {
         .path(
             "idle timeout on a stalled body", "/headers-then-stall", expect: .error(.timedOut(.idle)),
             configure: { $0.timeouts = .init(connect: 5, request: 8, idle: 0.3) }),
+        // Bytes every 100 ms for 2 s in all, against an idle limit of 1 s.
         .path(
-            "no idle timeout while bytes keep coming", "/trickle?size=20&chunk=5&interval=100",
-            expect: .success(status: 200, body: "abcdefghijabcdefghij"),
-            configure: { $0.timeouts = .init(connect: 5, request: 8, idle: 0.5) }),
+            "no idle timeout while bytes keep coming", "/trickle?size=100&chunk=5&interval=100",
+            expect: .success(status: 200, body: String(repeating: "abcdefghij", count: 10)),
+            configure: { $0.timeouts = .init(connect: 5, request: 30, idle: 1) }),
         FaultCase(name: "request timeout while the body trickles", expectation: .error(.timedOut(.request))) { bench in
             FaultOutcome(
                 await bench.session().request(timed(bench.server.url("/trickle?size=100&chunk=1&interval=50"), 0.4))

@@ -1,5 +1,6 @@
 import Courier
 import CourierTestServer
+import CourierTesting
 import Foundation
 import XCTest
 #if canImport(FoundationNetworking)
@@ -71,9 +72,10 @@ final class RetryIntegrationTests: XCTestCase {
     override func setUpWithError() throws { server = try TestHTTPServer() }
     override func tearDown() { server.shutdown() }
 
-    private func session(_ policy: RetryPolicy) -> Session {
+    private func session(_ policy: RetryPolicy, clock: (any CourierClock)? = nil) -> Session {
         var configuration = Session.Configuration()
         configuration.retryPolicy = policy
+        if let clock { configuration.clock = clock }
         return Session(configuration: configuration)
     }
 
@@ -125,7 +127,10 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testCancelWhileWaitingToRetryCompletesOnce() async throws {
         server.route("/later") { _ in TestHTTPResponse.text("busy", status: 503).adding("Retry-After", "20") }
-        let request = session(RetryPolicy(maxRetries: 1, maxDelay: 60)).request(server.url("/later"))
+        // A manual clock: the backoff waits until the test advances it, so the cancel surely
+        // comes while the request waits to retry.
+        let clock = TestClock(mode: .manual)
+        let request = session(RetryPolicy(maxRetries: 1, maxDelay: 60), clock: clock).request(server.url("/later"))
         let calls = Counter()
         let done = expectation(description: "completed")
         request.response { response in
@@ -133,12 +138,11 @@ final class RetryIntegrationTests: XCTestCase {
             calls.increment()
             done.fulfill()
         }
-        for _ in 0..<500 where server.recordedRequests(path: "/later").isEmpty {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        try await clock.waitUntilPending(timeout: 60)
+        XCTAssertEqual(clock.scheduledDelays, [20])
         request.cancel()
         await fulfillment(of: [done], timeout: 10)
+        clock.advance(by: 30)
         XCTAssertEqual(calls.value, 1)
         XCTAssertEqual(server.recordedRequests(path: "/later").count, 1)
     }
@@ -147,24 +151,24 @@ final class RetryIntegrationTests: XCTestCase {
     /// not when the backoff timer fires (found by LeakSanitizer, see docs/reliability.md).
     func testCancelledRequestIsReleasedDuringBackoff() async throws {
         server.route("/later") { _ in TestHTTPResponse.text("busy", status: 503).adding("Retry-After", "30") }
+        // A manual clock keeps the scheduled backoff, like a timer that has not fired, for as
+        // long as the test runs: only the clock is never advanced.
+        let clock = TestClock(mode: .manual)
         weak var weakRequest: DataRequest?
         weak var weakSession: Session?
         do {
-            let session = session(RetryPolicy(maxRetries: 1, maxDelay: 60))
+            let session = session(RetryPolicy(maxRetries: 1, maxDelay: 60), clock: clock)
             let request = session.request(server.url("/later"))
             weakRequest = request
             weakSession = session
             let done = expectation(description: "completed")
             request.response { _ in done.fulfill() }
-            for _ in 0..<500 where server.recordedRequests(path: "/later").isEmpty {
-                try await Task.sleep(nanoseconds: 10_000_000)
-            }
-            try await Task.sleep(nanoseconds: 50_000_000)
+            try await clock.waitUntilPending(timeout: 60)
             request.cancel()
             await fulfillment(of: [done], timeout: 10)
         }
-        // Bounded polling, no timing assertion: the backoff itself lasts 30 s.
-        for _ in 0..<500 where weakRequest != nil || weakSession != nil {
+        // Bounded (60 s) only so that a broken build cannot hang: the backoff never ends.
+        for _ in 0..<6_000 where weakRequest != nil || weakSession != nil {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
         XCTAssertNil(weakRequest, "the backoff timer still holds the cancelled request")
@@ -190,7 +194,7 @@ final class RetryIntegrationTests: XCTestCase {
                 XCTAssertEqual(response.metrics?.retryCount, 1)
                 done.fulfill()
             }
-        wait(for: [done], timeout: 10)
+        wait(for: [done], timeout: 30)
         XCTAssertEqual(server.recordedRequests(path: "/flaky-unheld").count, 2)
     }
 }

@@ -127,14 +127,14 @@ final class EventStreamTests: XCTestCase {
                 return (count, error)
             }
         }
-        for _ in 0..<1000 where server.recordedRequests(path: "/sse").isEmpty {
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
+        let arrived = await server.waitForRequests(path: "/sse", timeout: 60)
+        XCTAssertTrue(arrived, "the stream is open when its reader is cancelled")
         reader.cancel()
         let (count, error) = await reader.value
         XCTAssertEqual(error, .cancelled)
         XCTAssertLessThan(count, 1000)
-        for _ in 0..<1000 where session.liveHandleCount != 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        // Bounded (60 s) only so that a broken build cannot hang.
+        for _ in 0..<12_000 where session.liveHandleCount != 0 { try await Task.sleep(nanoseconds: 5_000_000) }
         XCTAssertEqual(session.liveHandleCount, 0)
     }
 
@@ -146,7 +146,8 @@ final class EventStreamTests: XCTestCase {
             break
         }
         XCTAssertEqual(first?.id, "1")
-        for _ in 0..<1000 where session.liveHandleCount != 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        // Bounded (60 s) only so that a broken build cannot hang.
+        for _ in 0..<12_000 where session.liveHandleCount != 0 { try await Task.sleep(nanoseconds: 5_000_000) }
         XCTAssertEqual(session.liveHandleCount, 0)
     }
 }

@@ -132,7 +132,7 @@ final class TransportConformanceTests: XCTestCase {
     func testTheHelperReportsCrossedResults() async {
         let report = await TransportConformance(
             transport: Mixer(), answered: request("https://x.test/ok"),
-            concurrency: 8, timeout: 2
+            concurrency: 8
         ).run()
         let concurrent = report.checks.first { $0.name == "concurrent calls" }
         XCTAssertFalse(concurrent?.failures.isEmpty ?? true, report.description)

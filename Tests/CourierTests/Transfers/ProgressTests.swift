@@ -40,8 +40,9 @@ final class ProgressTests: TransferTestCase {
         XCTAssertEqual(data.count, size)
         let streamed = await reader.value
         assertWellFormed(streamed, final: Int64(size), total: Int64(size))
-        // Closures run on a serial queue after the response is delivered: wait for the final one.
-        for _ in 0..<500 where !(closure.values.last?.isFinished ?? false) {
+        // Closures run on a serial queue after the response is delivered: wait for the final one
+        // (bounded at 60 s only so that a broken build cannot hang).
+        for _ in 0..<6_000 where !(closure.values.last?.isFinished ?? false) {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
         assertWellFormed(closure.values, final: Int64(size), total: Int64(size))
