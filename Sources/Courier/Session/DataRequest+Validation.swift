@@ -8,6 +8,11 @@ import FoundationNetworking
 extension DataRequest {
     // MARK: Validation
 
+    /// Decides whether a response is acceptable; return a failure to turn it into an error.
+    public typealias Validation =
+        @Sendable (_ request: URLRequest?, _ response: HTTPURLResponse, _ data: Data?)
+        -> Result<Void, CourierError>
+
     /// A validation step. Built-in checks read the status and headers directly; only custom
     /// closures need the Foundation `HTTPURLResponse`.
     enum Validator: Sendable {
@@ -73,5 +78,19 @@ extension DataRequest {
     @discardableResult
     public func validate() -> Self {
         validate(statusCode: 200..<300)
+    }
+
+    /// `outcome` with the first validation failure as its error.
+    func validated(_ outcome: Outcome, by validators: [Validator]) -> Outcome {
+        guard !validators.isEmpty, outcome.error == nil, let head = outcome.head else { return outcome }
+        var outcome = outcome
+        for validator in validators {
+            if let error = validator.check(outcome, head: head) {
+                outcome.error = error
+                outcome.discardFile()
+                break
+            }
+        }
+        return outcome
     }
 }

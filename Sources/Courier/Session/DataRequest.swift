@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import CourierSync
 #if canImport(FoundationNetworking)
@@ -16,30 +15,6 @@ import FoundationNetworking
 /// The transfer starts when the first response handler is added or an async accessor is awaited,
 /// and runs once however many handlers are added. Every handler is called exactly once.
 public final class DataRequest: Sendable {
-    /// Decides whether a response is acceptable; return a failure to turn it into an error.
-    public typealias Validation =
-        @Sendable (_ request: URLRequest?, _ response: HTTPURLResponse, _ data: Data?)
-        -> Result<Void, CourierError>
-
-    /// What the transport delivered, plus the validation verdict.
-    struct Outcome: Sendable {
-        var request: URLRequest?
-        var head: ResponseHead?
-        var data: Data
-        var metrics: TransferMetrics?
-        var error: CourierError?
-        var fileURL: URL? = nil
-        /// How a failed download can continue (see ``ResumeData``).
-        var resumeData: ResumeData? = nil
-
-        /// Removes a downloaded file: a failed or rejected download leaves nothing behind.
-        mutating func discardFile() {
-            guard let file = fileURL else { return }
-            try? FileManager.default.removeItem(at: file)
-            fileURL = nil
-        }
-    }
-
     private enum Phase {
         case idle, running, finished(Outcome)
     }
@@ -342,20 +317,6 @@ public final class DataRequest: Sendable {
         }
     }
 
-    /// `outcome` with the first validation failure as its error.
-    private func validated(_ outcome: Outcome, by validators: [Validator]) -> Outcome {
-        guard !validators.isEmpty, outcome.error == nil, let head = outcome.head else { return outcome }
-        var outcome = outcome
-        for validator in validators {
-            if let error = validator.check(outcome, head: head) {
-                outcome.error = error
-                outcome.discardFile()
-                break
-            }
-        }
-        return outcome
-    }
-
     /// Records the final outcome and hands it to every waiter.
     private func publish(_ outcome: Outcome) {
         let (waiters, progress): ([@Sendable (Outcome) -> Void], ProgressRelay?) = state.withLock { state in
@@ -368,41 +329,5 @@ public final class DataRequest: Sendable {
         }
         progress?.finish(after: outcome)
         for waiter in waiters { waiter(outcome) }
-    }
-
-    /// Delivers a serialized response on `queue` (the session's callback queue when nil).
-    func deliver<Value: Sendable>(
-        on queue: DispatchQueue?,
-        serializer: @escaping @Sendable (Outcome) -> Result<Value, CourierError>,
-        completionHandler: @escaping @Sendable (DataResponse<Value>) -> Void
-    ) {
-        let queue = queue ?? session.configuration.callbackQueue
-        whenComplete { outcome in
-            queue.async {
-                completionHandler(Self.makeResponse(outcome, serializer: serializer))
-            }
-        }
-    }
-
-    /// Waits for the outcome, cancelling the request if the awaiting task is cancelled.
-    func outcome() async -> Outcome {
-        await withTaskCancellationHandler {
-            await awaitHandoff { deliver in whenComplete(deliver) }
-        } onCancel: {
-            self.cancel()
-        }
-    }
-
-    static func makeResponse<Value: Sendable>(
-        _ outcome: Outcome, serializer: (Outcome) -> Result<Value, CourierError>
-    ) -> DataResponse<Value> {
-        let result: Result<Value, CourierError> = outcome.error.map { .failure($0) } ?? serializer(outcome)
-        var response = DataResponse(
-            request: outcome.request, head: outcome.head,
-            data: outcome.data.isEmpty && outcome.head == nil ? nil : outcome.data,
-            metrics: outcome.metrics, result: result)
-        response.fileURL = outcome.error == nil ? outcome.fileURL : nil
-        response.resumeData = outcome.resumeData
-        return response
     }
 }
