@@ -32,13 +32,7 @@ final class CancellationTests: XCTestCase {
 
     func testCancelWhileServerNeverAnswers() async throws {
         let request = session.request(server.url("/never"))
-        let calls = Counter()
-        let done = expectation(description: "completed")
-        request.response { response in
-            XCTAssertEqual(response.error, .cancelled)
-            calls.increment()
-            done.fulfill()
-        }
+        let (done, calls) = expectCancellation(of: request)
         try await waitForServer(path: "/never")
         request.cancel()
         request.cancel()

@@ -168,11 +168,7 @@ final class AuthenticationTests: XCTestCase {
         let gate = Locked(false)
         let (session, auth, route, first) = await refreshInProgress(until: gate)
         let waiting = session.request(route)
-        let done = expectation(description: "cancelled")
-        waiting.response { response in
-            XCTAssertEqual(response.error, .cancelled)
-            done.fulfill()
-        }
+        let done = expectCancellation(of: waiting).done
         await waitUntil { auth.waitingCount == 2 }
         XCTAssertEqual(auth.waitingCount, 2, "the request waits for the refresh when cancelled")
         waiting.cancel()

@@ -216,13 +216,7 @@ final class InterceptorTests: XCTestCase {
             interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 3, maxDelay: 60),
             clock: clock)
         let request = session.request(server.url("/slow"))
-        let calls = Counter()
-        let done = expectation(description: "completed")
-        request.response { response in
-            XCTAssertEqual(response.error, .cancelled)
-            calls.increment()
-            done.fulfill()
-        }
+        let (done, calls) = expectCancellation(of: request)
         try await clock.waitUntilPending(timeout: 60)
         XCTAssertEqual(clock.scheduledDelays, [20])
         request.cancel()
@@ -241,11 +235,7 @@ final class InterceptorTests: XCTestCase {
             return request
         })
         let request = Session.default.request(server.url("/hello")).interceptor(hanging)
-        let done = expectation(description: "completed")
-        request.response { response in
-            XCTAssertEqual(response.error, .cancelled)
-            done.fulfill()
-        }
+        let done = expectCancellation(of: request).done
         await waitUntil { adapting.value == 1 }
         XCTAssertEqual(adapting.value, 1, "cancelled while the adapter hangs")
         request.cancel()

@@ -131,13 +131,7 @@ final class RetryIntegrationTests: XCTestCase {
         // comes while the request waits to retry.
         let clock = TestClock(mode: .manual)
         let request = session(RetryPolicy(maxRetries: 1, maxDelay: 60), clock: clock).request(server.url("/later"))
-        let calls = Counter()
-        let done = expectation(description: "completed")
-        request.response { response in
-            XCTAssertEqual(response.error, .cancelled)
-            calls.increment()
-            done.fulfill()
-        }
+        let (done, calls) = expectCancellation(of: request)
         try await clock.waitUntilPending(timeout: 60)
         XCTAssertEqual(clock.scheduledDelays, [20])
         request.cancel()

@@ -84,11 +84,7 @@ final class CustomTransportTests: XCTestCase {
             let calls = Locked(0)
             let session = Session(configuration: configuration, transport: AlwaysUnavailable(calls: calls))
             let request = session.request("https://api.example.test/status")
-            let done = expectation(description: "completed")
-            request.response { response in
-                XCTAssertEqual(response.error, .cancelled)
-                done.fulfill()
-            }
+            let done = expectCancellation(of: request).done
             try await clock.waitUntilPending()  // the backoff before the first retry
             request.cancel()
             await fulfillment(of: [done], timeout: 10)

@@ -62,14 +62,8 @@ final class StubBehaviourTests: XCTestCase {
     func testNeverAnsweringStubsCompleteOnceWhenCancelled() async throws {
         let stubs = StubTransport(behavior: .never)
         let session = Session(transport: stubs)
-        let calls = Counter()
         let request = session.request(ProfileAPI.me)
-        let done = expectation(description: "completed")
-        request.response { response in
-            XCTAssertEqual(response.error, .cancelled)
-            calls.increment()
-            done.fulfill()
-        }
+        let (done, calls) = expectCancellation(of: request)
         while stubs.requests.isEmpty { try await Task.sleep(nanoseconds: 1_000_000) }
         request.cancel()
         request.cancel()

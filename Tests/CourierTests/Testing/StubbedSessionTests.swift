@@ -83,14 +83,8 @@ final class StubbedSessionTests: XCTestCase {
 
     func testDelayedStubsCanBeCancelledAndCompleteOnce() async throws {
         let session = Session.stubbed { _ in StubResponse.text("late").delayed(by: 30) }
-        let calls = Counter()
         let request = session.request("https://stub.test/slow")
-        let done = expectation(description: "completed")
-        request.response { response in
-            XCTAssertEqual(response.error, .cancelled)
-            calls.increment()
-            done.fulfill()
-        }
+        let (done, calls) = expectCancellation(of: request)
         request.cancel()
         await fulfillment(of: [done], timeout: 10)
         XCTAssertEqual(calls.value, 1)

@@ -31,25 +31,24 @@ final class TransportConformanceTests: XCTestCase {
         withExtendedLifetime(session) {}
     }
 
-    func testTheStubTransportConforms() async {
-        let stubs = StubTransport()
+    /// The report on a stub transport with `behavior` that answers `/answered` and never `/pending`.
+    private func stubReport(_ behavior: StubBehavior) async -> TransportConformanceReport {
+        let stubs = StubTransport(behavior: behavior)
         stubs.on(.get("/answered"), reply: .text("ok"))
         stubs.on(.get("/pending"), reply: .never)
-        let report = await TransportConformance(
+        return await TransportConformance(
             transport: stubs, answered: request("https://stub.test/answered"),
             pending: request("https://stub.test/pending")
         ).run()
+    }
+
+    func testTheStubTransportConforms() async {
+        let report = await stubReport(.immediate)
         XCTAssertTrue(report.passed, report.description)
     }
 
     func testTheDelayedStubTransportConforms() async {
-        let stubs = StubTransport(behavior: .delayed(seconds: 0.01))
-        stubs.on(.get("/answered"), reply: .text("ok"))
-        stubs.on(.get("/pending"), reply: .never)
-        let report = await TransportConformance(
-            transport: stubs, answered: request("https://stub.test/answered"),
-            pending: request("https://stub.test/pending")
-        ).run()
+        let report = await stubReport(.delayed(seconds: 0.01))
         XCTAssertTrue(report.passed, report.description)
     }
 
