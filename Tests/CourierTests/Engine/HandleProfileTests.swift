@@ -19,7 +19,8 @@ final class HandleProfileTests: XCTestCase {
         copy.requestTimeout = 5  // a request option: not part of the profile
         copy.target = URL(string: "http://example.com/")
         XCTAssertTrue(options.handleProfile === copy.handleProfile)
-        XCTAssertTrue(options.handleProfile.matches(TransferOptions(configuration: Session.Configuration()).handleProfile))
+        XCTAssertTrue(
+            options.handleProfile.matches(TransferOptions(configuration: Session.Configuration()).handleProfile))
     }
 
     func testEveryProfileFieldDropsTheCachedProfile() {
@@ -33,7 +34,7 @@ final class HandleProfileTests: XCTestCase {
             ("tcpKeepAlive", { $0.tcpKeepAlive.toggle() }),
             ("receiveBufferSize", { $0.receiveBufferSize = 1 << 18 }),
             ("destination", { $0.destination = URL(fileURLWithPath: "/tmp/x") }),
-            ("responseStream", { $0.responseStream = ResponseStreamBuffer(window: 1024) }),
+            ("responseStream", { $0.responseStream = ResponseStreamBuffer(window: 1024) })
         ]
         let base = sessionOptions()
         for (field, change) in changes {
