@@ -17,8 +17,9 @@ package final class ResponseStreamBuffer: Sendable {
         case end(CourierError?)
     }
 
-    /// Chunks handed to the consumer grow up to this size while it is not reading.
-    static let chunkCapacity = 64 << 10
+    /// Chunks handed to the consumer grow up to a quarter of the window, at least this size,
+    /// while it is not reading.
+    static let minimumChunkCapacity = 64 << 10
 
     /// What became of offered bytes.
     enum Offer {
@@ -50,14 +51,18 @@ package final class ResponseStreamBuffer: Sendable {
 
     /// The most body bytes held here at once.
     let window: Int
-    /// A waiting reader is woken as soon as this much is queued (a quarter of the window); less
-    /// waits for the end of the engine's round, so a fast body costs few wake-ups.
+    /// A waiting reader is woken as soon as this much is queued (half the window); less waits
+    /// for the end of the engine's round (for a fast body, until the network falls quiet or
+    /// 1 ms has passed: `CurlEngine.flushStreams(now:)`), so a fast body costs few wake-ups.
     let wakeThreshold: Int
+    /// The largest chunk handed to the reader: a quarter of the window, at least 64 KiB.
+    let chunkCapacity: Int
     private let state = Locked(State())
 
     init(window: Int) {
         self.window = max(window, Self.minimumWindow)
-        wakeThreshold = self.window / 4
+        wakeThreshold = self.window / 2
+        chunkCapacity = max(Self.minimumChunkCapacity, self.window / 4)
     }
 
     // MARK: Engine side
@@ -88,11 +93,11 @@ package final class ResponseStreamBuffer: Sendable {
                 return (.refused, [])
             }
             if let last = state.chunks.indices.last,
-                state.chunks[last].count + bytes.count <= Self.chunkCapacity
+                state.chunks[last].count + bytes.count <= chunkCapacity
             {
                 state.chunks[last].append(bytes.assumingMemoryBound(to: UInt8.self))
             } else {
-                var chunk = Data(capacity: max(Self.chunkCapacity, bytes.count))
+                var chunk = Data(capacity: max(chunkCapacity, bytes.count))
                 chunk.append(bytes.assumingMemoryBound(to: UInt8.self))
                 state.chunks.append(chunk)
             }
@@ -207,6 +212,9 @@ package final class ResponseStreamBuffer: Sendable {
         }
         resume?()
     }
+
+    /// Bytes queued and not yet read.
+    var queuedBytes: Int { state.withLock { $0.buffered } }
 
     /// The most bytes that were queued at once (tests check it never exceeds the window).
     var highWater: Int { state.withLock { $0.highWater } }
