@@ -15,6 +15,8 @@ import FoundationNetworking
 /// policy, and hands results to completion closures.
 final class CurlEngine: Transport, @unchecked Sendable {
     // @unchecked: `multi`, `share` and `active` are touched only on the loop thread; `inbox` is a Locked (pthread mutex).
+    // Loop-thread state is `@exclusivity(unchecked)`: one thread, and no access overlaps another
+    // (see CurlTransfer), so the runtime's dynamic exclusivity check would only cost time.
 
     enum Command {
         case start(CurlTransfer)
@@ -37,24 +39,24 @@ final class CurlEngine: Transport, @unchecked Sendable {
     let multi: UnsafeMutableRawPointer
     let share: UnsafeMutableRawPointer?
     /// Transfers whose handle is in the multi. Loop thread only.
-    var active: [ObjectIdentifier: CurlTransfer] = [:]
+    @exclusivity(unchecked) var active: [ObjectIdentifier: CurlTransfer] = [:]
     /// Transfers to an HTTP/2 origin waiting for ``admission`` to start them. Loop thread only.
-    var held: [ObjectIdentifier: CurlTransfer] = [:]
+    @exclusivity(unchecked) var held: [ObjectIdentifier: CurlTransfer] = [:]
     /// When transfers to HTTP/2 origins may start (see ``StreamAdmission``). Loop thread only.
-    var admission = StreamAdmission<ObjectIdentifier>()
+    @exclusivity(unchecked) var admission = StreamAdmission<ObjectIdentifier>()
     /// Transfers to HTTP/2 origins whose response head arrived in the last perform. Loop thread only.
-    var headsArrived: [CurlTransfer] = []
+    @exclusivity(unchecked) var headsArrived: [CurlTransfer] = []
     /// Response streams with bytes their readers have not been woken for yet. Loop thread only.
-    var streamsToFlush: [ResponseStreamBuffer] = []
+    @exclusivity(unchecked) var streamsToFlush: [ResponseStreamBuffer] = []
     /// Since when ``streamsToFlush`` waits for the network to fall quiet. Loop thread only.
-    var streamsFlushHeldSince: ContinuousClock.Instant?
-    private var pendingCommands: [Command] = []
+    @exclusivity(unchecked) var streamsFlushHeldSince: ContinuousClock.Instant?
+    @exclusivity(unchecked) private var pendingCommands: [Command] = []
     /// Easy handles kept for reuse, which saves libcurl's per-handle set-up: reset ones (profile
     /// nil), and ones that kept the session options of `profile`. Loop thread only.
-    private var idleHandles: [(handle: UnsafeMutableRawPointer, profile: HandleProfile?)] = []
+    @exclusivity(unchecked) private var idleHandles: [(handle: UnsafeMutableRawPointer, profile: HandleProfile?)] = []
     private static let maxIdleHandles = 64
     /// The last header list built, reused by requests with the same headers. Loop thread only.
-    var headerLists = HeaderListCache()
+    @exclusivity(unchecked) var headerLists = HeaderListCache()
 
     /// Creates the engine and starts its loop thread. Returns nil if libcurl cannot be initialised.
     init?(maxConnectionsPerHost: Int, maxTotalConnections: Int) {
@@ -149,7 +151,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
             }
             if mustWait {
                 var ignored: Int32 = 0
-                let deadline = [nextDeadline, flushHold.map { now + $0 }].compactMap { $0 }.min()
+                var deadline = nextDeadline
+                if let flushHold { deadline = min(deadline ?? now + flushHold, now + flushHold) }
                 curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: deadline, now: now), &ignored)
                 inbox.withLock { $0.loopIsWaiting = false }
             }
@@ -206,16 +209,17 @@ final class CurlEngine: Transport, @unchecked Sendable {
     func obtainHandle(for profile: HandleProfile) -> (UnsafeMutableRawPointer, Bool)? {
         if let last = idleHandles.last {
             // All handles of a session usually share one profile: the last one almost always fits.
-            if last.profile == profile || last.profile == nil {
+            if last.profile?.matches(profile) ?? true {
                 idleHandles.removeLast()
                 liveHandles.add(1, ordering: .relaxed)
                 return (last.handle, last.profile != nil)
             }
-            let index = idleHandles.lastIndex { $0.profile == profile || $0.profile == nil } ?? idleHandles.count - 1
+            let index = idleHandles.lastIndex { $0.profile?.matches(profile) ?? true } ?? idleHandles.count - 1
             let pooled = idleHandles.remove(at: index)
-            if pooled.profile != nil, pooled.profile != profile { curl_easy_reset(pooled.handle) }
+            let fits = pooled.profile?.matches(profile) ?? false
+            if pooled.profile != nil, !fits { curl_easy_reset(pooled.handle) }
             liveHandles.add(1, ordering: .relaxed)
-            return (pooled.handle, pooled.profile == profile)
+            return (pooled.handle, fits)
         }
         guard let handle = curl_easy_init() else { return nil }
         liveHandles.add(1, ordering: .relaxed)
