@@ -37,6 +37,7 @@ package final class ResponseStreamBuffer: Sendable {
     private struct State {
         var chunks: [Data] = []
         var buffered = 0
+        var received = 0
         var highWater = 0
         var head: ResponseHead?
         var ended = false
@@ -86,7 +87,10 @@ package final class ResponseStreamBuffer: Sendable {
     /// once when ``wakeThreshold`` bytes are ready, else by the next ``flush()``.
     func offer(_ bytes: UnsafeRawBufferPointer) -> Offer {
         let (offer, waiters) = state.withLock { state -> (Offer, [CheckedContinuation<Void, Never>]) in
-            if state.discarded { return (.accepted, []) }
+            if state.discarded {
+                state.received += bytes.count
+                return (.accepted, [])
+            }
             if state.buffered > 0, state.buffered + bytes.count > window {
                 state.enginePaused = true
                 state.pauses += 1
@@ -102,6 +106,7 @@ package final class ResponseStreamBuffer: Sendable {
                 state.chunks.append(chunk)
             }
             state.buffered += bytes.count
+            state.received += bytes.count
             state.highWater = max(state.highWater, state.buffered)
             guard !state.waiters.isEmpty else { return (.accepted, []) }
             if state.buffered >= wakeThreshold { return (.accepted, Self.takeWaiters(&state)) }
@@ -129,6 +134,7 @@ package final class ResponseStreamBuffer: Sendable {
             guard !state.ended else { return [] }
             if state.head == nil, let head {
                 state.head = head
+                state.received += body.count
                 if !body.isEmpty, !state.discarded {
                     state.chunks.append(body)
                     state.buffered += body.count
@@ -212,6 +218,9 @@ package final class ResponseStreamBuffer: Sendable {
         }
         resume?()
     }
+
+    /// Body bytes received so far (read, queued or dropped after the reader left).
+    var receivedBytes: Int { state.withLock { $0.received } }
 
     /// Bytes queued and not yet read.
     var queuedBytes: Int { state.withLock { $0.buffered } }
