@@ -88,10 +88,10 @@ extension JSONDecodingState {
     func withNode<R>(
         value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?,
         _ body: (UInt32) throws -> R
-    ) rethrows -> R {
+    ) throws -> R {
         guard let key else { return try body(parent) }
         let mark = work.pointee.pathCount
-        let node = pushPath(parent: parent, parentValue: parentValue, value: value, key: key)
+        let node = try pushPath(parent: parent, parentValue: parentValue, value: value, key: key)
         defer { work.pointee.truncatePaths(to: mark) }
         return try body(node)
     }
@@ -102,7 +102,7 @@ extension JSONDecodingState {
     private func withDecoder<R>(
         value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?,
         _ body: (JSONValueDecoder) throws -> R
-    ) rethrows -> R {
+    ) throws -> R {
         try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
             try body(JSONValueDecoder(state: self, value: value, node: node))
         }

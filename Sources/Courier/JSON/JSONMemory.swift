@@ -10,12 +10,14 @@ import Darwin
 /// `allocate(capacity:)` goes through `posix_memalign`, several times slower, and a decode makes
 /// a few of these buffers per call. Every type stored here needs at most 16-byte alignment,
 /// which `malloc` guarantees.
+///
+/// Running out of memory is an error, not a crash: the decode that needed the buffer fails with
+/// a `DecodingError` saying so (see ``JSONSyntaxError/isOutOfMemory``).
 enum JSONMemory {
-    static func allocate<T>(_ type: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
+    static func allocate<T>(_ type: T.Type, capacity: Int) throws(JSONSyntaxError) -> UnsafeMutablePointer<T> {
         precondition(MemoryLayout<T>.alignment <= 16)
-        guard let raw = malloc(max(1, MemoryLayout<T>.stride * capacity)) else {
-            fatalError("CourierJSONDecoder: out of memory allocating \(capacity) \(T.self)")
-        }
+        let (size, overflow) = MemoryLayout<T>.stride.multipliedReportingOverflow(by: max(1, capacity))
+        guard !overflow, let raw = malloc(size) else { throw JSONSyntaxError.outOfMemory(capacity, T.self) }
         return raw.bindMemory(to: T.self, capacity: capacity)
     }
 

@@ -20,21 +20,17 @@ struct JSONScanner {
     private var top = -1
     private var depth = 0
 
-    /// Scans `input` into a tape. On failure nothing leaks: the tape is freed before throwing.
-    static func scan(_ input: JSONInput) throws(JSONSyntaxError) -> JSONTapeBuffer {
-        var scanner = JSONScanner(input: input)
-        do {
-            try scanner.run()
-        } catch {
-            scanner.tape.deallocate()
-            throw error
-        }
-        return scanner.tape
+    /// Scans `input` into `tape` (empty on entry). Whether it succeeds or throws, `tape` holds
+    /// the buffer afterwards (it may have grown), for its owner to keep or free.
+    static func scan(_ input: JSONInput, into tape: inout JSONTapeBuffer) throws(JSONSyntaxError) {
+        var scanner = JSONScanner(input: input, tape: tape)
+        defer { tape = scanner.tape }
+        try scanner.run()
     }
 
-    private init(input: JSONInput) {
+    private init(input: JSONInput, tape: JSONTapeBuffer) {
         self.input = input
-        self.tape = JSONTapeBuffer(estimatedFor: input.count)
+        self.tape = tape
     }
 
     @inline(__always) private func byte(_ offset: Int) -> UInt8 { input.base[offset] }
@@ -113,7 +109,7 @@ struct JSONScanner {
         case UInt8(ascii: "\""):
             return try scanString(at: position, flags: 0)
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-            return scanNumber(at: position)
+            return try scanNumber(at: position)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             return try open(at: position, object: c == UInt8(ascii: "{"))
         case UInt8(ascii: "t"):
@@ -138,7 +134,7 @@ struct JSONScanner {
             throw unexpected(position, "in a literal")
         }
         let index = UInt32(tape.count)
-        tape.append(JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: index + 1))
+        try tape.append(JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: index + 1))
     }
 
     @inline(__always)
@@ -149,7 +145,7 @@ struct JSONScanner {
         }
         let index = tape.count
         let kind: JSONKind = object ? .object : .array
-        tape.append(JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: UInt32(index + 1)))
+        try tape.append(JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: UInt32(index + 1)))
         var inner = skipWhitespace(position + 1)
         let closer: UInt8 = object ? UInt8(ascii: "}") : UInt8(ascii: "]")
         if byte(inner) == closer {
@@ -227,7 +223,7 @@ struct JSONScanner {
         }
         if highBits & 0x8080_8080_8080_8080 != 0 { flags |= JSONEntry.Flags.nonASCII }
         let index = UInt32(tape.count)
-        tape.append(JSONEntry(bits: flags, start: UInt32(start), length: UInt32(p - start), next: index + 1))
+        try tape.append(JSONEntry(bits: flags, start: UInt32(start), length: UInt32(p - start), next: index + 1))
         return p + 1
     }
 
@@ -247,7 +243,7 @@ struct JSONScanner {
 
     /// Scans the number at `position` (a digit or `-`); returns the position after it.
     @inline(__always)
-    private mutating func scanNumber(at position: Int) -> Int {
+    private mutating func scanNumber(at position: Int) throws(JSONSyntaxError) -> Int {
         var p = position + 1
         while byte(p) &- UInt8(ascii: "0") < 10 { p += 1 }
         var flags = UInt32(JSONKind.number.rawValue) | JSONEntry.Flags.plainInteger
@@ -256,7 +252,7 @@ struct JSONScanner {
             while JSONScanner.isNumberByte(byte(p)) { p += 1 }
         }
         let index = UInt32(tape.count)
-        tape.append(JSONEntry(bits: flags, start: UInt32(position), length: UInt32(p - position), next: index + 1))
+        try tape.append(JSONEntry(bits: flags, start: UInt32(position), length: UInt32(p - position), next: index + 1))
         return p
     }
 

@@ -6,7 +6,7 @@ enum JSONStrings {
     @inline(__always)
     static func decode(
         _ p: UnsafePointer<UInt8>, _ count: Int, flags: UInt32,
-        scratch: () -> UnsafeMutablePointer<UInt8>
+        scratch: () throws(JSONSyntaxError) -> UnsafeMutablePointer<UInt8>
     ) throws(JSONSyntaxError) -> String {
         let raw = UnsafeBufferPointer(start: p, count: count)
         if flags & JSONEntry.Flags.escaped == 0 {
@@ -16,7 +16,7 @@ enum JSONStrings {
             }
             return text
         }
-        return try unescape(p, count, into: scratch())
+        return try unescape(p, count, into: try scratch())
     }
 
     /// Unescapes into `out`, which holds at least `count + 8` bytes: text is copied a word at a

@@ -51,42 +51,37 @@ struct JSONEntry {
     }
 }
 
-/// A growable buffer of entries. Owned by exactly one scanner, then by one decoding state, which
-/// frees it.
+/// A growable buffer of entries, on storage a ``JSONWorkspace`` owns and takes back.
 struct JSONTapeBuffer {
     private(set) var base: UnsafeMutablePointer<JSONEntry>
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
 
-    init(estimatedFor byteCount: Int) {
-        // Minified API JSON averages one entry per 8-12 bytes; grow when that guess is short.
-        capacity = max(16, byteCount / 8)
-        base = JSONMemory.allocate(JSONEntry.self, capacity: capacity)
+    init(base: UnsafeMutablePointer<JSONEntry>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
     }
 
     @inline(__always)
-    mutating func append(_ entry: JSONEntry) {
-        if count == capacity { (base, capacity) = JSONTapeBuffer.grown(base, count: count, capacity: capacity) }
+    mutating func append(_ entry: JSONEntry) throws(JSONSyntaxError) {
+        if count == capacity { (base, capacity) = try JSONTapeBuffer.grown(base, count: count, capacity: capacity) }
         (base + count).initialize(to: entry)
         count += 1
     }
 
-    /// A buffer twice as large holding the first `count` entries of `base` (which is freed).
+    /// A buffer twice as large holding the first `count` entries of `base` (which is freed; on
+    /// failure it is left as it was).
     /// Values in, values out: the buffer's own storage never escapes, so the scanner keeps it in
     /// registers.
     @inline(never)
     private static func grown(
         _ base: UnsafeMutablePointer<JSONEntry>, count: Int, capacity: Int
-    )
+    ) throws(JSONSyntaxError)
         -> (UnsafeMutablePointer<JSONEntry>, Int)
     {
-        let bigger = JSONMemory.allocate(JSONEntry.self, capacity: capacity * 2)
+        let bigger = try JSONMemory.allocate(JSONEntry.self, capacity: capacity * 2)
         bigger.moveInitialize(from: base, count: count)
         JSONMemory.deallocate(base)
         return (bigger, capacity * 2)
-    }
-
-    func deallocate() {
-        JSONMemory.deallocate(base)
     }
 }
