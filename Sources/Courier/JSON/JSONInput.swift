@@ -92,7 +92,9 @@ struct JSONInput {
     }
 
     private static func copy(_ bytes: UnsafeRawBufferPointer, to base: UnsafeMutablePointer<UInt8>) {
-        if bytes.count > 0 { UnsafeMutableRawPointer(base).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+        if bytes.count > 0 {
+            UnsafeMutableRawPointer(base).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        }
     }
 
     /// The encoding RFC 4627 section 3 implies from the first four bytes, and the length of a

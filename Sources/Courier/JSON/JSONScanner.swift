@@ -145,7 +145,8 @@ struct JSONScanner {
         }
         let index = tape.count
         let kind: JSONKind = object ? .object : .array
-        try tape.append(JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: UInt32(index + 1)))
+        try tape.append(
+            JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: UInt32(index + 1)))
         var inner = skipWhitespace(position + 1)
         let closer: UInt8 = object ? UInt8(ascii: "}") : UInt8(ascii: "]")
         if byte(inner) == closer {

@@ -68,7 +68,9 @@ final class DecoderSelectionTests: XCTestCase {
         XCTAssertEqual(names, ["ada", "bob"])
         XCTAssertEqual(counting.count, 2, "blank lines are skipped; every other line goes to the session's decoder")
         let callDecoder = CountingDecoder("call")
-        for try await _ in session.streamRequest("http://api.test/feed").jsonLines(of: Profile.self, decoder: callDecoder) {}
+        for try await _ in session.streamRequest("http://api.test/feed").jsonLines(
+            of: Profile.self, decoder: callDecoder)
+        {}
         XCTAssertEqual(callDecoder.count, 2)
         XCTAssertEqual(counting.count, 2)
         // Foundation's decoder is still one argument away.
