@@ -9,6 +9,8 @@ import Foundation
 final class JSONDecodingState {
     let input: JSONInput
     let tape: UnsafeMutablePointer<JSONEntry>
+    /// The text of strings the scanner unescaped (``JSONEntry/Flags/unescaped``).
+    let unescaped: UnsafeMutablePointer<UInt8>
     /// A null entry after the document's values, for decoders of absent values (a keyed
     /// container's `superDecoder(forKey:)` for a missing key).
     let syntheticNull: UInt32
@@ -29,9 +31,10 @@ final class JSONDecodingState {
         var tape: JSONTapeBuffer
         do {
             input = try JSONInput(copying: data, into: work)
+            unescaped = try work.pointee.unescapedBuffer(input.count + JSONInput.padding)
             tape = try work.pointee.emptyTape(estimatedFor: input.count)
             defer { work.pointee.keepTape(tape) }
-            try JSONScanner.scan(input, into: &tape)
+            try JSONScanner.scan(input, into: &tape, unescaped: unescaped)
             syntheticNull = UInt32(tape.count)
             try tape.append(
                 JSONEntry(bits: UInt32(JSONKind.null.rawValue), start: 0, length: 0, next: syntheticNull + 1))
@@ -75,6 +78,10 @@ final class JSONDecodingState {
     @inline(__always)
     func string(_ index: UInt32) throws(JSONSyntaxError) -> String {
         let entry = tape[Int(index)]
+        if entry.has(JSONEntry.Flags.unescaped) {
+            return try JSONStrings.text(
+                UnsafeBufferPointer(start: unescaped + Int(entry.start), count: Int(entry.length)), flags: entry.bits)
+        }
         return try JSONStrings.decode(input.base + Int(entry.start), Int(entry.length), flags: entry.bits) {
             () throws(JSONSyntaxError) in try work.pointee.scratchBuffer(Int(entry.length) + 8)
         }
@@ -86,7 +93,7 @@ final class JSONDecodingState {
     /// `parentValue`) through `key`; returns the new node.
     @inline(__always)
     func pushPath(
-        parent: UInt32, parentValue: UInt32, value: UInt32, key: JSONPathKey
+        parent: UInt32, parentValue: UInt32, value: UInt32, key: consuming JSONPathKey?
     ) throws(JSONSyntaxError) -> UInt32 {
         try work.pointee.push(JSONPathNode(parent: parent, parentValue: parentValue, value: value, key: key))
     }

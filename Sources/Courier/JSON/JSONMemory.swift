@@ -25,3 +25,35 @@ enum JSONMemory {
         free(UnsafeMutableRawPointer(pointer))
     }
 }
+
+/// A `malloc` buffer kept for reuse: asked for more than it holds, it is replaced by a larger
+/// one (its contents are not kept).
+struct JSONReusableBuffer<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>?
+    private(set) var capacity = 0
+
+    mutating func atLeast(_ wanted: Int) throws(JSONSyntaxError) -> UnsafeMutablePointer<Element> {
+        if let base, capacity >= wanted { return base }
+        free()
+        let buffer = try JSONMemory.allocate(Element.self, capacity: wanted)
+        base = buffer
+        capacity = wanted
+        return buffer
+    }
+
+    /// Takes over `base` (for example the same storage, grown by its user).
+    mutating func adopt(_ base: UnsafeMutablePointer<Element>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    mutating func free() {
+        base.map(JSONMemory.deallocate)
+        base = nil
+        capacity = 0
+    }
+
+    mutating func free(ifLargerThan bytes: Int) {
+        if capacity * MemoryLayout<Element>.stride > bytes { free() }
+    }
+}

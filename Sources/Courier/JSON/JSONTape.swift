@@ -12,7 +12,8 @@ enum JSONKind: UInt8 {
 struct JSONEntry {
     /// Kind in the low 4 bits, ``JSONEntry/Flags`` above.
     var bits: UInt32
-    /// Strings: offset of the first byte after the opening quote. Numbers: offset of the first
+    /// Strings: offset of the first byte after the opening quote (with
+    /// ``JSONEntry/Flags/unescaped``, of the unescaped text in the unescaped buffer). Numbers: offset of the first
     /// character. Containers: offset of the opening bracket.
     var start: UInt32
     /// Strings and numbers: length in bytes (without quotes). Containers: element count
@@ -31,6 +32,9 @@ struct JSONEntry {
         static let plainInteger: UInt32 = 1 << 6
         /// An object with at least one escaped or non-ASCII key.
         static let complexKeys: UInt32 = 1 << 7
+        /// A string with escapes, all valid, already unescaped by the scanner: `start` and
+        /// `length` are in the decoding state's unescaped buffer, not in the document.
+        static let unescaped: UInt32 = 1 << 8
     }
 
     @inline(__always) var kind: JSONKind { JSONKind(rawValue: UInt8(truncatingIfNeeded: bits & 0xF)).unsafelyUnwrapped }

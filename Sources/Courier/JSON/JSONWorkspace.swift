@@ -14,18 +14,18 @@ struct JSONWorkspace {
     private(set) var paths: UnsafeMutablePointer<JSONPathNode>
     private(set) var pathCount = 0
     private var pathCapacity: Int
-    private var scratch: UnsafeMutablePointer<UInt8>?
-    private var scratchCapacity = 0
+    /// The unescaping buffer (``scratchBuffer(_:)``).
+    private var scratch = JSONReusableBuffer<UInt8>()
     private var types: UnsafeMutablePointer<JSONTypeCacheEntry>
     private var nextTypeSlot = 0
     /// With the custom key strategy: each opened object's keys as the strategy converted them.
     var customKeys: [UInt32: [String]] = [:]
     /// The copy of the document (``JSONInput``), reused between decodes.
-    private var input: UnsafeMutablePointer<UInt8>?
-    private var inputCapacity = 0
+    private var input = JSONReusableBuffer<UInt8>()
+    /// Where the scanner unescapes strings, reused between decodes.
+    private var unescaped = JSONReusableBuffer<UInt8>()
     /// The tape's storage, reused between decodes.
-    private var tape: UnsafeMutablePointer<JSONEntry>?
-    private var tapeCapacity = 0
+    private var tape = JSONReusableBuffer<JSONEntry>()
 
     /// Whether `paths` is still the block allocated with the workspace.
     private var pathsInline = true
@@ -61,13 +61,10 @@ struct JSONWorkspace {
     private mutating func reset() {
         truncatePaths(to: 1)
         if !customKeys.isEmpty { customKeys = [:] }
-        if inputCapacity > JSONWorkspace.retainedLimit { freeInput() }
-        if tapeCapacity * MemoryLayout<JSONEntry>.stride > JSONWorkspace.retainedLimit { freeTape() }
-        if scratchCapacity > JSONWorkspace.retainedLimit {
-            scratch.map(JSONMemory.deallocate)
-            scratch = nil
-            scratchCapacity = 0
-        }
+        input.free(ifLargerThan: JSONWorkspace.retainedLimit)
+        unescaped.free(ifLargerThan: JSONWorkspace.retainedLimit)
+        tape.free(ifLargerThan: JSONWorkspace.retainedLimit)
+        scratch.free(ifLargerThan: JSONWorkspace.retainedLimit)
     }
 
     /// A new workspace whose first path record is the root. The workspace, its type cache and
@@ -103,9 +100,10 @@ struct JSONWorkspace {
     private static func destroy(_ workspace: UnsafeMutablePointer<JSONWorkspace>) {
         workspace.pointee.paths.deinitialize(count: workspace.pointee.pathCount)
         if !workspace.pointee.pathsInline { JSONMemory.deallocate(workspace.pointee.paths) }
-        workspace.pointee.scratch.map(JSONMemory.deallocate)
-        workspace.pointee.freeInput()
-        workspace.pointee.freeTape()
+        workspace.pointee.scratch.free()
+        workspace.pointee.input.free()
+        workspace.pointee.unescaped.free()
+        workspace.pointee.tape.free()
         workspace.pointee.types.deinitialize(count: typeSlots)
         workspace.deinitialize(count: 1)
         JSONMemory.deallocate(workspace)
@@ -116,50 +114,32 @@ struct JSONWorkspace {
     /// A buffer of at least `capacity` bytes for the copy of the document; its contents are not
     /// kept.
     mutating func inputBuffer(_ capacity: Int) throws(JSONSyntaxError) -> UnsafeMutablePointer<UInt8> {
-        if let input, inputCapacity >= capacity { return input }
-        freeInput()
-        let buffer = try JSONMemory.allocate(UInt8.self, capacity: capacity)
-        input = buffer
-        inputCapacity = capacity
-        return buffer
+        try input.atLeast(capacity)
     }
 
-    private mutating func freeInput() {
-        input.map(JSONMemory.deallocate)
-        input = nil
-        inputCapacity = 0
+    /// A buffer of at least `capacity` bytes for unescaped strings; its contents are not kept.
+    mutating func unescapedBuffer(_ capacity: Int) throws(JSONSyntaxError) -> UnsafeMutablePointer<UInt8> {
+        try unescaped.atLeast(capacity)
     }
 
     /// An empty tape for a document of `byteCount` bytes; hand it back with ``keepTape(_:)``
     /// whether scanning succeeded or not.
     mutating func emptyTape(estimatedFor byteCount: Int) throws(JSONSyntaxError) -> JSONTapeBuffer {
         // Minified API JSON averages one entry per 8-12 bytes; the tape grows when that guess is short.
-        let wanted = max(16, byteCount / 8)
-        if let tape, tapeCapacity >= wanted { return JSONTapeBuffer(base: tape, capacity: tapeCapacity) }
-        freeTape()
-        let buffer = try JSONMemory.allocate(JSONEntry.self, capacity: wanted)
-        tape = buffer
-        tapeCapacity = wanted
-        return JSONTapeBuffer(base: buffer, capacity: wanted)
+        let base = try tape.atLeast(max(16, byteCount / 8))
+        return JSONTapeBuffer(base: base, capacity: tape.capacity)
     }
 
     /// Takes back the storage of a tape from ``emptyTape(estimatedFor:)`` (it may have grown).
     mutating func keepTape(_ buffer: JSONTapeBuffer) {
-        tape = buffer.base
-        tapeCapacity = buffer.capacity
-    }
-
-    private mutating func freeTape() {
-        tape.map(JSONMemory.deallocate)
-        tape = nil
-        tapeCapacity = 0
+        tape.adopt(buffer.base, capacity: buffer.capacity)
     }
 
     // MARK: Path records
 
     /// Appends a record and returns its index.
     @inline(__always) @discardableResult
-    mutating func push(_ node: JSONPathNode) throws(JSONSyntaxError) -> UInt32 {
+    mutating func push(_ node: consuming JSONPathNode) throws(JSONSyntaxError) -> UInt32 {
         if pathCount == pathCapacity { try growPaths() }
         (paths + pathCount).initialize(to: node)
         pathCount += 1
@@ -188,15 +168,7 @@ struct JSONWorkspace {
 
     /// A buffer of at least `capacity` bytes, reused between strings.
     mutating func scratchBuffer(_ capacity: Int) throws(JSONSyntaxError) -> UnsafeMutablePointer<UInt8> {
-        if let scratch, scratchCapacity >= capacity { return scratch }
-        scratch.map(JSONMemory.deallocate)
-        scratch = nil
-        scratchCapacity = 0
-        let size = max(capacity, 256)
-        let buffer = try JSONMemory.allocate(UInt8.self, capacity: size)
-        scratch = buffer
-        scratchCapacity = size
-        return buffer
+        try scratch.atLeast(max(capacity, 256))
     }
 
     // MARK: Type classification

@@ -6,13 +6,12 @@ import XCTest
 /// Running out of memory while decoding is an error the caller receives, never a crash.
 final class JSONMemoryTests: XCTestCase {
     func testAnAllocationThatCannotBeMadeThrows() {
-        // More bytes than the address space: malloc answers NULL.
-        XCTAssertThrowsError(try JSONMemory.allocate(UInt8.self, capacity: 1 << 62)) { error in
-            XCTAssertEqual((error as? JSONSyntaxError)?.isOutOfMemory, true)
-        }
-        // A size that overflows Int is refused before asking malloc.
+        // A size that overflows Int is refused before asking malloc. (A size malloc refuses is not
+        // tried here: under the sanitizers an impossible request aborts the process instead of
+        // returning NULL; the NULL answer takes the same `guard` as the overflow.)
         XCTAssertThrowsError(try JSONMemory.allocate(JSONEntry.self, capacity: Int.max / 2)) { error in
             XCTAssertEqual((error as? JSONSyntaxError)?.isOutOfMemory, true)
+            XCTAssertTrue("\(error)".contains("Not enough memory"), "\(error)")
         }
         XCTAssertNoThrow(try JSONMemory.deallocate(JSONMemory.allocate(JSONEntry.self, capacity: 4)))
     }
