@@ -203,16 +203,17 @@ final class CurlEngine: Transport, @unchecked Sendable {
     func obtainHandle(for profile: HandleProfile) -> (UnsafeMutableRawPointer, Bool)? {
         if let last = idleHandles.last {
             // All handles of a session usually share one profile: the last one almost always fits.
-            if last.profile == profile || last.profile == nil {
+            if last.profile?.matches(profile) ?? true {
                 idleHandles.removeLast()
                 liveHandles.add(1, ordering: .relaxed)
                 return (last.handle, last.profile != nil)
             }
-            let index = idleHandles.lastIndex { $0.profile == profile || $0.profile == nil } ?? idleHandles.count - 1
+            let index = idleHandles.lastIndex { $0.profile?.matches(profile) ?? true } ?? idleHandles.count - 1
             let pooled = idleHandles.remove(at: index)
-            if pooled.profile != nil, pooled.profile != profile { curl_easy_reset(pooled.handle) }
+            let fits = pooled.profile?.matches(profile) ?? false
+            if pooled.profile != nil, !fits { curl_easy_reset(pooled.handle) }
             liveHandles.add(1, ordering: .relaxed)
-            return (pooled.handle, pooled.profile == profile)
+            return (pooled.handle, fits)
         }
         guard let handle = curl_easy_init() else { return nil }
         liveHandles.add(1, ordering: .relaxed)

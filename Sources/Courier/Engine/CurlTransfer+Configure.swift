@@ -36,6 +36,13 @@ extension CurlTransfer {
         guard set(easy, CURLOPT_URL, url.absoluteString) == CURLE_OK else {
             return .invalidURL(url.absoluteString)
         }
+        // Wait for an HTTP/2 connection being set up rather than open another, only where HTTP/2
+        // is possible: for cleartext http, waiting would make every concurrent request to a new
+        // host wait for the first connection (and each for the one before when connects fail).
+        // A request option (the URL decides it): a reused handle may come from either kind.
+        if multiplexOrigin != nil || hasSessionOptions {
+            set(easy, CURLOPT_PIPEWAIT, multiplexOrigin != nil ? 1 : 0)
+        }
         configureTimeouts(easy, reused: hasSessionOptions)
         if let error = configureMethodAndBody(easy, reused: hasSessionOptions) { return error }
         if let error = configureHeaders(easy) { return error }
@@ -53,10 +60,6 @@ extension CurlTransfer {
         set(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         set(easy, CURLOPT_FOLLOWLOCATION, 0)  // redirects are decided by RedirectDecision
         if let share { set(easy, CURLOPT_SHARE, pointer: share) }
-        // Wait for an HTTP/2 connection being set up rather than open another, only where HTTP/2
-        // is possible: for cleartext http, waiting would make every concurrent request to a new
-        // host wait for the first connection (and each for the one before when connects fail).
-        if multiplexOrigin != nil { set(easy, CURLOPT_PIPEWAIT, 1) }
         if options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
         if options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
         if let size = options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }

@@ -9,25 +9,25 @@ import FoundationNetworking
 /// (a stub honours ``bodyLimit`` and ``destination``, a recorder redacts with ``security``).
 public struct TransferOptions: Sendable {
     /// Seconds allowed to establish a connection; nil for no limit.
-    public var connectTimeout: TimeInterval?
+    public var connectTimeout: TimeInterval? { didSet { cachedProfile = nil } }
     /// Seconds allowed for the whole request; nil for no limit.
     public var requestTimeout: TimeInterval?
     var idleTimeout: TimeInterval?
     var redirectPolicy: Session.RedirectPolicy
     /// The session's security rules: which headers are secrets (never print, log or store their
     /// values) and the body size limits.
-    public var security: SecurityPolicy
-    var automaticDecompression: Bool
-    var tls: Session.TLSConfiguration
-    var proxy: Session.Proxy
-    var httpVersion: Session.HTTPVersion
-    var tcpKeepAlive: Bool
-    var receiveBufferSize: Int?
+    public var security: SecurityPolicy { didSet { cachedProfile = nil } }
+    var automaticDecompression: Bool { didSet { cachedProfile = nil } }
+    var tls: Session.TLSConfiguration { didSet { cachedProfile = nil } }
+    var proxy: Session.Proxy { didSet { cachedProfile = nil } }
+    var httpVersion: Session.HTTPVersion { didSet { cachedProfile = nil } }
+    var tcpKeepAlive: Bool { didSet { cachedProfile = nil } }
+    var receiveBufferSize: Int? { didSet { cachedProfile = nil } }
     /// libcurl's upload buffer for bodies read through the read callback; nil keeps its 64 KiB.
     var uploadBufferSize: Int?
     /// When set, the final response body is written to this file instead of memory (the
     /// result's `data` stays empty).
-    public var destination: URL?
+    public var destination: URL? { didSet { cachedProfile = nil } }
     /// For a resumed download: the bytes of ``destination`` to keep; the body (a 206 from there, or
     /// a whole new body) is written after them, or over the file.
     package var resumeOffset: Int64?
@@ -35,10 +35,13 @@ public struct TransferOptions: Sendable {
     package var progress: ProgressRelay?
     /// When set, the final response's head and body are handed here as they arrive, with
     /// backpressure, instead of being collected in memory.
-    package var responseStream: ResponseStreamBuffer?
+    package var responseStream: ResponseStreamBuffer? { didSet { cachedProfile = nil } }
     /// The value the request was built from (a ``Router`` case, a URL...), when the request
     /// came from ``Session/request(_:)``; stubs read a router's `sampleData` from it.
     public var target: (any URLRequestConvertible)?
+    /// The ``HandleProfile`` of these options, built once per session; dropped when a field it
+    /// depends on changes (every such field resets it), so a stale profile is never used.
+    var cachedProfile: HandleProfile?
 
     /// The body size limit that applies: ``SecurityPolicy/maxDownloadSize`` for a download to a
     /// file or a streamed response, ``SecurityPolicy/maxResponseSize`` for a body held in memory;

@@ -22,7 +22,7 @@ public final class Session: Sendable {
     /// What moves this session's bytes: its libcurl engine, or the transport it was given.
     package let transport: any Transport
     private let ownedEngine: CurlEngine?
-    /// The engine options every request starts from, resolved once.
+    /// The engine options every request starts from, resolved once (with their handle profile).
     private let baseOptions: TransferOptions
     /// The enabled plugins, interceptors and retry policy of the configuration, resolved once.
     let extensions: RequestExtensions
@@ -41,7 +41,7 @@ public final class Session: Sendable {
     /// Everything above the transport (headers, retries, validation, services) is unchanged.
     public init(configuration: Configuration = Configuration(), transport: any Transport) {
         self.configuration = configuration
-        baseOptions = Self.makeOptions(configuration)
+        baseOptions = Self.makeOptions(configuration).withCachedProfile()
         extensions = Self.makeExtensions(configuration)
         hasExtensions = !extensions.isEmpty
         self.transport = transport
@@ -61,7 +61,7 @@ public final class Session: Sendable {
         wrappingEngine wrap: (_ engine: any Transport) -> any Transport
     ) {
         self.configuration = configuration
-        baseOptions = Self.makeOptions(configuration)
+        baseOptions = Self.makeOptions(configuration).withCachedProfile()
         extensions = Self.makeExtensions(configuration)
         hasExtensions = !extensions.isEmpty
         let engine = CurlEngine(
@@ -128,7 +128,8 @@ public final class Session: Sendable {
     /// The engine options for `request`, writing its body to `destination` when given.
     func transferOptions(for request: URLRequest, destination: URL? = nil) -> TransferOptions {
         var options = baseOptions
-        options.destination = destination
+        // Set only when there is one: setting it drops the options' cached handle profile.
+        if let destination { options.destination = destination }
         if request.timeoutInterval != Self.foundationDefaultTimeout {
             options.requestTimeout = request.timeoutInterval
         }
