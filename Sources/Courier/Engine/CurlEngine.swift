@@ -15,6 +15,8 @@ import FoundationNetworking
 /// policy, and hands results to completion closures.
 final class CurlEngine: Transport, @unchecked Sendable {
     // @unchecked: `multi`, `share` and `active` are touched only on the loop thread; `inbox` is a Locked (pthread mutex).
+    // Loop-thread state is `@exclusivity(unchecked)`: one thread, and no access overlaps another
+    // (see CurlTransfer), so the runtime's dynamic exclusivity check would only cost time.
 
     enum Command {
         case start(CurlTransfer)
@@ -37,22 +39,22 @@ final class CurlEngine: Transport, @unchecked Sendable {
     let multi: UnsafeMutableRawPointer
     let share: UnsafeMutableRawPointer?
     /// Transfers whose handle is in the multi. Loop thread only.
-    var active: [ObjectIdentifier: CurlTransfer] = [:]
+    @exclusivity(unchecked) var active: [ObjectIdentifier: CurlTransfer] = [:]
     /// Transfers to an HTTP/2 origin waiting for ``admission`` to start them. Loop thread only.
-    var held: [ObjectIdentifier: CurlTransfer] = [:]
+    @exclusivity(unchecked) var held: [ObjectIdentifier: CurlTransfer] = [:]
     /// When transfers to HTTP/2 origins may start (see ``StreamAdmission``). Loop thread only.
-    var admission = StreamAdmission<ObjectIdentifier>()
+    @exclusivity(unchecked) var admission = StreamAdmission<ObjectIdentifier>()
     /// Transfers to HTTP/2 origins whose response head arrived in the last perform. Loop thread only.
-    var headsArrived: [CurlTransfer] = []
+    @exclusivity(unchecked) var headsArrived: [CurlTransfer] = []
     /// Response streams with bytes their readers have not been woken for yet. Loop thread only.
-    var streamsToFlush: [ResponseStreamBuffer] = []
-    private var pendingCommands: [Command] = []
+    @exclusivity(unchecked) var streamsToFlush: [ResponseStreamBuffer] = []
+    @exclusivity(unchecked) private var pendingCommands: [Command] = []
     /// Easy handles kept for reuse, which saves libcurl's per-handle set-up: reset ones (profile
     /// nil), and ones that kept the session options of `profile`. Loop thread only.
-    private var idleHandles: [(handle: UnsafeMutableRawPointer, profile: HandleProfile?)] = []
+    @exclusivity(unchecked) private var idleHandles: [(handle: UnsafeMutableRawPointer, profile: HandleProfile?)] = []
     private static let maxIdleHandles = 64
     /// The last header list built, reused by requests with the same headers. Loop thread only.
-    var headerLists = HeaderListCache()
+    @exclusivity(unchecked) var headerLists = HeaderListCache()
 
     /// Creates the engine and starts its loop thread. Returns nil if libcurl cannot be initialised.
     init?(maxConnectionsPerHost: Int, maxTotalConnections: Int) {

@@ -16,49 +16,52 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         case redirect(URLRequest)
     }
 
-    private(set) var request: URLRequest
+    @exclusivity(unchecked) private(set) var request: URLRequest
     let options: TransferOptions
     let engine: CurlEngine
     private let completion: @Sendable (TransportResult) -> Void
     private let cancelRequested = Atomic<Bool>(false)
 
-    // Loop-thread state.
-    private(set) var easy: UnsafeMutableRawPointer?
+    // Loop-thread state. Only the loop thread touches it, and no access to it overlaps another
+    // (each is a plain read, assignment or call of a value type's own method, which calls nothing
+    // back), so the runtime's dynamic exclusivity check (~200 instructions an access, ~25 accesses
+    // a request) is switched off for it with `@exclusivity(unchecked)`.
+    @exclusivity(unchecked) private(set) var easy: UnsafeMutableRawPointer?
     /// The header lines libcurl sends for this hop (shared with other transfers, see HeaderListCache).
-    var headerList: CurlHeaderList?
-    var bodyBuffer: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var headerList: CurlHeaderList?
+    @exclusivity(unchecked) var bodyBuffer: UnsafeMutableRawPointer?
     let errorBuffer: UnsafeMutablePointer<CChar>
-    private(set) var isFinished = false
-    var body = Data()
+    @exclusivity(unchecked) private(set) var isFinished = false
+    @exclusivity(unchecked) var body = Data()
     /// The response head as it arrives, cleaned and checked.
-    var headParser = ResponseHeadParser()
-    var receivedBodyBytes = 0
-    var exceededSizeLimit = false
+    @exclusivity(unchecked) var headParser = ResponseHeadParser()
+    @exclusivity(unchecked) var receivedBodyBytes = 0
+    @exclusivity(unchecked) var exceededSizeLimit = false
     /// The open destination file of a download, or -1.
-    var fileDescriptor: Int32 = -1
-    var fileWriteError: Int32 = 0
-    var lastActivity = ContinuousClock.now
-    var lastProgress: (Int64, Int64) = (0, 0)
-    var head: ResponseHead?
-    var metrics: TransferMetrics?
-    var redirectCount = 0
-    var startedAt: ContinuousClock.Instant?
-    var hopStartedAt: ContinuousClock.Instant?
+    @exclusivity(unchecked) var fileDescriptor: Int32 = -1
+    @exclusivity(unchecked) var fileWriteError: Int32 = 0
+    @exclusivity(unchecked) var lastActivity = ContinuousClock.now
+    @exclusivity(unchecked) var lastProgress: (Int64, Int64) = (0, 0)
+    @exclusivity(unchecked) var head: ResponseHead?
+    @exclusivity(unchecked) var metrics: TransferMetrics?
+    @exclusivity(unchecked) var redirectCount = 0
+    @exclusivity(unchecked) var startedAt: ContinuousClock.Instant?
+    @exclusivity(unchecked) var hopStartedAt: ContinuousClock.Instant?
     /// The current hop's HTTP/2 origin, if it may be multiplexed (set at creation and at each
     /// redirect, since only the URL decides it).
-    private(set) var multiplexOrigin: String?
+    @exclusivity(unchecked) private(set) var multiplexOrigin: String?
     /// When the whole request must be over (counted from submission, queueing and redirects
     /// included), if it has a limit.
     let requestDeadline: ContinuousClock.Instant?
     /// Streaming, progress and resume state; nil for plain requests (see CurlTransfer+Flow.swift).
-    var flow: TransferFlow?
+    @exclusivity(unchecked) var flow: TransferFlow?
     /// The handle holds only session options and this request's own ones, each set explicitly:
     /// it may go back to the pool without a reset (see CurlTransfer+Configure.swift).
-    var keepsSessionOptions = false
-    /// The session options this transfer's handle carries, worked out once.
-    private(set) lazy var handleProfile = options.handleProfile
+    @exclusivity(unchecked) var keepsSessionOptions = false
+    /// The session options this transfer's handle carries (the session's own profile, shared).
+    let handleProfile: HandleProfile
     /// The method is a plain GET or POST (HEAD and custom methods leave options behind).
-    var keepsMethodOptions = false
+    @exclusivity(unchecked) var keepsMethodOptions = false
 
     init(
         request: URLRequest, options: TransferOptions, engine: CurlEngine,
@@ -66,6 +69,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     ) {
         self.request = request
         self.options = options
+        handleProfile = options.handleProfile
         self.engine = engine
         self.completion = completion
         multiplexOrigin = Self.multiplexOrigin(of: request, options: options)
