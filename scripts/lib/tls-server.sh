@@ -28,6 +28,7 @@ start_tls_server() {
         openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -out client.pem >/dev/null 2>&1
     )
     head -c 262144 /dev/zero > "$dir/bytes.bin"
+    truncate -s 256M "$dir/big.bin"   # sparse: 256 MiB of zeros without the disk space
     local port; port="$(free_port)"
     cat > "$dir/nginx.conf" <<CONF
 worker_processes 1;
@@ -58,6 +59,11 @@ http {
             alias $dir/bytes.bin;
             default_type application/octet-stream;
             add_header X-Connection \$connection;
+        }
+        # 256 MiB over HTTP/2, for a reader that falls behind.
+        location = /big {
+            alias $dir/big.bin;
+            default_type application/octet-stream;
         }
         # Redirects to the URL in ?to= (for https -> http downgrade tests).
         location = /redirect-302 { return 302 \$arg_to; }

@@ -48,6 +48,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
     @exclusivity(unchecked) var headsArrived: [CurlTransfer] = []
     /// Response streams with bytes their readers have not been woken for yet. Loop thread only.
     @exclusivity(unchecked) var streamsToFlush: [ResponseStreamBuffer] = []
+    /// Since when ``streamsToFlush`` waits for the network to fall quiet. Loop thread only.
+    @exclusivity(unchecked) var streamsFlushHeldSince: ContinuousClock.Instant?
     @exclusivity(unchecked) private var pendingCommands: [Command] = []
     /// Easy handles kept for reuse, which saves libcurl's per-handle set-up: reset ones (profile
     /// nil), and ones that kept the session options of `profile`. Loop thread only.
@@ -134,13 +136,13 @@ final class CurlEngine: Transport, @unchecked Sendable {
             stopping = drainInbox()
             if stopping { break }
             curl_multi_perform(multi, &running)
-            flushStreams()
             collectFinished()
             observePlacements()
             noteHeadsArrived()
             let started = startAdmitted()
             let now = ContinuousClock.now
             let nextDeadline = expireDeadlines(now: now)
+            let flushHold = flushStreams(now: now)
             // Newly started transfers are performed (and placed) at once, without waiting.
             if started > 0 { continue }
             let mustWait = inbox.withLock { box in
@@ -149,7 +151,9 @@ final class CurlEngine: Transport, @unchecked Sendable {
             }
             if mustWait {
                 var ignored: Int32 = 0
-                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: nextDeadline, now: now), &ignored)
+                var deadline = nextDeadline
+                if let flushHold { deadline = min(deadline ?? now + flushHold, now + flushHold) }
+                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: deadline, now: now), &ignored)
                 inbox.withLock { $0.loopIsWaiting = false }
             }
         }

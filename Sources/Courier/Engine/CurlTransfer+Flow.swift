@@ -224,10 +224,36 @@ extension CurlTransfer {
 }
 
 extension CurlEngine {
-    /// Wakes the readers of response streams that received bytes during this round. Loop thread.
-    func flushStreams() {
-        guard !streamsToFlush.isEmpty else { return }
+    /// How long a stream's reader may wait for bytes already queued while the body keeps coming.
+    static let streamFlushHold = Duration.milliseconds(1)
+    /// Streams with less than this queued wake their reader at the end of the round (a trickle
+    /// of events or lines is never held back).
+    static let streamFlushHoldMinimum = 32 << 10
+
+    /// After a round: wakes the readers waiting for bytes queued in it, except readers of a fast
+    /// body (at least ``streamFlushHoldMinimum`` queued), which are held for at most
+    /// ``streamFlushHold``: the next rounds bring more, and one wake-up then covers several rounds
+    /// (the buffer itself wakes its reader once half its window is ready). Returns how long the
+    /// loop may wait in `curl_multi_poll` before it must come back to wake them, or nil when
+    /// nothing is held. Loop thread.
+    func flushStreams(now: ContinuousClock.Instant) -> Duration? {
+        guard !streamsToFlush.isEmpty else { return nil }
+        let since = streamsFlushHeldSince ?? now
+        let remaining = Self.streamFlushHold - (now - since)
+        if remaining > .zero {
+            streamsToFlush.removeAll { stream in
+                guard stream.queuedBytes < Self.streamFlushHoldMinimum else { return false }
+                stream.flush()
+                return true
+            }
+            if !streamsToFlush.isEmpty {
+                streamsFlushHeldSince = since
+                return remaining
+            }
+        }
+        streamsFlushHeldSince = nil
         for stream in streamsToFlush { stream.flush() }
         streamsToFlush.removeAll(keepingCapacity: true)
+        return nil
     }
 }

@@ -17,8 +17,9 @@ package final class ResponseStreamBuffer: Sendable {
         case end(CourierError?)
     }
 
-    /// Chunks handed to the consumer grow up to this size while it is not reading.
-    static let chunkCapacity = 64 << 10
+    /// Chunks handed to the consumer grow up to a quarter of the window, at least this size,
+    /// while it is not reading.
+    static let minimumChunkCapacity = 64 << 10
 
     /// What became of offered bytes.
     enum Offer {
@@ -36,6 +37,7 @@ package final class ResponseStreamBuffer: Sendable {
     private struct State {
         var chunks: [Data] = []
         var buffered = 0
+        var received = 0
         var highWater = 0
         var head: ResponseHead?
         var ended = false
@@ -50,14 +52,18 @@ package final class ResponseStreamBuffer: Sendable {
 
     /// The most body bytes held here at once.
     let window: Int
-    /// A waiting reader is woken as soon as this much is queued (a quarter of the window); less
-    /// waits for the end of the engine's round, so a fast body costs few wake-ups.
+    /// A waiting reader is woken as soon as this much is queued (half the window); less waits
+    /// for the end of the engine's round (for a fast body, until the network falls quiet or
+    /// 1 ms has passed: `CurlEngine.flushStreams(now:)`), so a fast body costs few wake-ups.
     let wakeThreshold: Int
+    /// The largest chunk handed to the reader: a quarter of the window, at least 64 KiB.
+    let chunkCapacity: Int
     private let state = Locked(State())
 
     init(window: Int) {
         self.window = max(window, Self.minimumWindow)
-        wakeThreshold = self.window / 4
+        wakeThreshold = self.window / 2
+        chunkCapacity = max(Self.minimumChunkCapacity, self.window / 4)
     }
 
     // MARK: Engine side
@@ -81,22 +87,26 @@ package final class ResponseStreamBuffer: Sendable {
     /// once when ``wakeThreshold`` bytes are ready, else by the next ``flush()``.
     func offer(_ bytes: UnsafeRawBufferPointer) -> Offer {
         let (offer, waiters) = state.withLock { state -> (Offer, [CheckedContinuation<Void, Never>]) in
-            if state.discarded { return (.accepted, []) }
+            if state.discarded {
+                state.received += bytes.count
+                return (.accepted, [])
+            }
             if state.buffered > 0, state.buffered + bytes.count > window {
                 state.enginePaused = true
                 state.pauses += 1
                 return (.refused, [])
             }
             if let last = state.chunks.indices.last,
-                state.chunks[last].count + bytes.count <= Self.chunkCapacity
+                state.chunks[last].count + bytes.count <= chunkCapacity
             {
                 state.chunks[last].append(bytes.assumingMemoryBound(to: UInt8.self))
             } else {
-                var chunk = Data(capacity: max(Self.chunkCapacity, bytes.count))
+                var chunk = Data(capacity: max(chunkCapacity, bytes.count))
                 chunk.append(bytes.assumingMemoryBound(to: UInt8.self))
                 state.chunks.append(chunk)
             }
             state.buffered += bytes.count
+            state.received += bytes.count
             state.highWater = max(state.highWater, state.buffered)
             guard !state.waiters.isEmpty else { return (.accepted, []) }
             if state.buffered >= wakeThreshold { return (.accepted, Self.takeWaiters(&state)) }
@@ -124,6 +134,7 @@ package final class ResponseStreamBuffer: Sendable {
             guard !state.ended else { return [] }
             if state.head == nil, let head {
                 state.head = head
+                state.received += body.count
                 if !body.isEmpty, !state.discarded {
                     state.chunks.append(body)
                     state.buffered += body.count
@@ -207,6 +218,12 @@ package final class ResponseStreamBuffer: Sendable {
         }
         resume?()
     }
+
+    /// Body bytes received so far (read, queued or dropped after the reader left).
+    var receivedBytes: Int { state.withLock { $0.received } }
+
+    /// Bytes queued and not yet read.
+    var queuedBytes: Int { state.withLock { $0.buffered } }
 
     /// The most bytes that were queued at once (tests check it never exceeds the window).
     var highWater: Int { state.withLock { $0.highWater } }

@@ -55,7 +55,7 @@ extension DataRequest {
                 return complete(failed, extensions: extensions, context: context)
             case .retry(let delay):
                 guard !isFinished else { return }
-                await wait(delay)
+                await session.configuration.clock.wait(delay)
                 guard !isFinished else { return }
                 // A cancel() that ended the wait completes the request, never starts another attempt.
                 if isCancelled { return complete(cancelled, extensions: extensions, context: context) }
@@ -78,26 +78,6 @@ extension DataRequest {
             let (slot, options) = beginTransfer(of: request)
             let token = session.transport.execute(request, options: options, completion: deliver)
             install(token, slot: slot, stopIfFinished: true)
-        }
-    }
-
-    /// Waits `delay` seconds on the session's clock, or until the task is cancelled.
-    private func wait(_ delay: TimeInterval) async {
-        let gate = Locked<CheckedContinuation<Void, Never>?>(nil)
-        let open: @Sendable () -> Void = {
-            gate.withLock { continuation in
-                continuation?.resume()
-                continuation = nil
-            }
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                gate.withLock { $0 = continuation }
-                if Task.isCancelled { return open() }
-                session.configuration.clock.schedule(after: delay, open)
-            }
-        } onCancel: {
-            open()
         }
     }
 }

@@ -90,7 +90,8 @@ public final class DataStreamRequest: Sendable {
         HTTPResponseHead(try await core.head())
     }
 
-    /// The body in chunks as they arrive (each at most 64 KiB; smaller when the reader keeps up).
+    /// The body in chunks as they arrive (each at most a quarter of ``bufferSize``, at least
+    /// 64 KiB: 256 KiB by default; smaller when the reader keeps up).
     public var bytes: Bytes { Bytes(request: self) }
 
     /// The body as lines of UTF-8 text (see ``Lines``).

@@ -10,9 +10,9 @@ import FoundationNetworking
 /// server has given an event an `id`, `Last-Event-ID`. A connection must answer 2xx with
 /// `Content-Type: text/event-stream`; any other status or type fails the sequence without
 /// reconnecting, 204 ends it normally. When a connection closes or fails on the network, the
-/// sequence waits the server's `retry` time (or the policy's delay) and reconnects, as
-/// ``EventStreamReconnection`` decides. Cancelling the reading task, or breaking out of the
-/// loop, closes the connection.
+/// sequence waits the server's `retry` time (or the policy's delay) on the session's
+/// `Configuration.clock` and reconnects, as ``EventStreamReconnection`` decides. Cancelling the
+/// reading task (also during a wait), or breaking out of the loop, closes the connection.
 public struct ServerSentEventStream: AsyncSequence, Sendable {
     /// An event.
     public typealias Element = ServerSentEvent
@@ -74,9 +74,9 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                     after: end, fruitless: fruitless, serverRetry: parser.reconnectionTime)
                 {
                 case .reconnect(let delay):
-                    do {
-                        try await Task.sleep(for: delay)
-                    } catch {
+                    // On the session's clock, so tests can drive the wait (`TestClock`).
+                    await stream.session.configuration.clock.wait(CurlTransfer.seconds(delay))
+                    if Task.isCancelled {
                         finished = true
                         throw CourierError.cancelled
                     }

@@ -28,6 +28,8 @@ final class StreamCore: Sendable {
     let target: any URLRequestConvertible
     let built: Result<URLRequest, CourierError>
     let buffer: ResponseStreamBuffer
+    /// Download progress; the engine watches it only when someone observes before the start.
+    let progress = ProgressRelay()
     private let state = Locked(State())
 
     init(
@@ -88,6 +90,7 @@ final class StreamCore: Sendable {
             let result = await withCheckedContinuation { (continuation: CheckedContinuation<TransportResult, Never>) in
                 self.send(prepared) { result in
                     self.buffer.complete(head: result.head, body: result.data, error: result.error)
+                    self.finishProgress(error: result.error)
                     continuation.resume(returning: result)
                 }
             }
@@ -108,6 +111,7 @@ final class StreamCore: Sendable {
         // A stream may rightly last for hours: only a time limit the request sets itself applies.
         if request.timeoutInterval == Session.foundationDefaultTimeout { options.requestTimeout = nil }
         options.responseStream = buffer
+        options.progress = progress
         options.target = target
         let token = session.transport.execute(request, options: options, completion: completion)
         let cancelNow = state.withLock { state -> Bool in
@@ -129,13 +133,25 @@ final class StreamCore: Sendable {
     /// The transport finished (engine thread on the direct path).
     private func transferEnded(request: URLRequest, _ result: TransportResult) {
         buffer.complete(head: result.head, body: result.data, error: result.error)
+        finishProgress(error: result.error)
         deliver(response(of: result))
     }
 
     /// Ends a request that never reached the transport.
     private func finish(request: URLRequest?, head: ResponseHead?, metrics: TransferMetrics?, error: CourierError) {
         buffer.complete(head: nil, body: Data(), error: error)
+        finishProgress(error: error)
         deliver(DataResponse(request: request, head: head, data: nil, metrics: metrics, result: .failure(error)))
+    }
+
+    /// The final progress when the engine sent none (a stub transport, a request that never
+    /// reached the engine, or nobody observing yet): the body bytes the buffer received. The
+    /// engine's own final value, when it sent one, stands.
+    private func finishProgress(error: CourierError?) {
+        let received = Int64(buffer.receivedBytes)
+        progress.finish(
+            download: TransferProgress(completedBytes: received, totalBytes: error == nil ? received : nil),
+            upload: TransferProgress(completedBytes: 0, totalBytes: nil))
     }
 
     /// The final response: a rejected head's validation error wins over the cancellation it

@@ -1,4 +1,4 @@
-import Courier
+@testable import Courier
 import Foundation
 import XCTest
 
@@ -129,5 +129,47 @@ final class TLSTests: XCTestCase {
         XCTAssertLessThanOrEqual(
             Set(connections.compactMap { $0 }).count, needed + 1,
             "about ceil(\(requests) / \(streams)) connections, not one per waiting request")
+    }
+
+    /// The process's resident memory, from /proc/self/statm.
+    private static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// The caveat of docs/transfers.md: when a reader falls behind an HTTP/2 stream, the pause
+    /// stops libcurl reading that stream, but the server may still send up to one flow-control
+    /// window, which libcurl holds. Memory stays bounded all the same (not the 256 MiB body),
+    /// and the stream resumes and delivers every byte.
+    func testHTTP2StreamWithASlowReaderKeepsMemoryBounded() async throws {
+        let env = try environment()
+        let trusted = session { $0.tls.caCertificateFile = env.ca }
+        let size = 256 << 20
+        let stream = trusted.streamRequest(env.url + "/big", bufferSize: 64 << 10)
+        let before = Self.residentBytes()
+        let head = try await stream.validate().head()
+        XCTAssertEqual(head.httpVersion, TransferMetrics.HTTPVersion.http2.rawValue)
+        // Not reading yet: the window fills and the engine pauses; give the server time to
+        // send whatever flow control still lets through, and watch memory meanwhile.
+        var peak = before
+        for _ in 0..<40 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            peak = max(peak, Self.residentBytes())
+        }
+        XCTAssertGreaterThan(stream.core.buffer.pauseCount, 0, "the engine paused the transfer")
+        XCTAssertLessThanOrEqual(stream.core.buffer.receivedBytes, 64 << 10, "nothing past the window reached Courier")
+        XCTAssertLessThan(peak - before, 48 << 20, "a paused stream holds about one flow-control window, not the body")
+        var received = 0
+        var reads = 0
+        for try await chunk in stream.bytes {
+            received += chunk.count
+            reads += 1
+            if reads % 16 == 0 { await Task.yield() }
+        }
+        XCTAssertEqual(received, size)
+        XCTAssertLessThanOrEqual(stream.core.buffer.highWater, 64 << 10)
+        XCTAssertGreaterThan(stream.core.buffer.pauseCount, 1)
     }
 }

@@ -42,7 +42,7 @@ final class DataStreamTests: XCTestCase {
         var received = Data()
         received.reserveCapacity(size)
         for try await chunk in stream.bytes {
-            XCTAssertLessThanOrEqual(chunk.count, ResponseStreamBuffer.chunkCapacity)
+            XCTAssertLessThanOrEqual(chunk.count, stream.core.buffer.chunkCapacity)
             received.append(chunk)
         }
         XCTAssertEqual(received.count, size)

@@ -1,5 +1,6 @@
 @testable import Courier
 import CourierTestServer
+import CourierTesting
 import Foundation
 import XCTest
 
@@ -108,6 +109,79 @@ final class EventStreamTests: XCTestCase {
         let events = try await collect(Session().eventStream(server.url("/empty"), reconnection: Self.fast))
         XCTAssertEqual(events, [])
         XCTAssertEqual(server.recordedRequests(path: "/empty").count, 3)
+    }
+
+    /// A session whose clock moves only when the test advances it.
+    private func sessionWithManualClock() -> (Session, TestClock) {
+        let clock = TestClock(mode: .manual)
+        var configuration = Session.Configuration()
+        configuration.clock = clock
+        return (Session(configuration: configuration), clock)
+    }
+
+    /// One event with `retry` (when given), then the connection closes; the reconnection gets 204.
+    private func routeOneEventThen204(_ path: String, retry: Int?) {
+        let body = (retry.map { "retry: \($0)\n\n" } ?? "") + "id: 1\ndata: one\n\n"
+        server.route(path) { request in
+            if request.header("Last-Event-ID") == "1" { return TestHTTPResponse(status: 204) }
+            return TestHTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(body.utf8))
+        }
+    }
+
+    func testReconnectionWaitsTheServersRetryOnTheSessionClock() async throws {
+        let (session, clock) = sessionWithManualClock()
+        routeOneEventThen204("/slow-retry", retry: 60_000)
+        let stream = session.eventStream(server.url("/slow-retry"))
+        let reader = Task {
+            var events: [ServerSentEvent] = []
+            for try await event in stream { events.append(event) }
+            return events
+        }
+        try await clock.waitUntilPending()
+        XCTAssertEqual(clock.scheduledDelays, [60], "the server's retry: 60000 ms, on the session's clock")
+        XCTAssertEqual(server.recordedRequests(path: "/slow-retry").count, 1, "no reconnection before the wait ends")
+        clock.advance(by: 59)
+        XCTAssertEqual(clock.pendingCount, 1)
+        clock.advance(by: 1)
+        let events = try await reader.value
+        XCTAssertEqual(events, [ServerSentEvent(data: "one", id: "1")])
+        XCTAssertEqual(server.recordedRequests(path: "/slow-retry").map { $0.header("Last-Event-ID") }, [nil, "1"])
+    }
+
+    func testReconnectionWaitsThePolicysDelayWithoutRetry() async throws {
+        let (session, clock) = sessionWithManualClock()
+        routeOneEventThen204("/default-delay", retry: nil)
+        let stream = session.eventStream(server.url("/default-delay"))
+        let reader = Task {
+            var events: [ServerSentEvent] = []
+            for try await event in stream { events.append(event) }
+            return events
+        }
+        try await clock.waitUntilPending()
+        XCTAssertEqual(clock.scheduledDelays, [3], "EventStreamReconnection.default waits 3 s")
+        clock.advance(by: 3)
+        let events = try await reader.value
+        XCTAssertEqual(events.map(\.id), ["1"])
+        XCTAssertEqual(server.recordedRequests(path: "/default-delay").count, 2)
+    }
+
+    func testCancellingDuringTheReconnectionWaitEndsAtOnce() async throws {
+        let (session, clock) = sessionWithManualClock()
+        routeOneEventThen204("/cancel-wait", retry: 60_000)
+        let stream = session.eventStream(server.url("/cancel-wait"))
+        let reader = Task { () -> CourierError? in
+            do throws(CourierError) {
+                for try await _ in stream {}
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await clock.waitUntilPending()
+        reader.cancel()
+        let error = await reader.value
+        XCTAssertEqual(error, .cancelled, "the wait ends with the task, without the clock moving")
+        XCTAssertEqual(server.recordedRequests(path: "/cancel-wait").count, 1)
     }
 
     func testWithoutReconnectionTheFirstConnectionIsAll() async throws {

@@ -38,14 +38,21 @@ final class ProgressTests: TransferTestCase {
         }
         let data = try await request.validate().data()
         XCTAssertEqual(data.count, size)
-        let streamed = await reader.value
-        assertWellFormed(streamed, final: Int64(size), total: Int64(size))
+        try await assertBothWellFormed(sequence: await reader.value, closure: closure, size: size)
+    }
+
+    /// The values of a sequence and of a closure observing one `size`-byte download.
+    private func assertBothWellFormed(
+        sequence: [TransferProgress], closure: Collector<TransferProgress>, size: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        assertWellFormed(sequence, final: Int64(size), total: Int64(size), file: file, line: line)
         // Closures run on a serial queue after the response is delivered: wait for the final one.
         for _ in 0..<500 where !(closure.values.last?.isFinished ?? false) {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
-        assertWellFormed(closure.values, final: Int64(size), total: Int64(size))
-        XCTAssertGreaterThan(closure.values.count, 1, "an 8 MiB body reports along the way")
+        assertWellFormed(closure.values, final: Int64(size), total: Int64(size), file: file, line: line)
+        XCTAssertGreaterThan(closure.values.count, 1, "a large body reports along the way", file: file, line: line)
     }
 
     func testUploadProgressOfAFile() async throws {
@@ -121,6 +128,75 @@ final class ProgressTests: TransferTestCase {
         _ = try await request.data()
         var values: [TransferProgress] = []
         for await value in sequence { values.append(value) }
+        XCTAssertEqual(values, [TransferProgress(completedBytes: 11, totalBytes: 11, isFinished: true)])
+    }
+
+    // MARK: Stream requests
+
+    private static func collect(_ sequence: AsyncStream<TransferProgress>) async -> [TransferProgress] {
+        var values: [TransferProgress] = []
+        for await value in sequence { values.append(value) }
+        return values
+    }
+
+    func testStreamDownloadProgressAsClosureAndSequence() async throws {
+        let size = 8 << 20
+        let closure = Collector<TransferProgress>()
+        let stream = Session().streamRequest(server.url("/bytes?size=\(size)"), bufferSize: 256 << 10)
+            .downloadProgress(every: .zero) { closure.append($0) }
+        let sequence = stream.downloadProgress(every: .zero)
+        let reader = Task { () -> [TransferProgress] in
+            var values: [TransferProgress] = []
+            for await value in sequence { values.append(value) }
+            return values
+        }
+        var received = 0
+        for try await chunk in stream.validate().bytes { received += chunk.count }
+        XCTAssertEqual(received, size)
+        try await assertBothWellFormed(sequence: await reader.value, closure: closure, size: size)
+    }
+
+    func testStreamProgressEndsWhenTheReaderBreaksOut() async throws {
+        let size = 32 << 20
+        let stream = Session().streamRequest(server.url("/bytes?size=\(size)"), bufferSize: 64 << 10)
+        let sequence = stream.downloadProgress(every: .zero)
+        for try await _ in stream.bytes { break }
+        let values = await Self.collect(sequence)
+        let last = try XCTUnwrap(values.last)
+        XCTAssertTrue(last.isFinished)
+        XCTAssertEqual(values.filter(\.isFinished).count, 1, "exactly one final value")
+        XCTAssertEqual(last.totalBytes, Int64(size))
+        XCTAssertLessThan(last.completedBytes, Int64(size), "the transfer stopped early")
+        for (earlier, later) in zip(values, values.dropFirst()) {
+            XCTAssertLessThanOrEqual(earlier.completedBytes, later.completedBytes, "monotonic")
+        }
+    }
+
+    func testStreamProgressIsThrottled() async throws {
+        let stream = Session().streamRequest(server.url("/bytes?size=\(16 << 20)"))
+        let sequence = stream.downloadProgress(every: .seconds(3600))
+        for try await _ in stream.bytes {}
+        let values = await Self.collect(sequence)
+        XCTAssertLessThanOrEqual(values.count, 2, "at most one value per interval, plus the final one")
+        XCTAssertEqual(values.last, TransferProgress(completedBytes: 16 << 20, totalBytes: 16 << 20, isFinished: true))
+    }
+
+    func testObservingAStreamAfterCompletionGivesTheFinalValue() async throws {
+        let stream = Session().streamRequest(server.url("/bytes?size=1000"))
+        for try await _ in stream.bytes {}
+        _ = await stream.completion()
+        let values = await Self.collect(stream.downloadProgress())
+        XCTAssertEqual(values, [TransferProgress(completedBytes: 1000, totalBytes: 1000, isFinished: true)])
+    }
+
+    func testStubbedStreamRequestsEndProgressToo() async throws {
+        let session = Session.stubbed { _ in .json("{\"ok\":true}") }
+        let stream = session.streamRequest("https://example.test/x")
+        let sequence = stream.downloadProgress()
+        var received = 0
+        for try await chunk in stream.bytes { received += chunk.count }
+        XCTAssertEqual(received, 11)
+        let values = await Self.collect(sequence)
         XCTAssertEqual(values, [TransferProgress(completedBytes: 11, totalBytes: 11, isFinished: true)])
     }
 }
