@@ -8,10 +8,12 @@ import MallocCounter
 // (Benchmarks/BenchmarkFixtures/DecodeCorpus.swift), in one process, interleaved.
 //
 //   DecodeBenchmarks [--rounds N] [--seconds S] [--documents small,array,...] [--only courier|foundation]
-//                    [--iterations N]
+//                    [--iterations N] [--clock wall|cpu]
 //
 // For every round and document, both decoders decode the same bytes the same number of times
-// (the order alternates between rounds). Prints one line per measurement:
+// (the order alternates between rounds). `--clock cpu` times the decoding thread's CPU time
+// (CLOCK_THREAD_CPUTIME_ID) instead of wall time: on a machine busy with other work, time spent
+// waiting for a core then counts for neither decoder. Prints one line per measurement:
 //   DECODE <document> <foundation|courier> <iterations> <seconds> <allocations> <bytes>
 // and a summary table on standard error.
 
@@ -23,6 +25,8 @@ struct Options {
     var only: String?
     /// A fixed number of decodes per measurement instead of `seconds` worth.
     var iterations: Int?
+    /// Thread CPU time instead of wall time.
+    var cpuClock = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -34,6 +38,7 @@ struct Options {
             case "--documents": documents = Set(value.split(separator: ",").map(String.init))
             case "--only": only = value
             case "--iterations": iterations = Int(value)
+            case "--clock": cpuClock = value == "cpu"
             default: throw BenchmarkFailure("unknown option \(option)")
             }
         }
@@ -59,13 +64,23 @@ struct Timing {
     var allocations: UInt64
 }
 
+/// Nanoseconds of wall time, or of this thread's CPU time.
+func clock(cpu: Bool) -> UInt64 {
+    guard cpu else { return DispatchTime.now().uptimeNanoseconds }
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
 @inline(never)
-func measure(_ decoder: any DataDecoder, _ data: Data, _ decode: DecodeCase, iterations: Int) throws -> Timing {
+func measure(
+    _ decoder: any DataDecoder, _ data: Data, _ decode: DecodeCase, iterations: Int, cpu: Bool = false
+) throws -> Timing {
     let allocationsBefore = courier_allocation_count()
-    let start = DispatchTime.now().uptimeNanoseconds
+    let start = clock(cpu: cpu)
     var checksum = 0
     for _ in 0..<iterations { checksum &+= try decode(decoder, data) }
-    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let elapsed = Double(clock(cpu: cpu) - start) / 1e9
     let allocations = courier_allocation_count() - allocationsBefore
     if checksum == .min { print(checksum) }  // keeps the work observable
     return Timing(seconds: elapsed, allocations: allocations)
@@ -113,7 +128,7 @@ func run() throws {
                 ? [("foundation", foundation), ("courier", courier)]
                 : [("courier", courier), ("foundation", foundation)]
             for (name, decoder) in order where options.only == nil || options.only == name {
-                let sample = try measure(decoder, document.data, decode, iterations: count)
+                let sample = try measure(decoder, document.data, decode, iterations: count, cpu: options.cpuClock)
                 results[name] = sample
                 print(
                     [

@@ -22,7 +22,8 @@ import Foundation
 /// Errors are `DecodingError`s with the kinds and coding paths `JSONDecoder` reports. As there,
 /// malformed JSON, and numbers that do not fit the requested type, are reported as
 /// `dataCorrupted` at the top level ("The given data was not valid JSON."); the underlying
-/// error then says what was wrong and where.
+/// error then says what was wrong and where. A document the decoder cannot get the memory for
+/// fails the same way ("Not enough memory to decode the document."), it never crashes.
 public struct CourierJSONDecoder: Sendable {
     /// How JSON keys are matched to coding keys. Default: `.useDefaultKeys`.
     public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
@@ -69,10 +70,14 @@ public struct CourierJSONDecoder: Sendable {
         }
     }
 
-    private static func notJSON(_ error: JSONSyntaxError) -> DecodingError {
+    /// The error for a document that is not JSON, or (rarely) that could not be decoded for lack
+    /// of memory; both at the top level, the underlying error saying what happened.
+    static func notJSON(_ error: JSONSyntaxError) -> DecodingError {
         .dataCorrupted(
             DecodingError.Context(
-                codingPath: [], debugDescription: "The given data was not valid JSON.",
+                codingPath: [],
+                debugDescription: error.isOutOfMemory
+                    ? "Not enough memory to decode the document." : "The given data was not valid JSON.",
                 underlyingError: error))
     }
 }

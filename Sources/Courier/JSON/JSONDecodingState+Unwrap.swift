@@ -8,18 +8,22 @@ extension JSONDecodingState {
     /// `parentValue`) through `key`; a nil `key` means the value is that node's own value.
     func unwrap<T: Decodable>(
         _ type: T.Type, value: UInt32, parent: UInt32, parentValue: UInt32,
-        key: JSONPathKey?
+        key: consuming JSONPathKey?
     ) throws -> T {
+        // `key` is consuming so that it moves into the path record without being copied (a
+        // copy of a key goes through its existential's value witnesses).
         do {
             if T.self == String.self { return unsafeBitCast(try readString(value), to: T.self) }
             if T.self == Int.self { return unsafeBitCast(try readInteger(value, as: Int.self), to: T.self) }
             if T.self == Double.self { return unsafeBitCast(try readDouble(value), to: T.self) }
             if T.self == Bool.self { return unsafeBitCast(try readBool(value), to: T.self) }
             if T.self == Date.self {
-                return unsafeBitCast(try date(value, parent: parent, parentValue: parentValue, key: key), to: T.self)
+                return unsafeBitCast(
+                    try date(value, parent: parent, parentValue: parentValue, key: copy key), to: T.self)
             }
             if T.self == Data.self {
-                return unsafeBitCast(try data(value, parent: parent, parentValue: parentValue, key: key), to: T.self)
+                return unsafeBitCast(
+                    try data(value, parent: parent, parentValue: parentValue, key: copy key), to: T.self)
             }
             if T.self == URL.self { return unsafeBitCast(try url(value), to: T.self) }
             if T.self == Decimal.self { return unsafeBitCast(try readDecimal(value), to: T.self) }
@@ -86,12 +90,12 @@ extension JSONDecodingState {
     /// under it afterwards.
     @inline(__always)
     func withNode<R>(
-        value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?,
+        value: UInt32, parent: UInt32, parentValue: UInt32, key: consuming JSONPathKey?,
         _ body: (UInt32) throws -> R
-    ) rethrows -> R {
-        guard let key else { return try body(parent) }
+    ) throws -> R {
+        if key == nil { return try body(parent) }
         let mark = work.pointee.pathCount
-        let node = pushPath(parent: parent, parentValue: parentValue, value: value, key: key)
+        let node = try pushPath(parent: parent, parentValue: parentValue, value: value, key: key)
         defer { work.pointee.truncatePaths(to: mark) }
         return try body(node)
     }
@@ -100,15 +104,16 @@ extension JSONDecodingState {
     /// receives it.
     @inline(__always)
     private func withDecoder<R>(
-        value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?,
+        value: UInt32, parent: UInt32, parentValue: UInt32, key: consuming JSONPathKey?,
         _ body: (JSONValueDecoder) throws -> R
-    ) rethrows -> R {
+    ) throws -> R {
         try withNode(value: value, parent: parent, parentValue: parentValue, key: key) { node in
             try body(JSONValueDecoder(state: self, value: value, node: node))
         }
     }
 
-    private func date(_ value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?) throws -> Date {
+    private func date(_ value: UInt32, parent: UInt32, parentValue: UInt32, key: consuming JSONPathKey?) throws -> Date
+    {
         if entry(value).kind == .null { throw JSONReadFailure.null(Date.self) }
         switch dateStrategy {
         case .deferredToDate:
@@ -136,7 +141,8 @@ extension JSONDecodingState {
         }
     }
 
-    private func data(_ value: UInt32, parent: UInt32, parentValue: UInt32, key: JSONPathKey?) throws -> Data {
+    private func data(_ value: UInt32, parent: UInt32, parentValue: UInt32, key: consuming JSONPathKey?) throws -> Data
+    {
         if entry(value).kind == .null { throw JSONReadFailure.null(Data.self) }
         switch dataStrategy {
         case .deferredToData:

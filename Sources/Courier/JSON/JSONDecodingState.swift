@@ -9,6 +9,8 @@ import Foundation
 final class JSONDecodingState {
     let input: JSONInput
     let tape: UnsafeMutablePointer<JSONEntry>
+    /// The text of strings the scanner unescaped (``JSONEntry/Flags/unescaped``).
+    let unescaped: UnsafeMutablePointer<UInt8>
     /// A null entry after the document's values, for decoders of absent values (a keyed
     /// container's `superDecoder(forKey:)` for a missing key).
     let syntheticNull: UInt32
@@ -19,20 +21,28 @@ final class JSONDecodingState {
     let floatStrategy: JSONDecoder.NonConformingFloatDecodingStrategy
     private let sendableUserInfo: [CodingUserInfoKey: any Sendable]
     private(set) lazy var userInfo: [CodingUserInfoKey: Any] = sendableUserInfo.mapValues { $0 }
-    /// Path records, the unescaping buffer and the type cache.
+    /// The document's and the tape's buffers, path records, the unescaping buffer and the type
+    /// cache.
     let work: UnsafeMutablePointer<JSONWorkspace>
 
     init(data: Data, decoder: CourierJSONDecoder) throws(JSONSyntaxError) {
-        let input = try JSONInput(copying: data)
+        let work = try JSONWorkspace.take()
+        let input: JSONInput
         var tape: JSONTapeBuffer
         do {
-            tape = try JSONScanner.scan(input)
+            input = try JSONInput(copying: data, into: work)
+            unescaped = try work.pointee.unescapedBuffer(input.count + JSONInput.padding)
+            tape = try work.pointee.emptyTape(estimatedFor: input.count)
+            defer { work.pointee.keepTape(tape) }
+            try JSONScanner.scan(input, into: &tape, unescaped: unescaped)
+            syntheticNull = UInt32(tape.count)
+            try tape.append(
+                JSONEntry(bits: UInt32(JSONKind.null.rawValue), start: 0, length: 0, next: syntheticNull + 1))
         } catch {
-            input.deallocate()
+            JSONWorkspace.give(work)
             throw error
         }
-        syntheticNull = UInt32(tape.count)
-        tape.append(JSONEntry(bits: UInt32(JSONKind.null.rawValue), start: 0, length: 0, next: syntheticNull + 1))
+        self.work = work
         self.input = input
         self.tape = tape.base
         keyStrategy = decoder.keyDecodingStrategy
@@ -45,13 +55,11 @@ final class JSONDecodingState {
         dataStrategy = decoder.dataDecodingStrategy
         floatStrategy = decoder.nonConformingFloatDecodingStrategy
         sendableUserInfo = decoder.userInfo
-        work = JSONWorkspace.make()
     }
 
     deinit {
-        input.deallocate()
-        tape.deallocate()
-        JSONWorkspace.destroy(work)
+        // The document and the tape are the workspace's buffers: nothing refers to them now.
+        JSONWorkspace.give(work)
     }
 
     /// Decodes the top-level value, as Foundation does: through the same special cases as any
@@ -70,8 +78,12 @@ final class JSONDecodingState {
     @inline(__always)
     func string(_ index: UInt32) throws(JSONSyntaxError) -> String {
         let entry = tape[Int(index)]
+        if entry.has(JSONEntry.Flags.unescaped) {
+            return try JSONStrings.text(
+                UnsafeBufferPointer(start: unescaped + Int(entry.start), count: Int(entry.length)), flags: entry.bits)
+        }
         return try JSONStrings.decode(input.base + Int(entry.start), Int(entry.length), flags: entry.bits) {
-            work.pointee.scratchBuffer(Int(entry.length) + 8)
+            () throws(JSONSyntaxError) in try work.pointee.scratchBuffer(Int(entry.length) + 8)
         }
     }
 
@@ -80,8 +92,10 @@ final class JSONDecodingState {
     /// Records that the value at `value` is reached from the node `parent` (whose value is
     /// `parentValue`) through `key`; returns the new node.
     @inline(__always)
-    func pushPath(parent: UInt32, parentValue: UInt32, value: UInt32, key: JSONPathKey) -> UInt32 {
-        work.pointee.push(JSONPathNode(parent: parent, parentValue: parentValue, value: value, key: key))
+    func pushPath(
+        parent: UInt32, parentValue: UInt32, value: UInt32, key: consuming JSONPathKey?
+    ) throws(JSONSyntaxError) -> UInt32 {
+        try work.pointee.push(JSONPathNode(parent: parent, parentValue: parentValue, value: value, key: key))
     }
 
     /// The coding path of the node `node`, whose value is `value`.

@@ -7,11 +7,20 @@ import Foundation
 struct JSONSyntaxError: Error, CustomStringConvertible, LocalizedError {
     /// What was wrong and where (line and column, counted from 1).
     let description: String
+    /// The decoder could not get the memory it needed: the document may well be valid JSON.
+    private(set) var isOutOfMemory = false
 
     var errorDescription: String? { description }
 
     init(_ description: String) {
         self.description = description
+    }
+
+    /// A buffer of `count` values of `type` could not be allocated.
+    static func outOfMemory(_ count: Int, _ type: Any.Type) -> JSONSyntaxError {
+        var error = JSONSyntaxError("Not enough memory for a buffer of \(count) \(type) values")
+        error.isOutOfMemory = true
+        return error
     }
 
     /// An error at byte `offset` of `input`, naming its line and column.
@@ -39,7 +48,7 @@ struct JSONSyntaxError: Error, CustomStringConvertible, LocalizedError {
     }
 }
 
-/// The document's UTF-8 bytes, copied into memory the decoding state owns, followed by zero
+/// The document's UTF-8 bytes, copied into a buffer of the decode's workspace, followed by zero
 /// bytes so that the scanner can read a machine word past any position without bounds checks.
 struct JSONInput {
     let base: UnsafeMutablePointer<UInt8>
@@ -51,39 +60,41 @@ struct JSONInput {
     /// Offsets are stored in 32 bits.
     static let maximumSize = Int(UInt32.max) - padding
 
-    /// Copies `data`, converting UTF-16 and UTF-32 to UTF-8 and dropping a byte order mark, as
-    /// Foundation's `JSONDecoder` does (RFC 4627 section 3 detection from the first four bytes).
-    init(copying data: Data) throws(JSONSyntaxError) {
+    /// Copies `data` into `work`'s document buffer, converting UTF-16 and UTF-32 to UTF-8 and
+    /// dropping a byte order mark, as Foundation's `JSONDecoder` does (RFC 4627 section 3
+    /// detection from the first four bytes).
+    init(copying data: Data, into work: UnsafeMutablePointer<JSONWorkspace>) throws(JSONSyntaxError) {
         let (encoding, bomLength) = data.withUnsafeBytes { JSONInput.detectEncoding(of: $0) }
         if encoding == .utf8 {
-            try JSONInput.checkSize(data.count - bomLength)
-            (base, count) = data.withUnsafeBytes { JSONInput.copy(UnsafeRawBufferPointer(rebasing: $0[bomLength...])) }
+            count = data.count - bomLength
+            base = try JSONInput.paddedBuffer(count, in: work)
+            data.withUnsafeBytes { JSONInput.copy(UnsafeRawBufferPointer(rebasing: $0[bomLength...]), to: base) }
         } else {
             guard var text = String(bytes: data.dropFirst(bomLength), encoding: encoding) else {
                 throw JSONSyntaxError("The data is not valid in its detected encoding (\(encoding))")
             }
-            try JSONInput.checkSize(text.utf8.count)
-            (base, count) = text.withUTF8 { JSONInput.copy(UnsafeRawBufferPointer($0)) }
+            count = text.utf8.count
+            base = try JSONInput.paddedBuffer(count, in: work)
+            text.withUTF8 { JSONInput.copy(UnsafeRawBufferPointer($0), to: base) }
         }
     }
 
-    private static func checkSize(_ count: Int) throws(JSONSyntaxError) {
+    /// A buffer of `work` for `count` bytes, with its padding zeroed.
+    private static func paddedBuffer(
+        _ count: Int, in work: UnsafeMutablePointer<JSONWorkspace>
+    ) throws(JSONSyntaxError) -> UnsafeMutablePointer<UInt8> {
         guard count <= maximumSize else {
             throw JSONSyntaxError("Documents larger than 4 GiB are not supported; use Foundation's JSONDecoder")
         }
-    }
-
-    /// A padded copy of `bytes`.
-    private static func copy(_ bytes: UnsafeRawBufferPointer) -> (UnsafeMutablePointer<UInt8>, Int) {
-        let count = bytes.count
-        let base = JSONMemory.allocate(UInt8.self, capacity: count + padding)
-        if count > 0 { UnsafeMutableRawPointer(base).copyMemory(from: bytes.baseAddress!, byteCount: count) }
+        let base = try work.pointee.inputBuffer(count + padding)
         (base + count).initialize(repeating: 0, count: padding)
-        return (base, count)
+        return base
     }
 
-    func deallocate() {
-        JSONMemory.deallocate(base)
+    private static func copy(_ bytes: UnsafeRawBufferPointer, to base: UnsafeMutablePointer<UInt8>) {
+        if bytes.count > 0 {
+            UnsafeMutableRawPointer(base).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        }
     }
 
     /// The encoding RFC 4627 section 3 implies from the first four bytes, and the length of a

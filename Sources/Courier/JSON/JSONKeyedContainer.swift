@@ -119,24 +119,24 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         -> KeyedDecodingContainer<NestedKey>
     {
         guard let value = find(key) else { throw keyNotFound(key) }
-        let child = state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
+        let child = try state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
         return KeyedDecodingContainer(try JSONKeyedContainer<NestedKey>(state: state, object: value, node: child))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         guard let value = find(key) else { throw keyNotFound(key) }
-        let child = state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
+        let child = try state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
         return try JSONUnkeyedContainer(state: state, array: value, node: child)
     }
 
-    func superDecoder() throws -> any Decoder { decoder(for: JSONKey.superKey) }
+    func superDecoder() throws -> any Decoder { try decoder(for: JSONKey.superKey) }
 
-    func superDecoder(forKey key: Key) throws -> any Decoder { decoder(for: key) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(for: key) }
 
     /// A decoder for the member `key`, or for null when there is none (as in Foundation).
-    private func decoder(for key: some CodingKey) -> JSONValueDecoder {
+    private func decoder(for key: some CodingKey) throws -> JSONValueDecoder {
         let value = state.member(named: key.stringValue, in: object) ?? state.syntheticNull
-        let child = state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
+        let child = try state.pushPath(parent: node, parentValue: object, value: value, key: .key(key))
         return JSONValueDecoder(state: state, value: value, node: child)
     }
 }

@@ -12,32 +12,37 @@ struct JSONScanner {
     /// The deepest nesting of arrays and objects accepted, as in Foundation.
     static let maximumDepth = 512
 
-    private let input: JSONInput
-    private var tape: JSONTapeBuffer
+    let input: JSONInput
+    var tape: JSONTapeBuffer
+    /// Where strings with escapes are unescaped while scanning (see `scanEscapedString`): at
+    /// least `input.count + 16` bytes.
+    let unescaped: UnsafeMutablePointer<UInt8>
+    /// Bytes of `unescaped` used so far.
+    var unescapedCount = 0
     /// The tape index of the innermost open container, or -1. While a container is open, its
     /// entry's `next` holds the index of the container around it (`UInt32.max` for none), so
     /// the open containers form a stack without memory of their own.
     private var top = -1
     private var depth = 0
 
-    /// Scans `input` into a tape. On failure nothing leaks: the tape is freed before throwing.
-    static func scan(_ input: JSONInput) throws(JSONSyntaxError) -> JSONTapeBuffer {
-        var scanner = JSONScanner(input: input)
-        do {
-            try scanner.run()
-        } catch {
-            scanner.tape.deallocate()
-            throw error
-        }
-        return scanner.tape
+    /// Scans `input` into `tape` (empty on entry). Whether it succeeds or throws, `tape` holds
+    /// the buffer afterwards (it may have grown), for its owner to keep or free.
+    /// Strings with escapes are unescaped into `unescaped` (at least `input.count + 16` bytes).
+    static func scan(
+        _ input: JSONInput, into tape: inout JSONTapeBuffer, unescaped: UnsafeMutablePointer<UInt8>
+    ) throws(JSONSyntaxError) {
+        var scanner = JSONScanner(input: input, tape: tape, unescaped: unescaped)
+        defer { tape = scanner.tape }
+        try scanner.run()
     }
 
-    private init(input: JSONInput) {
+    private init(input: JSONInput, tape: JSONTapeBuffer, unescaped: UnsafeMutablePointer<UInt8>) {
         self.input = input
-        self.tape = JSONTapeBuffer(estimatedFor: input.count)
+        self.tape = tape
+        self.unescaped = unescaped
     }
 
-    @inline(__always) private func byte(_ offset: Int) -> UInt8 { input.base[offset] }
+    @inline(__always) func byte(_ offset: Int) -> UInt8 { input.base[offset] }
 
     @inline(__always)
     private func skipWhitespace(_ position: Int) -> Int {
@@ -46,7 +51,7 @@ struct JSONScanner {
             let c = input.base[position]
             // Space, tab, line feed, carriage return; everything else (including the zero padding) stops.
             guard c <= 0x20, c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return position }
-            position += 1
+            position &+= 1
         }
     }
 
@@ -73,19 +78,19 @@ struct JSONScanner {
                 let isObject = tape.base[top].kind == .object
                 let closer: UInt8 = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 if c == UInt8(ascii: ",") {
-                    position = skipWhitespace(position + 1)
+                    position = skipWhitespace(position &+ 1)
                     if byte(position) == closer {
                         // A trailing comma, which Foundation accepts.
                         close(top, after: position)
-                        position += 1
+                        position &+= 1
                         continue
                     }
                     if isObject { position = try scanKey(at: position, object: top) }
-                    tape.base[top].length += 1
+                    tape.base[top].length &+= 1
                     continue parsing
                 } else if c == closer {
                     close(top, after: position)
-                    position += 1
+                    position &+= 1
                     continue
                 } else {
                     throw unexpected(position, isObject ? "in object" : "in array")
@@ -99,7 +104,7 @@ struct JSONScanner {
     @inline(__always)
     private mutating func close(_ container: Int, after position: Int) {
         let outer = tape.base[container].next
-        tape.base[container].next = UInt32(tape.count)
+        tape.base[container].next = UInt32(truncatingIfNeeded: tape.count)
         top = outer == .max ? -1 : Int(outer)
         depth -= 1
     }
@@ -113,7 +118,7 @@ struct JSONScanner {
         case UInt8(ascii: "\""):
             return try scanString(at: position, flags: 0)
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-            return scanNumber(at: position)
+            return try scanNumber(at: position)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             return try open(at: position, object: c == UInt8(ascii: "{"))
         case UInt8(ascii: "t"):
@@ -137,8 +142,10 @@ struct JSONScanner {
         guard found == UInt32(littleEndian: word), position + 4 <= input.count else {
             throw unexpected(position, "in a literal")
         }
-        let index = UInt32(tape.count)
-        tape.append(JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: index + 1))
+        let index = UInt32(truncatingIfNeeded: tape.count)
+        try tape.append(
+            JSONEntry(
+                bits: UInt32(kind.rawValue), start: UInt32(truncatingIfNeeded: position), length: 0, next: index &+ 1))
     }
 
     @inline(__always)
@@ -149,15 +156,18 @@ struct JSONScanner {
         }
         let index = tape.count
         let kind: JSONKind = object ? .object : .array
-        tape.append(JSONEntry(bits: UInt32(kind.rawValue), start: UInt32(position), length: 0, next: UInt32(index + 1)))
-        var inner = skipWhitespace(position + 1)
+        try tape.append(
+            JSONEntry(
+                bits: UInt32(kind.rawValue), start: UInt32(truncatingIfNeeded: position), length: 0,
+                next: UInt32(truncatingIfNeeded: index &+ 1)))
+        var inner = skipWhitespace(position &+ 1)
         let closer: UInt8 = object ? UInt8(ascii: "}") : UInt8(ascii: "]")
         if byte(inner) == closer {
-            return inner + 1
+            return inner &+ 1
         }
-        tape.base[index].next = top < 0 ? .max : UInt32(top)
+        tape.base[index].next = top < 0 ? .max : UInt32(truncatingIfNeeded: top)
         top = index
-        depth += 1
+        depth &+= 1
         if object { inner = try scanKey(at: inner, object: index) }
         tape.base[index].length = 1
         return inner
@@ -174,14 +184,14 @@ struct JSONScanner {
         if !key.isPlainASCIIString { tape.base[object].bits |= JSONEntry.Flags.complexKeys }
         after = skipWhitespace(after)
         guard byte(after) == UInt8(ascii: ":") else { throw unexpected(after, "after an object key") }
-        return skipWhitespace(after + 1)
+        return skipWhitespace(after &+ 1)
     }
 
     /// Scans the string whose opening quote is at `position`; returns the position after its
     /// closing quote.
     @inline(__always)
     private mutating func scanString(at position: Int, flags: UInt32) throws(JSONSyntaxError) -> Int {
-        let start = position + 1
+        let start = position &+ 1
         var flags = flags | UInt32(JSONKind.string.rawValue)
         var p = start
         var highBits: UInt64 = 0
@@ -191,6 +201,11 @@ struct JSONScanner {
             if stops == 0 {
                 highBits |= word
                 p &+= 8
+                // A long run of plain text: 16 bytes at a time until a block holds a stop byte,
+                // which the word loop then locates.
+                let (run, high) = JSONScanner.plainRun(input.base + p)
+                p &+= run
+                highBits |= high
                 continue
             }
             let offset = stops.trailingZeroBitCount >> 3
@@ -201,34 +216,40 @@ struct JSONScanner {
             if c == UInt8(ascii: "\"") {
                 break
             }
-            guard p < input.count else { throw JSONSyntaxError("Unterminated string", at: position, in: input) }
-            flags |= JSONEntry.Flags.escaped
-            if c == UInt8(ascii: "\\") {
-                guard p + 1 < input.count else { throw JSONSyntaxError("Unterminated string", at: position, in: input) }
-                // (Escaped bytes need not count toward "non-ASCII": a non-ASCII byte there makes
-                // the escape invalid, which decoding reports whatever the flags say.)
-                if byte(p + 1) == UInt8(ascii: "u") {
-                    // Like Foundation: four more bytes must exist and none may be a quote.
-                    guard p + 6 <= input.count else {
-                        throw JSONSyntaxError("Unterminated string", at: position, in: input)
-                    }
-                    let hex = UnsafeRawPointer(input.base + p + 2).loadUnaligned(as: UInt32.self) ^ 0x2222_2222
-                    guard (hex &- 0x0101_0101) & ~hex & 0x8080_8080 == 0 else {
-                        throw JSONSyntaxError("Invalid \\u escape", at: p, in: input)
-                    }
-                    p &+= 6
-                } else {
-                    p &+= 2
-                }
-            } else {
-                // A control character: an error only if this string is ever decoded.
-                p &+= 1
-            }
+            // An escape or a control character: the rest of the string is read by the unescaping
+            // scanner.
+            return try scanEscapedString(opening: position, stop: p, highBits: highBits)
         }
         if highBits & 0x8080_8080_8080_8080 != 0 { flags |= JSONEntry.Flags.nonASCII }
-        let index = UInt32(tape.count)
-        tape.append(JSONEntry(bits: flags, start: UInt32(start), length: UInt32(p - start), next: index + 1))
-        return p + 1
+        let index = UInt32(truncatingIfNeeded: tape.count)
+        try tape.append(
+            JSONEntry(
+                bits: flags, start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: p &- start),
+                next: index &+ 1))
+        return p &+ 1
+    }
+
+    /// The length of the run of blocks of 16 bytes at `p` that hold no quote, backslash or byte
+    /// below 0x20, and the OR of their bytes' words (for the non-ASCII check). Stops at the zero
+    /// padding after the document at the latest. Kept out of line: there the comparisons compile
+    /// to vector instructions.
+    @inline(never)
+    static func plainRun(_ p: UnsafePointer<UInt8>) -> (Int, UInt64) {
+        let quote = SIMD16<UInt8>(repeating: 0x22)
+        let backslash = SIMD16<UInt8>(repeating: 0x5C)
+        let space = SIMD16<UInt8>(repeating: 0x20)
+        var offset = 0
+        var high = SIMD16<UInt8>()
+        while true {
+            let block = UnsafeRawPointer(p + offset).loadUnaligned(as: SIMD16<UInt8>.self)
+            let stops = (block .== quote) .| (block .== backslash) .| (block .< space)
+            let words = unsafeBitCast(stops, to: SIMD2<UInt64>.self)
+            if words[0] | words[1] != 0 { break }
+            high |= block
+            offset &+= 16
+        }
+        let halves = unsafeBitCast(high, to: SIMD2<UInt64>.self)
+        return (offset, halves[0] | halves[1])
     }
 
     /// A word with the high bit set in each byte that is a quote, a backslash or below 0x20.
@@ -247,16 +268,19 @@ struct JSONScanner {
 
     /// Scans the number at `position` (a digit or `-`); returns the position after it.
     @inline(__always)
-    private mutating func scanNumber(at position: Int) -> Int {
-        var p = position + 1
-        while byte(p) &- UInt8(ascii: "0") < 10 { p += 1 }
+    private mutating func scanNumber(at position: Int) throws(JSONSyntaxError) -> Int {
+        var p = position &+ 1
+        while byte(p) &- UInt8(ascii: "0") < 10 { p &+= 1 }
         var flags = UInt32(JSONKind.number.rawValue) | JSONEntry.Flags.plainInteger
         if JSONScanner.isNumberByte(byte(p)) {
             flags = UInt32(JSONKind.number.rawValue)
-            while JSONScanner.isNumberByte(byte(p)) { p += 1 }
+            while JSONScanner.isNumberByte(byte(p)) { p &+= 1 }
         }
-        let index = UInt32(tape.count)
-        tape.append(JSONEntry(bits: flags, start: UInt32(position), length: UInt32(p - position), next: index + 1))
+        let index = UInt32(truncatingIfNeeded: tape.count)
+        try tape.append(
+            JSONEntry(
+                bits: flags, start: UInt32(truncatingIfNeeded: position),
+                length: UInt32(truncatingIfNeeded: p &- position), next: index &+ 1))
         return p
     }
 

@@ -2,21 +2,29 @@
 /// `\u` surrogates must pair, raw control characters are refused, and the text must be UTF-8.
 enum JSONStrings {
     /// The text of a string of `count` bytes at `p` (without quotes); `scratch` returns a
-    /// buffer of at least `count + 8` bytes for unescaping.
+    /// buffer of at least `count + 8` bytes for unescaping. (The scanner unescapes strings with
+    /// valid escapes itself, see ``JSONScanner/scanEscapedString(opening:stop:highBits:)``; an
+    /// escaped string that reaches this point has an invalid one, which unescaping reports.)
     @inline(__always)
     static func decode(
         _ p: UnsafePointer<UInt8>, _ count: Int, flags: UInt32,
-        scratch: () -> UnsafeMutablePointer<UInt8>
+        scratch: () throws(JSONSyntaxError) -> UnsafeMutablePointer<UInt8>
     ) throws(JSONSyntaxError) -> String {
-        let raw = UnsafeBufferPointer(start: p, count: count)
         if flags & JSONEntry.Flags.escaped == 0 {
-            if flags & JSONEntry.Flags.nonASCII == 0 { return String(decoding: raw, as: UTF8.self) }
-            guard let text = String(validating: raw, as: UTF8.self) else {
-                throw JSONSyntaxError("A string is not valid UTF-8")
-            }
-            return text
+            return try text(UnsafeBufferPointer(start: p, count: count), flags: flags)
         }
-        return try unescape(p, count, into: scratch())
+        return try unescape(p, count, into: try scratch())
+    }
+
+    /// Text that needs no unescaping: validated as UTF-8 unless the scanner saw only ASCII bytes
+    /// (what escapes produce is valid by construction).
+    @inline(__always)
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>, flags: UInt32) throws(JSONSyntaxError) -> String {
+        if flags & JSONEntry.Flags.nonASCII == 0 { return String(decoding: bytes, as: UTF8.self) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw JSONSyntaxError("A string is not valid UTF-8")
+        }
+        return text
     }
 
     /// Unescapes into `out`, which holds at least `count + 8` bytes: text is copied a word at a
@@ -77,7 +85,7 @@ enum JSONStrings {
     /// Reads `\uXXXX`, or a surrogate pair `\uD8xx\uDCxx`, at `p`; returns the scalar and the
     /// number of bytes read.
     @inline(__always)
-    private static func unicodeEscape(
+    static func unicodeEscape(
         _ p: UnsafePointer<UInt8>, _ available: Int
     ) throws(JSONSyntaxError) -> (UInt32, Int) {
         guard available >= 6, let unit = hex4(p + 2) else { throw JSONSyntaxError("Invalid \\u escape in a string") }
@@ -98,7 +106,7 @@ enum JSONStrings {
     }
 
     @inline(__always)
-    private static func hex4(_ p: UnsafePointer<UInt8>) -> UInt32? {
+    static func hex4(_ p: UnsafePointer<UInt8>) -> UInt32? {
         var value: UInt32 = 0
         for k in 0..<4 {
             let c = p[k]
@@ -115,7 +123,7 @@ enum JSONStrings {
     }
 
     @inline(__always)
-    private static func encodeUTF8(_ scalar: UInt32, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    static func encodeUTF8(_ scalar: UInt32, into out: UnsafeMutablePointer<UInt8>) -> Int {
         switch scalar {
         case 0..<0x80:
             out[0] = UInt8(scalar)

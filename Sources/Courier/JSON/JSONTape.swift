@@ -12,7 +12,8 @@ enum JSONKind: UInt8 {
 struct JSONEntry {
     /// Kind in the low 4 bits, ``JSONEntry/Flags`` above.
     var bits: UInt32
-    /// Strings: offset of the first byte after the opening quote. Numbers: offset of the first
+    /// Strings: offset of the first byte after the opening quote (with
+    /// ``JSONEntry/Flags/unescaped``, of the unescaped text in the unescaped buffer). Numbers: offset of the first
     /// character. Containers: offset of the opening bracket.
     var start: UInt32
     /// Strings and numbers: length in bytes (without quotes). Containers: element count
@@ -31,6 +32,9 @@ struct JSONEntry {
         static let plainInteger: UInt32 = 1 << 6
         /// An object with at least one escaped or non-ASCII key.
         static let complexKeys: UInt32 = 1 << 7
+        /// A string with escapes, all valid, already unescaped by the scanner: `start` and
+        /// `length` are in the decoding state's unescaped buffer, not in the document.
+        static let unescaped: UInt32 = 1 << 8
     }
 
     @inline(__always) var kind: JSONKind { JSONKind(rawValue: UInt8(truncatingIfNeeded: bits & 0xF)).unsafelyUnwrapped }
@@ -51,42 +55,37 @@ struct JSONEntry {
     }
 }
 
-/// A growable buffer of entries. Owned by exactly one scanner, then by one decoding state, which
-/// frees it.
+/// A growable buffer of entries, on storage a ``JSONWorkspace`` owns and takes back.
 struct JSONTapeBuffer {
     private(set) var base: UnsafeMutablePointer<JSONEntry>
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
 
-    init(estimatedFor byteCount: Int) {
-        // Minified API JSON averages one entry per 8-12 bytes; grow when that guess is short.
-        capacity = max(16, byteCount / 8)
-        base = JSONMemory.allocate(JSONEntry.self, capacity: capacity)
+    init(base: UnsafeMutablePointer<JSONEntry>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
     }
 
     @inline(__always)
-    mutating func append(_ entry: JSONEntry) {
-        if count == capacity { (base, capacity) = JSONTapeBuffer.grown(base, count: count, capacity: capacity) }
+    mutating func append(_ entry: JSONEntry) throws(JSONSyntaxError) {
+        if count == capacity { (base, capacity) = try JSONTapeBuffer.grown(base, count: count, capacity: capacity) }
         (base + count).initialize(to: entry)
         count += 1
     }
 
-    /// A buffer twice as large holding the first `count` entries of `base` (which is freed).
+    /// A buffer twice as large holding the first `count` entries of `base` (which is freed; on
+    /// failure it is left as it was).
     /// Values in, values out: the buffer's own storage never escapes, so the scanner keeps it in
     /// registers.
     @inline(never)
     private static func grown(
         _ base: UnsafeMutablePointer<JSONEntry>, count: Int, capacity: Int
-    )
+    ) throws(JSONSyntaxError)
         -> (UnsafeMutablePointer<JSONEntry>, Int)
     {
-        let bigger = JSONMemory.allocate(JSONEntry.self, capacity: capacity * 2)
+        let bigger = try JSONMemory.allocate(JSONEntry.self, capacity: capacity * 2)
         bigger.moveInitialize(from: base, count: count)
         JSONMemory.deallocate(base)
         return (bigger, capacity * 2)
-    }
-
-    func deallocate() {
-        JSONMemory.deallocate(base)
     }
 }

@@ -137,7 +137,7 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
         -> KeyedDecodingContainer<NestedKey>
     {
         let value = try next(KeyedDecodingContainer<NestedKey>.self)
-        let child = state.pushPath(parent: node, parentValue: array, value: value, key: .index(currentIndex))
+        let child = try state.pushPath(parent: node, parentValue: array, value: value, key: .index(currentIndex))
         let container = try JSONKeyedContainer<NestedKey>(state: state, object: value, node: child)
         advance()
         return KeyedDecodingContainer(container)
@@ -145,7 +145,7 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let value = try next((any UnkeyedDecodingContainer).self)
-        let child = state.pushPath(parent: node, parentValue: array, value: value, key: .index(currentIndex))
+        let child = try state.pushPath(parent: node, parentValue: array, value: value, key: .index(currentIndex))
         let container = try JSONUnkeyedContainer(state: state, array: value, node: child)
         advance()
         return container
@@ -153,7 +153,7 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func superDecoder() throws -> any Decoder {
         let value = try next((any Decoder).self, "Cannot get superDecoder() -- unkeyed container is at end.")
-        let child = state.pushPath(parent: node, parentValue: array, value: value, key: .index(currentIndex))
+        let child = try state.pushPath(parent: node, parentValue: array, value: value, key: .index(currentIndex))
         advance()
         return JSONValueDecoder(state: state, value: value, node: child)
     }

@@ -162,7 +162,7 @@ extension DataStreamRequest {
         public typealias Failure = CourierError
 
         let lines: Lines
-        let decoder: JSONDecoder
+        let decoder: any DataDecoder
 
         /// Reads the body; see ``JSONLines``.
         public func makeAsyncIterator() -> Iterator {
@@ -175,9 +175,9 @@ extension DataStreamRequest {
             public typealias Failure = CourierError
 
             private var lines: Lines.Iterator
-            private let decoder: JSONDecoder
+            private let decoder: any DataDecoder
 
-            init(lines: Lines.Iterator, decoder: JSONDecoder) {
+            init(lines: Lines.Iterator, decoder: any DataDecoder) {
                 self.lines = lines
                 self.decoder = decoder
             }

@@ -102,14 +102,16 @@ public final class DataStreamRequest: Sendable {
         Lines(bytes: bytes, maximumLineLength: maximumLineLength)
     }
 
-    /// The body as one JSON value per line (JSON Lines, NDJSON), decoded as `type`; blank lines
-    /// are skipped. A line that does not decode throws ``CourierError/decodingFailed(path:reason:)``
-    /// with a path starting `line N`.
+    /// The body as one JSON value per line (JSON Lines, NDJSON), decoded as `type` with
+    /// `decoder`, or the session's ``Session/Configuration/decoder`` (``CourierJSONDecoder``
+    /// unless configured otherwise); blank lines are skipped. A line that does not decode throws
+    /// ``CourierError/decodingFailed(path:reason:)`` with a path starting `line N`.
     public func jsonLines<T: Decodable & Sendable>(
-        of type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder(),
+        of type: T.Type = T.self, decoder: (any DataDecoder)? = nil,
         maximumLineLength: Int = Lines.defaultMaximumLineLength
     ) -> JSONLines<T> {
-        JSONLines(lines: lines(maximumLineLength: maximumLineLength), decoder: decoder)
+        JSONLines(
+            lines: lines(maximumLineLength: maximumLineLength), decoder: decoder ?? session.configuration.decoder)
     }
 
     /// The body parsed as server-sent events (see ``ServerSentEventParser``), without

@@ -57,6 +57,34 @@ final class DecoderSelectionTests: XCTestCase {
         XCTAssertEqual(counting.count, 3)
     }
 
+    func testJSONLinesDecodeWithTheSessionDecoderUnlessTheCallPassesOne() async throws {
+        let counting = CountingDecoder("session")
+        let lines = #"{"user_name":"ada"}"# + "\n\n" + #"{"user_name":"bob"}"# + "\n"
+        let session = session(decoder: counting, body: lines)
+        var names: [String] = []
+        for try await profile in session.streamRequest("http://api.test/feed").jsonLines(of: Profile.self) {
+            names.append(profile.userName)
+        }
+        XCTAssertEqual(names, ["ada", "bob"])
+        XCTAssertEqual(counting.count, 2, "blank lines are skipped; every other line goes to the session's decoder")
+        let callDecoder = CountingDecoder("call")
+        for try await _ in session.streamRequest("http://api.test/feed").jsonLines(
+            of: Profile.self, decoder: callDecoder)
+        {}
+        XCTAssertEqual(callDecoder.count, 2)
+        XCTAssertEqual(counting.count, 2)
+        // Foundation's decoder is still one argument away.
+        let foundation = JSONDecoder()
+        foundation.keyDecodingStrategy = .convertFromSnakeCase
+        var viaFoundation: [String] = []
+        for try await profile in session.streamRequest("http://api.test/feed").jsonLines(
+            of: Profile.self, decoder: foundation)
+        {
+            viaFoundation.append(profile.userName)
+        }
+        XCTAssertEqual(viaFoundation, names)
+    }
+
     func testACallsDecoderWinsOverTheSessions() async throws {
         let sessionDecoder = CountingDecoder("session")
         let callDecoder = CountingDecoder("call")

@@ -148,6 +148,27 @@ final class JSONContainerEquivalenceTests: XCTestCase {
         }
     }
 
+    /// Decodes reuse their buffers once the previous decode is over; a kept decoder holds its
+    /// own, so decodes made after it (of other documents, larger and smaller) leave it intact.
+    func testAKeptDecoderKeepsItsDocumentAcrossLaterDecodes() throws {
+        let json = Data(#"{"items":[{"x":41},{"x":42}],"other":{}}"#.utf8)
+        let kept = try CourierJSONDecoder().decode(Holder.self, from: json).items
+        let larger =
+            "["
+            + (0..<500).map { #"{"x":\#($0),"y":"\#(String(repeating: "z", count: $0 % 40))"}"# }
+            .joined(separator: ",") + "]"
+        for text in [larger, #"{"x":7}"#, larger] {
+            _ = try CourierJSONDecoder().decode(DecodedTree.self, from: Data(text.utf8))
+        }
+        XCTAssertEqual(
+            try kept.map {
+                try $0.decoder.container(keyedBy: Key.self).decode(Int.self, forKey: Key(stringValue: "x"))
+            },
+            [41, 42])
+        XCTAssertEqual(
+            kept.map { JSONEquivalence.path($0.decoder.codingPath) }, ["[items|-, Index 0|0]", "[items|-, Index 1|1]"])
+    }
+
     enum Shape: Decodable, Equatable {
         case circle(radius: Double)
         case square(side: Double)

@@ -25,6 +25,31 @@ final class JSONStringEquivalenceTests: XCTestCase {
         }
     }
 
+    struct Picked: Decodable {
+        let b: String
+        let d: [String]
+    }
+
+    /// The scanner unescapes strings with valid escapes into one buffer as it reads the document
+    /// and leaves the others as written: both kinds, read and unread, interleaved.
+    func testValidAndInvalidEscapedStringsInterleaved() {
+        let invalid = [#""\x41""#, #""\ud800""#, "\"tab\there\"", #""\u00G0""#, #""\udfff tail""#, #""\ud800\u0041""#]
+        let valid = [#""\"q\" \u00e9""#, #""\ud83d\ude00\n""#, #""plain""#, #""é\\ ü""#, #""\u0000""#]
+        var objects: [String] = []
+        for i in 0..<60 {
+            let a = invalid[i % invalid.count]
+            let b = valid[i % valid.count]
+            let c = invalid[(i + 1) % invalid.count]
+            let d = valid[(i + 2) % valid.count]
+            objects.append(#"{"a":\#(a),"b":\#(b),"c":\#(c),"d":[\#(d),\#(b)]}"#)
+        }
+        assertEquivalent([Picked].self, "[" + objects.joined(separator: ",") + "]")
+        assertEquivalent([String].self, "[" + valid.joined(separator: ",") + "]")
+        for bad in invalid {
+            assertEquivalent([String].self, "[" + (valid + [bad] + valid).joined(separator: ",") + "]")
+        }
+    }
+
     func testRandomStringsRoundTrip() throws {
         var generator = TestRandom(seed: 42)
         let alphabet: [Unicode.Scalar] = [
