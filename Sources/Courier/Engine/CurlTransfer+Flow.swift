@@ -101,6 +101,9 @@ extension CurlTransfer {
             guard flow.sendPaused else { return }
             flow.sendPaused = false
         }
+        // The idle clock restarts now: the pause was the reader's or producer's, not the
+        // server's, and the next byte may take a moment to move.
+        lastActivity = .now
         let stillPaused = (flow.receivePaused ? CURLPAUSE_RECV : 0) | (flow.sendPaused ? CURLPAUSE_SEND : 0)
         // libcurl may call the write callback from here, which may pause again.
         curl_easy_pause(easy, stillPaused)
