@@ -35,7 +35,9 @@ package final class ResponseStreamBuffer: Sendable {
     static let minimumWindow = 64 << 10
 
     private struct State {
+        /// Chunks ready for the reader, oldest first; the one being filled is ``filling``.
         var chunks: [Data] = []
+        var filling: ChunkBuffer?
         var buffered = 0
         var received = 0
         var highWater = 0
@@ -59,11 +61,20 @@ package final class ResponseStreamBuffer: Sendable {
     /// The largest chunk handed to the reader: a quarter of the window, at least 64 KiB.
     let chunkCapacity: Int
     private let state = Locked(State())
+    /// Chunk memory handed back by the reader's `Data` once it lets go of it, so a long body
+    /// reuses a few warm buffers instead of a fresh allocation (and its page faults) per chunk.
+    private let pool: ChunkPool
 
     init(window: Int) {
         self.window = max(window, Self.minimumWindow)
         wakeThreshold = self.window / 2
         chunkCapacity = max(Self.minimumChunkCapacity, self.window / 4)
+        pool = ChunkPool(capacity: chunkCapacity, keep: self.window / chunkCapacity + 2)
+    }
+
+    deinit {
+        // A chunk still being filled was never sealed into `Data`: its memory is ours to return.
+        if let filling = state.withLock({ $0.filling }) { pool.give(filling.base) }
     }
 
     // MARK: Engine side
@@ -96,14 +107,16 @@ package final class ResponseStreamBuffer: Sendable {
                 state.pauses += 1
                 return (.refused, [])
             }
-            if let last = state.chunks.indices.last,
-                state.chunks[last].count + bytes.count <= chunkCapacity
-            {
-                state.chunks[last].append(bytes.assumingMemoryBound(to: UInt8.self))
+            if let filling = state.filling, filling.count + bytes.count > chunkCapacity {
+                state.chunks.append(pool.seal(filling))
+                state.filling = nil
+            }
+            if bytes.count > chunkCapacity {
+                state.chunks.append(Data(bytes))
             } else {
-                var chunk = Data(capacity: max(chunkCapacity, bytes.count))
-                chunk.append(bytes.assumingMemoryBound(to: UInt8.self))
-                state.chunks.append(chunk)
+                var filling = state.filling ?? pool.take()
+                filling.append(bytes)
+                state.filling = filling
             }
             state.buffered += bytes.count
             state.received += bytes.count
@@ -122,7 +135,7 @@ package final class ResponseStreamBuffer: Sendable {
     func flush() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.flushScheduled = false
-            return state.chunks.isEmpty ? [] : Self.takeWaiters(&state)
+            return state.chunks.isEmpty && state.filling == nil ? [] : Self.takeWaiters(&state)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -175,6 +188,10 @@ package final class ResponseStreamBuffer: Sendable {
     func next() async -> Element {
         while true {
             let (element, resume) = state.withLock { state -> (Element?, (@Sendable () -> Void)?) in
+                if state.chunks.isEmpty, let filling = state.filling {
+                    state.chunks.append(pool.seal(filling))
+                    state.filling = nil
+                }
                 if !state.chunks.isEmpty {
                     let chunk = state.chunks.removeFirst()
                     state.buffered -= chunk.count
@@ -190,7 +207,7 @@ package final class ResponseStreamBuffer: Sendable {
             }
             resume?()
             if let element { return element }
-            await wait { !$0.chunks.isEmpty || $0.ended }
+            await wait { !$0.chunks.isEmpty || $0.filling != nil || $0.ended }
         }
     }
 
@@ -211,6 +228,8 @@ package final class ResponseStreamBuffer: Sendable {
         let resume = state.withLock { state -> (@Sendable () -> Void)? in
             state.discarded = true
             state.chunks.removeAll()
+            if let filling = state.filling { pool.give(filling.base) }
+            state.filling = nil
             state.buffered = 0
             guard state.enginePaused else { return nil }
             state.enginePaused = false
@@ -227,6 +246,9 @@ package final class ResponseStreamBuffer: Sendable {
 
     /// The most bytes that were queued at once (tests check it never exceeds the window).
     var highWater: Int { state.withLock { $0.highWater } }
+
+    /// Free chunk buffers kept for reuse (tests).
+    var keptChunks: Int { pool.keptCount }
 
     /// How many times the engine was told to pause.
     var pauseCount: Int { state.withLock { $0.pauses } }

@@ -29,4 +29,40 @@ final class ResponseStreamBufferTests: XCTestCase {
         XCTAssertEqual(buffer.highWater, 64 << 10)
         XCTAssertEqual(buffer.pauseCount, 1)
     }
+
+    /// Chunk memory is reused only once the reader has let go of the chunk: a chunk the reader
+    /// keeps is never overwritten by later bytes, and a released one is filled again.
+    func testAKeptChunkIsNeverOverwrittenAndAReleasedOneIsReused() async {
+        let buffer = ResponseStreamBuffer(window: 64 << 10)
+        func offer(_ byte: UInt8) {
+            let piece = [UInt8](repeating: byte, count: 16 << 10)
+            _ = piece.withUnsafeBytes { buffer.offer($0) }
+        }
+        func nextChunk() async -> Data? {
+            if case .chunk(let chunk) = await buffer.next() { return chunk }
+            return nil
+        }
+        var kept: [Data] = []
+        for round in 0..<8 {
+            offer(UInt8(round))
+            guard let chunk = await nextChunk() else { return XCTFail("no chunk in round \(round)") }
+            kept.append(chunk)
+        }
+        for (round, chunk) in kept.enumerated() {
+            XCTAssertEqual(chunk, Data(repeating: UInt8(round), count: 16 << 10), "chunk \(round) kept its bytes")
+        }
+        let addresses = Set(kept.map { $0.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) } })
+        XCTAssertEqual(addresses.count, 8, "chunks the reader holds never share memory")
+
+        XCTAssertEqual(buffer.keptChunks, 0, "nothing is free while the reader holds every chunk")
+        kept.removeAll()
+        XCTAssertEqual(buffer.keptChunks, 3, "released chunks are kept, up to a window's worth plus two")
+        offer(0xEE)
+        guard let again = await nextChunk() else { return XCTFail("no chunk after the release") }
+        XCTAssertEqual(again, Data(repeating: 0xEE, count: 16 << 10))
+        XCTAssertTrue(
+            addresses.contains(again.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }),
+            "a kept chunk is filled again")
+        XCTAssertEqual(buffer.keptChunks, 2)
+    }
 }
