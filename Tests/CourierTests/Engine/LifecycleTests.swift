@@ -56,11 +56,8 @@ final class LifecycleTests: XCTestCase {
             let response = await Session().request(server.url("/hello")).response()
             XCTAssertEqual(response.statusCode, 200)
         }
-        // Each dropped session stops its engine thread: 30 leaked threads would show here. The
-        // wait for the threads to exit is bounded (60 s) only so that a broken build cannot hang.
-        for _ in 0..<6_000 where Self.threadCount() >= before + 10 {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
+        // Each dropped session stops its engine thread: 30 leaked threads would show here.
+        await waitUntil { Self.threadCount() < before + 10 }
         XCTAssertLessThan(Self.threadCount(), before + 10)
         // A session dropped while a handler is pending stays alive until the request completes.
         let done = expectation(description: "handler ran")

@@ -161,10 +161,8 @@ final class RetryIntegrationTests: XCTestCase {
             request.cancel()
             await fulfillment(of: [done], timeout: 10)
         }
-        // Bounded (60 s) only so that a broken build cannot hang: the backoff never ends.
-        for _ in 0..<6_000 where weakRequest != nil || weakSession != nil {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
+        // The backoff never ends: only releasing the request and session frees them.
+        await waitUntil { weakRequest == nil && weakSession == nil }
         XCTAssertNil(weakRequest, "the backoff timer still holds the cancelled request")
         XCTAssertNil(weakSession, "the backoff timer still holds the session")
     }

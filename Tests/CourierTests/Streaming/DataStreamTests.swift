@@ -16,12 +16,6 @@ final class DataStreamTests: XCTestCase {
         server.shutdown()
     }
 
-    /// Waits until `condition` holds; the assertion that follows says what was expected. Bounded
-    /// (60 s) only so that a broken build cannot hang.
-    private func eventually(_ condition: () -> Bool) async throws {
-        for _ in 0..<12_000 where !condition() { try await Task.sleep(nanoseconds: 5_000_000) }
-    }
-
     func testStatusAndHeadersArriveBeforeTheBody() async throws {
         // Content-Length 1000, 10 bytes, then the server stalls: the body never completes.
         let stream = Session().streamRequest(server.url("/headers-then-stall"))
@@ -63,7 +57,7 @@ final class DataStreamTests: XCTestCase {
         XCTAssertEqual(stream.bufferSize, 64 << 10)
         _ = try await stream.head()
         // Do not read: the server keeps sending, so the window fills and the transfer pauses.
-        try await eventually { stream.core.buffer.pauseCount > 0 }
+        await waitUntil { stream.core.buffer.pauseCount > 0 }
         XCTAssertGreaterThan(stream.core.buffer.pauseCount, 0, "the engine paused the transfer")
         var hasher = Data()
         var reads = 0
@@ -119,7 +113,7 @@ final class DataStreamTests: XCTestCase {
             let stream = session.streamRequest(server.url("/headers-then-stall"))
             _ = try await stream.head()
         }
-        try await eventually { session.liveHandleCount == 0 }
+        await waitUntil { session.liveHandleCount == 0 }
         XCTAssertEqual(session.liveHandleCount, 0, "the easy handle was released")
     }
 
@@ -249,7 +243,7 @@ final class DataStreamTests: XCTestCase {
             server.url("/bytes?size=\(8 << 20)"),
             bufferSize: 64 << 10)
         _ = try await stream.head()
-        try await eventually { stream.core.buffer.pauseCount > 0 }
+        await waitUntil { stream.core.buffer.pauseCount > 0 }
         try await Task.sleep(nanoseconds: 2_500_000_000)  // longer than the idle limit, while paused
         var received = 0
         for try await chunk in stream.bytes { received += chunk.count }

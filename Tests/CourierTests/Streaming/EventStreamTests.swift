@@ -207,8 +207,7 @@ final class EventStreamTests: XCTestCase {
         let (count, error) = await reader.value
         XCTAssertEqual(error, .cancelled)
         XCTAssertLessThan(count, 1000)
-        // Bounded (60 s) only so that a broken build cannot hang.
-        for _ in 0..<12_000 where session.liveHandleCount != 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        await waitUntil { session.liveHandleCount == 0 }
         XCTAssertEqual(session.liveHandleCount, 0)
     }
 
@@ -220,8 +219,7 @@ final class EventStreamTests: XCTestCase {
             break
         }
         XCTAssertEqual(first?.id, "1")
-        // Bounded (60 s) only so that a broken build cannot hang.
-        for _ in 0..<12_000 where session.liveHandleCount != 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        await waitUntil { session.liveHandleCount == 0 }
         XCTAssertEqual(session.liveHandleCount, 0)
     }
 }

@@ -47,11 +47,8 @@ final class ProgressTests: TransferTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) async throws {
         assertWellFormed(sequence, final: Int64(size), total: Int64(size), file: file, line: line)
-        // Closures run on a serial queue after the response is delivered: wait for the final one
-        // (bounded at 60 s only so that a broken build cannot hang).
-        for _ in 0..<6_000 where !(closure.values.last?.isFinished ?? false) {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
+        // Closures run on a serial queue after the response is delivered: wait for the final one.
+        await waitUntil { closure.values.last?.isFinished ?? false }
         assertWellFormed(closure.values, final: Int64(size), total: Int64(size), file: file, line: line)
         XCTAssertGreaterThan(closure.values.count, 1, "a large body reports along the way", file: file, line: line)
     }

@@ -139,11 +139,8 @@ final class ResumeTests: TransferTestCase {
         let request = Session().download(server.url("/stalling"), to: file)
             .downloadProgress(every: .zero) { progress.append($0.completedBytes) }
         let task = Task { await request.response() }
-        // Cancelled once the 150,000 bytes sent before the stall are written (bounded at 60 s only
-        // so that a broken build cannot hang).
-        for _ in 0..<12_000 where (progress.values.last ?? 0) < 150_000 {
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
+        // Cancelled once the 150,000 bytes sent before the stall are written.
+        await waitUntil { (progress.values.last ?? 0) >= 150_000 }
         request.cancel()
         let cancelled = await task.value
         XCTAssertEqual(cancelled.error, .cancelled)
