@@ -30,7 +30,12 @@ start_tls_server() {
     head -c 262144 /dev/zero > "$dir/bytes.bin"
     truncate -s 256M "$dir/big.bin"   # sparse: 256 MiB of zeros without the disk space
     local port; port="$(free_port)"
+    # Started as root, nginx's workers would run as nobody and could not read the files of a
+    # checkout under a private directory (mktemp -d is 0700): they keep root's identity instead.
+    local user_line=""
+    if [ "$(id -u)" = 0 ]; then user_line="user root;"; fi
     cat > "$dir/nginx.conf" <<CONF
+$user_line
 worker_processes 1;
 pid $dir/nginx.pid;
 error_log $dir/logs/error.log warn;
