@@ -32,6 +32,16 @@ CURLSHcode courier_share_setopt_lock_cb(CURLSH *share, courier_lock_cb value);
 CURLSHcode courier_share_setopt_unlock_cb(CURLSH *share, courier_unlock_cb value);
 CURLSHcode courier_share_setopt_pointer(CURLSH *share, CURLSHoption option, void *value);
 
+/* Tells the CPU that the caller is spinning on a condition (x86 `pause`, Arm `yield`), which
+   eases the spin on the core and on its sibling hardware thread. */
+static inline void courier_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /* Accessors for CURLMsg, whose union is awkward from Swift. */
 CURL *courier_msg_easy(const CURLMsg *msg);
 CURLcode courier_msg_result(const CURLMsg *msg);

@@ -75,10 +75,13 @@ extension CurlEngine {
         admission.remove(id)
     }
 
-    func collectFinished() {
+    @discardableResult
+    func collectFinished() -> Int {
+        var count = 0
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard courier_msg_is_done(message) != 0, let easy = courier_msg_easy(message) else { continue }
+            count += 1
             let code = courier_msg_result(message)
             guard let transfer = CurlTransfer.from(easy: easy),
                 active[ObjectIdentifier(transfer)] != nil
@@ -98,6 +101,7 @@ extension CurlEngine {
                 attach(transfer)
             }
         }
+        return count
     }
 
     /// Tells ``admission`` which connections delivered a response head (so their server's

@@ -34,6 +34,10 @@ final class CurlEngine: Transport, @unchecked Sendable {
     }
 
     private let inbox = Locked(Inbox())
+    /// True while the inbox holds commands; read without the lock by the spinning loop.
+    private let inboxHasCommands = Atomic<Bool>(false)
+    /// When and how long the loop spins before parking. Loop thread only.
+    @exclusivity(unchecked) private var spinPolicy: SpinPolicy
     /// Easy handles created and not yet cleaned up; zero whenever nothing is in flight.
     let liveHandles = Atomic<Int>(0)
     let multi: UnsafeMutableRawPointer
@@ -59,8 +63,9 @@ final class CurlEngine: Transport, @unchecked Sendable {
     @exclusivity(unchecked) var headerLists = HeaderListCache()
 
     /// Creates the engine and starts its loop thread. Returns nil if libcurl cannot be initialised.
-    init?(maxConnectionsPerHost: Int, maxTotalConnections: Int) {
+    init?(maxConnectionsPerHost: Int, maxTotalConnections: Int, spinsBeforeParking: Bool = true) {
         CurlGlobal.initializeOnce()
+        spinPolicy = SpinPolicy(enabled: spinsBeforeParking)
         guard let multi = curl_multi_init() else { return nil }
         self.multi = multi
         courier_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
@@ -116,6 +121,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
         inbox.withLock { box in
             guard !box.isShutDown else { return false }
             box.commands.append(command)
+            inboxHasCommands.store(true, ordering: .releasing)
             if case .shutdown = command { box.isShutDown = true }
             // A busy loop drains the inbox before it waits again, so only a waiting loop needs the
             // wakeup (a system call each). Called under the lock: `multi` cannot be cleaned up yet.
@@ -133,10 +139,11 @@ final class CurlEngine: Transport, @unchecked Sendable {
         var running: Int32 = 0
         var stopping = false
         while !stopping {
+            let hadCommands = inboxHasCommands.load(ordering: .acquiring)
             stopping = drainInbox()
             if stopping { break }
             curl_multi_perform(multi, &running)
-            collectFinished()
+            let finished = collectFinished()
             observePlacements()
             noteHeadsArrived()
             let started = startAdmitted()
@@ -145,6 +152,12 @@ final class CurlEngine: Transport, @unchecked Sendable {
             let flushHold = flushStreams(now: now)
             // Newly started transfers are performed (and placed) at once, without waiting.
             if started > 0 { continue }
+            // Only after a round that did work, with no transfer waiting on a socket, is the next
+            // command likely close and nothing else in need of the loop: then spin, then park.
+            let awaitsCommand = spinPolicy.isEnabled && (hadCommands || finished > 0) && active.isEmpty && held.isEmpty
+                && nextDeadline == nil && flushHold == nil
+            let waitStart = awaitsCommand ? DispatchTime.now().uptimeNanoseconds : 0
+            if awaitsCommand && spinForCommands(since: waitStart) { continue }
             let mustWait = inbox.withLock { box in
                 box.loopIsWaiting = box.commands.isEmpty
                 return box.loopIsWaiting
@@ -155,6 +168,11 @@ final class CurlEngine: Transport, @unchecked Sendable {
                 if let flushHold { deadline = min(deadline ?? now + flushHold, now + flushHold) }
                 curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: deadline, now: now), &ignored)
                 inbox.withLock { $0.loopIsWaiting = false }
+            }
+            if awaitsCommand {
+                // How long the command took (or that none came) tunes the next spin.
+                let waited = DispatchTime.now().uptimeNanoseconds - waitStart
+                spinPolicy.observe(wait: inboxHasCommands.load(ordering: .acquiring) ? waited : nil)
             }
         }
         for transfer in Array(active.values) {
@@ -173,10 +191,22 @@ final class CurlEngine: Transport, @unchecked Sendable {
         if let share { curl_share_cleanup(share) }
     }
 
+    /// Watches the inbox for up to the spin policy's window; true (and the wait observed) if a
+    /// command arrived.
+    private func spinForCommands(since start: UInt64) -> Bool {
+        let waited = SpinPolicy.spin(window: spinPolicy.window, since: start) {
+            inboxHasCommands.load(ordering: .acquiring)
+        }
+        guard let waited else { return false }
+        spinPolicy.observe(wait: waited)
+        return true
+    }
+
     /// Carries out queued commands; returns true when the engine must stop.
     private func drainInbox() -> Bool {
         inbox.withLock { box in
             swap(&box.commands, &pendingCommands)
+            inboxHasCommands.store(false, ordering: .relaxed)
         }
         defer { pendingCommands.removeAll(keepingCapacity: true) }
         var stop = false

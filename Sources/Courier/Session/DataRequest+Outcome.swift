@@ -40,15 +40,6 @@ extension DataRequest {
         }
     }
 
-    /// Waits for the outcome, cancelling the request if the awaiting task is cancelled.
-    func outcome() async -> Outcome {
-        await withTaskCancellationHandler {
-            await awaitHandoff { deliver in whenComplete(deliver) }
-        } onCancel: {
-            self.cancel()
-        }
-    }
-
     static func makeResponse<Value: Sendable>(
         _ outcome: Outcome, serializer: (Outcome) -> Result<Value, CourierError>
     ) -> DataResponse<Value> {

@@ -30,6 +30,8 @@ public final class Session: Sendable {
     /// take the direct path.
     let hasExtensions: Bool
     private let requestCounter = Atomic<UInt64>(0)
+    /// Whether awaiting tasks spin briefly before suspending (DataRequest+Await.swift).
+    let awaitSpinner: AwaitSpinner
 
     /// Creates a session running its own libcurl engine.
     public convenience init(configuration: Configuration = Configuration()) {
@@ -44,6 +46,7 @@ public final class Session: Sendable {
         baseOptions = Self.makeOptions(configuration).withCachedProfile()
         extensions = Self.makeExtensions(configuration)
         hasExtensions = !extensions.isEmpty
+        awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
         self.transport = transport
         ownedEngine = nil
     }
@@ -64,9 +67,11 @@ public final class Session: Sendable {
         baseOptions = Self.makeOptions(configuration).withCachedProfile()
         extensions = Self.makeExtensions(configuration)
         hasExtensions = !extensions.isEmpty
+        awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
         let engine = CurlEngine(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
-            maxTotalConnections: configuration.maxTotalConnections)
+            maxTotalConnections: configuration.maxTotalConnections,
+            spinsBeforeParking: configuration.spinsBeforeParking)
         ownedEngine = engine
         transport = wrap(engine ?? UnavailableTransport())
     }

@@ -63,6 +63,20 @@ extension Session {
         /// libcurl's buffer for request bodies read while sending (files, streams, forms with
         /// files), in bytes; `nil` keeps libcurl's 64 KiB. Larger (up to 2 MiB) helps bulk uploads.
         public var uploadBufferSize: Int?
+        /// Whether a thread that waits for a quick event spins briefly before it sleeps. Default:
+        /// `true`.
+        ///
+        /// After a request, the engine thread watches for the next one for a short window before
+        /// it parks in `curl_multi_poll`, and a task awaiting the session's only request watches
+        /// for the outcome before it suspends. An event caught while spinning needs no system call
+        /// and no thread wake-up, which is most of the cost of a small sequential request: on an
+        /// otherwise idle machine it doubles their rate (docs/performance.md). The window adapts
+        /// to what is observed (twice the last wait, at most 200 µs) and shrinks to nothing while
+        /// events take longer; a spinning thread never yields its core to other processes, and a
+        /// spinning task holds its thread of the concurrency pool for at most that window. Set
+        /// `false` where CPU time counts more than latency, for example many sessions sharing
+        /// few cores: every wait then parks at once.
+        public var spinsBeforeParking = true
         /// The queue completion handlers run on when a call does not name one.
         ///
         /// Defaults to a global concurrent queue, never the main queue: a command-line program on

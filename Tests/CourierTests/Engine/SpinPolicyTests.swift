@@ -1,0 +1,76 @@
+@testable import Courier
+import XCTest
+
+/// The spin-then-park decisions of the engine loop and of awaiting tasks, without threads or clocks.
+final class SpinPolicyTests: XCTestCase {
+    func testTheWindowIsTwiceTheObservedWaitWithinBounds() {
+        var policy = SpinPolicy()
+        XCTAssertGreaterThan(policy.window, 0, "a fresh policy spins")
+        policy.observe(wait: 30_000)
+        XCTAssertEqual(policy.window, 60_000)
+        policy.observe(wait: 1_000)
+        XCTAssertEqual(policy.window, SpinPolicy.minimumWindow, "never below the minimum")
+        policy.observe(wait: 150_000)
+        XCTAssertEqual(policy.window, SpinPolicy.maximumWindow, "never above the maximum")
+    }
+
+    func testSlowOrMissingEventsHalveTheWindowUntilSpinningStops() {
+        var policy = SpinPolicy()
+        var windows: [UInt64] = []
+        for wait in [UInt64?.none, 5_000_000, nil, nil, nil] {
+            policy.observe(wait: wait)
+            windows.append(policy.window)
+        }
+        XCTAssertEqual(windows, [25_000, 12_500, 0, 0, 0], "a caller with nothing to send costs a few short spins")
+    }
+
+    func testAFastEventTurnsSpinningBackOn() {
+        var policy = SpinPolicy()
+        for _ in 0..<5 { policy.observe(wait: nil) }
+        XCTAssertEqual(policy.window, 0)
+        policy.observe(wait: 40_000)
+        XCTAssertEqual(policy.window, 80_000, "waits are observed while parked too")
+    }
+
+    func testADisabledPolicyNeverSpins() {
+        var policy = SpinPolicy(enabled: false)
+        XCTAssertEqual(policy.window, 0)
+        for wait in [UInt64?.some(1_000), 40_000, nil, 150_000] {
+            policy.observe(wait: wait)
+            XCTAssertEqual(policy.window, 0, "fast events do not turn a disabled policy on")
+        }
+    }
+
+    func testSpinReturnsOnceTheConditionHolds() {
+        var checks = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        // A window of an hour: only the condition can end this spin.
+        let waited = SpinPolicy.spin(window: 3_600_000_000_000, since: start) {
+            checks += 1
+            return checks == 200
+        }
+        XCTAssertNotNil(waited)
+        XCTAssertEqual(checks, 200, "the condition is checked until it holds, and no longer")
+    }
+
+    func testSpinGivesUpWhenTheWindowRunsOut() {
+        var checks = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        let waited = SpinPolicy.spin(window: 1, since: start) {
+            checks += 1
+            return false
+        }
+        XCTAssertNil(waited, "a condition that never holds ends in nil")
+        XCTAssertGreaterThan(checks, 0)
+    }
+
+    func testAZeroWindowDoesNotSpinAtAll() {
+        var checks = 0
+        let waited = SpinPolicy.spin(window: 0, since: DispatchTime.now().uptimeNanoseconds) {
+            checks += 1
+            return true
+        }
+        XCTAssertNil(waited)
+        XCTAssertEqual(checks, 0)
+    }
+}
