@@ -194,10 +194,11 @@ final class CurlEngine: Transport, @unchecked Sendable {
     /// Watches the inbox for up to the spin policy's window; true (and the wait observed) if a
     /// command arrived.
     private func spinForCommands(since start: UInt64) -> Bool {
-        let waited = SpinPolicy.spin(window: spinPolicy.window, since: start) {
+        let result = SpinPolicy.spin(window: spinPolicy.nextWindow(), since: start) {
             inboxHasCommands.load(ordering: .acquiring)
         }
-        guard let waited else { return false }
+        spinPolicy.observe(result)
+        guard case .arrived(let waited) = result else { return false }
         spinPolicy.observe(wait: waited)
         return true
     }

@@ -105,9 +105,10 @@ final class AwaitSpinner: Sendable {
     /// Watches `slot` for up to the policy's window; the outcome (and the wait observed) if it
     /// arrived.
     func spin(on slot: OutcomeSlot, since start: UInt64) -> DataRequest.Outcome? {
-        let window = policy.withLock { $0.window }
-        let waited = SpinPolicy.spin(window: window, since: start) { slot.isReady || Task.isCancelled }
-        guard let waited, slot.isReady else { return nil }
+        let window = policy.withLock { $0.nextWindow() }
+        let result = SpinPolicy.spin(window: window, since: start) { slot.isReady || Task.isCancelled }
+        policy.withLock { $0.observe(result) }
+        guard case .arrived(let waited) = result, slot.isReady else { return nil }
         observe(wait: waited)
         return slot.outcome
     }

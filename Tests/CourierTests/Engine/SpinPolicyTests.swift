@@ -41,36 +41,76 @@ final class SpinPolicyTests: XCTestCase {
         }
     }
 
+    func testAPreemptionParksTheNextWaitsAndRepeatedOnesParkMore() {
+        var policy = SpinPolicy()
+        policy.observe(wait: 30_000)
+        XCTAssertEqual(policy.nextWindow(), 60_000)
+        policy.observe(.preempted)
+        XCTAssertEqual(policy.nextWindow(), 0, "the wait after a preemption parks at once")
+        XCTAssertEqual(policy.nextWindow(), 60_000, "then spinning resumes")
+        policy.observe(.preempted)
+        XCTAssertEqual([policy.nextWindow(), policy.nextWindow(), policy.nextWindow()], [0, 0, 60_000])
+        policy.observe(.preempted)
+        XCTAssertEqual((0..<5).map { _ in policy.nextWindow() }, [0, 0, 0, 0, 60_000])
+        policy.observe(.arrived(20_000))
+        policy.observe(.preempted)
+        XCTAssertEqual((0..<5).map { _ in policy.nextWindow() }, [0, 0, 0, 0, 60_000], "a success halves the backoff")
+        for _ in 0..<20 { policy.observe(.preempted) }
+        XCTAssertEqual(policy.backoff, SpinPolicy.maximumBackoff, "the backoff is bounded")
+        policy.observe(.expired)
+        XCTAssertEqual(policy.backoff, SpinPolicy.maximumBackoff, "a spin that ran out changes nothing")
+    }
+
+    func testADisabledPolicyIgnoresSpinResults() {
+        var policy = SpinPolicy(enabled: false)
+        policy.observe(.preempted)
+        XCTAssertEqual(policy.nextWindow(), 0)
+        XCTAssertEqual(policy.parksLeft, 0)
+    }
+
     func testSpinReturnsOnceTheConditionHolds() {
         var checks = 0
         let start = DispatchTime.now().uptimeNanoseconds
         // A window of an hour: only the condition can end this spin.
-        let waited = SpinPolicy.spin(window: 3_600_000_000_000, since: start) {
+        let result = SpinPolicy.spin(window: 3_600_000_000_000, since: start) {
             checks += 1
             return checks == 200
         }
-        XCTAssertNotNil(waited)
+        guard case .arrived = result else { return XCTFail("\(result)") }
         XCTAssertEqual(checks, 200, "the condition is checked until it holds, and no longer")
     }
 
     func testSpinGivesUpWhenTheWindowRunsOut() {
         var checks = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let waited = SpinPolicy.spin(window: 1, since: start) {
+        let result = SpinPolicy.spin(window: 1, since: start) {
             checks += 1
             return false
         }
-        XCTAssertNil(waited, "a condition that never holds ends in nil")
+        XCTAssertTrue(result == .expired || result == .preempted, "a condition that never holds does not arrive")
         XCTAssertGreaterThan(checks, 0)
+    }
+
+    func testASpinThatLosesItsThreadReportsPreemption() {
+        var checks = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        // The first check stalls for 2 ms, as a thread descheduled mid-spin would.
+        let result = SpinPolicy.spin(window: 3_600_000_000_000, since: start) {
+            checks += 1
+            if checks == 1 { usleep(2_000) }
+            return false
+        }
+        XCTAssertEqual(result, .preempted)
+        XCTAssertEqual(checks, 64, "found at the first clock reading")
     }
 
     func testAZeroWindowDoesNotSpinAtAll() {
         var checks = 0
-        let waited = SpinPolicy.spin(window: 0, since: DispatchTime.now().uptimeNanoseconds) {
+        let result = SpinPolicy.spin(window: 0, since: DispatchTime.now().uptimeNanoseconds) {
             checks += 1
             return true
         }
-        XCTAssertNil(waited)
+        XCTAssertEqual(result, .expired)
         XCTAssertEqual(checks, 0)
     }
 }
