@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Courier benchmarks: Courier vs raw libcurl (C) vs URLSession (FoundationNetworking) against a
-# private nginx on 127.0.0.1. One command:
+# private nginx on 127.0.0.1, plus, for W1, W2 and W5, the "engine model" (client raw-engine: raw
+# libcurl driven through one loop thread the way Courier's engine does it, no Swift;
+# Benchmarks/RawCurlBaseline/engine_model.c). One command:
 #
 #   bash Benchmarks/run.sh                # full run: 5 interleaved rounds + callgrind
 #   bash Benchmarks/run.sh --quick        # counts divided by 10, 3 rounds, smaller callgrind runs
@@ -40,7 +42,7 @@ while [ $# -gt 0 ]; do
         --callgrind-only) TIMED=0 ;;
         --plugin-cost) PLUGIN_COST=1 ;;
         --port) PORT="$2"; shift ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
     shift
@@ -157,7 +159,8 @@ count_for() {
 }
 clients_for() {
     case "$1" in
-        w1|w2|w3fetch|w4mem|w5) echo "courier raw-curl urlsession" ;;
+        w1|w2|w5) echo "courier raw-curl raw-engine urlsession" ;;   # raw-engine: the engine model
+        w3fetch|w4mem) echo "courier raw-curl urlsession" ;;
         w1sync) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode
         w4file) echo "courier raw-curl urlsession" ;;
@@ -181,6 +184,11 @@ run_one() {  # run_one <client> <workload> <count>; prints the RESULT line
             w6) file="$WWW/big.bin" ;;
         esac
         "$RAW_BENCH" "$workload" "$count" "$BENCH_BASE_URL" $file
+    elif [ "$client" = raw-engine ]; then
+        # The engine model (engine_model.c): raw libcurl through a loop thread, like Courier's engine.
+        local file=""
+        [ "$workload" = w5 ] && file="$WWW/post-body.json"
+        "$RAW_BENCH" "engine-$workload" "$count" "$BENCH_BASE_URL" $file
     else
         "$COURIER_BENCH" run "$client" "$workload" "$count"
     fi

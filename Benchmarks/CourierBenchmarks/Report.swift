@@ -128,12 +128,11 @@ struct Report {
     }
 
     func ratio(_ workload: Workload, over other: Client) -> String {
-        guard let courier = medianRate(.courier, workload), let base = medianRate(other, workload) else { return "—" }
-        return String(format: "%.2f×", courier / base)
+        rateRatio(.courier, over: other, workload)
     }
 
     func triple(_ workload: Workload, _ value: (Client) -> Double?) -> String {
-        Client.allCases.map { client in value(client).map(Self.number) ?? "—" }.joined(separator: " · ")
+        Client.mainTable.map { client in value(client).map(Self.number) ?? "—" }.joined(separator: " · ")
     }
 
     /// Medians per request of user CPU, system CPU, voluntary and involuntary context switches.
@@ -211,6 +210,7 @@ struct Report {
             out.append("")
             out.append("W1 with completion handlers compares against raw libcurl's W1 (C is synchronous anyway).")
         }
+        renderEngineModel(into: &out)
         out.append(contentsOf: usageTable())
 
         if !instructions.isEmpty {

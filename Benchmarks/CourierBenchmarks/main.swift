@@ -25,10 +25,17 @@ enum Workload: String, CaseIterable, Sendable {
     var isEncoding: Bool { self == .formArray || self == .formKeys || self == .formParameters }
 }
 
+/// Who ran a workload. `rawCurl` and `rawEngine` come from the RawCurlBaseline C target:
+/// `rawEngine` is the engine model (raw libcurl through one loop thread the way Courier's engine
+/// drives it, engine_model.c; W1, W2 and W5 only). Only `courier` and `urlSession` run here.
 enum Client: String, CaseIterable, Sendable {
     case courier
     case rawCurl = "raw-curl"
+    case rawEngine = "raw-engine"
     case urlSession = "urlsession"
+
+    /// The clients of the main table's columns, in order.
+    static let mainTable: [Client] = [.courier, .rawCurl, .urlSession]
 }
 
 func usage() -> Int32 {
@@ -51,7 +58,7 @@ func main(_ arguments: [String]) -> Int32 {
             try Fixtures.generate(in: URL(fileURLWithPath: arguments[1]))
             return 0
         case "run" where arguments.count == 4:
-            guard let client = Client(rawValue: arguments[1]), client != .rawCurl,
+            guard let client = Client(rawValue: arguments[1]), client == .courier || client == .urlSession,
                 let workload = Workload(rawValue: arguments[2]), let count = Int(arguments[3]), count > 0
             else { return usage() }
             let measurement =

@@ -10,11 +10,16 @@
  *              w4mem (GET /big.bin into memory), w4file (GET /big.bin to output-file),
  *              w5 (POST /small.json with the 1.2 KB JSON body read from output-file),
  *              w6 (POST the file named by output-file to /upload, read from disk while sending),
- *              w7 (GET /big.bin, each piece consumed as it arrives: counted, not kept)
+ *              w7 (GET /big.bin, each piece consumed as it arrives: counted, not kept),
+ *              engine-w1, engine-w2, engine-w5 (W1, W2, W5 through the engine model, engine_model.c;
+ *              RAW_ENGINE_SPIN_US=N lets its threads spin N µs before parking; reported as
+ *              client raw-engine)
  * Prints one tab-separated line:
- *   RESULT raw-curl <workload> <count> <seconds> <cpu_seconds> <peak_rss_kb> <body_bytes_total>
+ *   RESULT raw-curl|raw-engine <workload> <count> <seconds> <cpu_seconds> <peak_rss_kb> <body_bytes_total>
  *          <user_seconds> <system_seconds> <voluntary_switches> <involuntary_switches>
  */
+#include "baseline.h"
+
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,14 +29,7 @@
 
 #define IN_FLIGHT 64
 
-typedef struct {
-    char *data;
-    size_t length;
-    size_t capacity;
-    CURL *easy;
-} buffer_t;
-
-static size_t write_memory(char *ptr, size_t size, size_t count, void *userdata) {
+size_t write_memory(char *ptr, size_t size, size_t count, void *userdata) {
     buffer_t *buffer = userdata;
     size_t length = size * count;
     if (buffer->length + length > buffer->capacity) {
@@ -80,7 +78,7 @@ static double seconds_of(struct timeval value) {
     return (double)value.tv_sec + (double)value.tv_usec / 1e6;
 }
 
-static void begin_timing(void) {
+void begin_timing(void) {
     getrusage(RUSAGE_SELF, &timed_usage_start);
     timed_start = now_seconds();
 }
@@ -100,12 +98,12 @@ static long peak_rss_kb(void) {
     return value;
 }
 
-static void fail(const char *what, CURLcode code) {
+void fail(const char *what, CURLcode code) {
     fprintf(stderr, "RawCurlBaseline: %s: %s\n", what, curl_easy_strerror(code));
     exit(1);
 }
 
-static void check_status(CURL *easy) {
+void check_status(CURL *easy) {
     long status = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
     if (status != 200) {
@@ -314,6 +312,7 @@ int main(int argc, char **argv) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     begin_timing(); /* sequential workloads restart it after their warm-up */
     long long bytes = 0;
+    const char *client = "raw-curl";
     if (strcmp(workload, "w1") == 0) {
         snprintf(url, sizeof url, "%s/small.json", base);
         bytes = run_sequential(url, count, 50, NULL, 0, 0);
@@ -341,6 +340,27 @@ int main(int argc, char **argv) {
     } else if (strcmp(workload, "w7") == 0) {
         snprintf(url, sizeof url, "%s/big.bin", base);
         for (long i = 0; i < count; i++) bytes += run_stream(url);
+    } else if (strncmp(workload, "engine-", 7) == 0) {
+        /* The engine model (engine_model.c): the same requests through a loop thread. */
+        const char *model = workload + 7;
+        const char *spin = getenv("RAW_ENGINE_SPIN_US");
+        long spin_us = spin ? strtol(spin, NULL, 10) : 0;
+        client = "raw-engine";
+        workload = model;
+        snprintf(url, sizeof url, "%s/small.json", base);
+        if (strcmp(model, "w1") == 0) {
+            bytes = run_engine_model(url, count, 50, 1, NULL, 0, spin_us);
+        } else if (strcmp(model, "w2") == 0) {
+            bytes = run_engine_model(url, count, 0, IN_FLIGHT, NULL, 0, spin_us);
+        } else if (strcmp(model, "w5") == 0 && file) {
+            long size = 0;
+            char *body = read_file(file, &size);
+            bytes = run_engine_model(url, count, 50, 1, body, size, spin_us);
+            free(body);
+        } else {
+            fprintf(stderr, "RawCurlBaseline: unknown engine workload or missing file: %s\n", model);
+            return 2;
+        }
     } else {
         fprintf(stderr, "RawCurlBaseline: unknown workload or missing file: %s\n", workload);
         return 2;
@@ -350,7 +370,7 @@ int main(int argc, char **argv) {
     getrusage(RUSAGE_SELF, &end);
     double user = seconds_of(end.ru_utime) - seconds_of(timed_usage_start.ru_utime);
     double sys = seconds_of(end.ru_stime) - seconds_of(timed_usage_start.ru_stime);
-    printf("RESULT\traw-curl\t%s\t%ld\t%.6f\t%.6f\t%ld\t%lld\t%.6f\t%.6f\t%ld\t%ld\n", workload, count, seconds,
+    printf("RESULT\t%s\t%s\t%ld\t%.6f\t%.6f\t%ld\t%lld\t%.6f\t%.6f\t%ld\t%ld\n", client, workload, count, seconds,
            user + sys, peak_rss_kb(), bytes, user, sys, end.ru_nvcsw - timed_usage_start.ru_nvcsw,
            end.ru_nivcsw - timed_usage_start.ru_nivcsw);
     return 0;
