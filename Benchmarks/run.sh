@@ -10,7 +10,7 @@
 # Options:
 #   --quick               scale request counts down by 10 (and callgrind counts by 4)
 #   --rounds N            interleaved rounds (default 5, quick 3)
-#   --workloads LIST      comma-separated subset of w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,
+#   --workloads LIST      comma-separated subset of w1,w1sync,w1park,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,
 #                         form-array,form-keys,form-params (parameter encoding, no network),
 #                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network)
 #   --no-callgrind        skip the instruction-count mode
@@ -31,7 +31,7 @@ QUICK=0
 CALLGRIND=1
 TIMED=1
 PLUGIN_COST=0
-WORKLOADS="w1,w1sync,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode"
+WORKLOADS="w1,w1sync,w1park,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -150,7 +150,7 @@ log "nginx on $BENCH_BASE_URL (pid $(cat "$NGX/nginx.pid"))"
 # --- Timed runs: every workload for every client, each in its own process, interleaved -----------
 count_for() {
     case "$1" in
-        w1|w1sync|w5) echo $((20000 / SCALE)) ;;
+        w1|w1sync|w1park|w5) echo $((20000 / SCALE)) ;;
         w2) echo $((50000 / SCALE)) ;;
         w3|w3fetch) echo $((500 / SCALE)) ;;
         w4mem|w4file|w6|w7) echo 1 ;;
@@ -161,7 +161,7 @@ clients_for() {
     case "$1" in
         w1|w2|w5) echo "courier raw-curl raw-engine urlsession" ;;   # raw-engine: the engine model
         w3fetch|w4mem) echo "courier raw-curl urlsession" ;;
-        w1sync) echo "courier" ;;
+        w1sync|w1park) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode
         w4file) echo "courier raw-curl urlsession" ;;
         w6|w7) echo "courier raw-curl" ;;          # URLSession on Linux has no bytes(for:)
@@ -244,6 +244,9 @@ if [ "$CALLGRIND" = 1 ]; then
         COURIER_BENCH="$CG/CourierBenchmarks"
     fi
     if [ "$QUICK" = 1 ]; then N1=500; N2=1000; U1=100; U2=200; else N1=2000; N2=4000; U1=500; U2=1000; fi
+    # Courier with spinsBeforeParking off: valgrind runs one thread at a time, so a thread that
+    # spins waiting for another only adds loop turns to the count, never catches the event.
+    export BENCH_SPINS_BEFORE_PARKING=0
     for client in raw-curl courier urlsession; do
         if [ "$client" = urlsession ]; then a=$U1; b=$U2; else a=$N1; b=$N2; fi
         ok=1

@@ -11,6 +11,10 @@ enum CourierWorkloads {
         switch workload {
         case .w1: return try sequential(BenchAPI.small, count: count, warmup: 50)
         case .w1sync: return try sequentialSync(count: count, warmup: 50)
+        case .w1park:
+            var configuration = Session.Configuration()
+            configuration.spinsBeforeParking = false
+            return try sequential(BenchAPI.small, count: count, warmup: 50, configuration: configuration)
         case .w1logoff: return try sequentialSync(count: count, warmup: 50, plugins: [NetworkLogger(level: .off)])
         case .w1logged:
             return try sequentialSync(count: count, warmup: 50, plugins: [NetworkLogger(level: .basic) { _ in }])
@@ -45,9 +49,12 @@ enum CourierWorkloads {
     }
 
     /// W1 with completion handlers and a semaphore: no Swift concurrency, so valgrind can run it.
+    /// `BENCH_SPINS_BEFORE_PARKING=0` in the environment turns spinning off (run.sh's callgrind
+    /// mode: under valgrind, which runs one thread at a time, a spin only counts loop turns).
     static func sequentialSync(count: Int, warmup: Int, plugins: [any Plugin] = []) throws -> Measurement {
         var configuration = Session.Configuration()
         configuration.plugins = plugins
+        configuration.spinsBeforeParking = ProcessInfo.processInfo.environment["BENCH_SPINS_BEFORE_PARKING"] != "0"
         let session = Session(configuration: configuration)
         let done = DispatchSemaphore(value: 0)
         let bytes = Counter()

@@ -78,6 +78,7 @@ struct Report {
     static let labels: [(Workload, String)] = [
         (.w1, "W1 sequential GET 1.2 KB (async/await)"),
         (.w1sync, "W1 sequential GET 1.2 KB (completion handler)"),
+        (.w1park, "W1 sequential GET 1.2 KB (async/await, spinsBeforeParking off)"),
         (.w2, "W2 GET 1.2 KB, 64 in flight"),
         (.w3, "W3 GET 193 KB array + decode [Item]"),
         (.w3fetch, "W3 fetch only (no decode)"),
@@ -194,7 +195,7 @@ struct Report {
                     : Self.median(runs.map(\.cpuMicrosecondsPerRequest))
             }
             let rss = triple(workload) { peakRSS($0, workload) }
-            let rawWorkload: Workload = workload == .w1sync ? .w1 : workload
+            let rawWorkload: Workload = workload == .w1sync || workload == .w1park ? .w1 : workload
             let rawRatio =
                 workload == .w3
                 ? "—"
@@ -209,6 +210,12 @@ struct Report {
         if runs.contains(where: { $0.workload == .w1sync }) {
             out.append("")
             out.append("W1 with completion handlers compares against raw libcurl's W1 (C is synchronous anyway).")
+        }
+        if runs.contains(where: { $0.workload == .w1park }) {
+            out.append("")
+            out.append(
+                "W1 with spinsBeforeParking off compares against raw libcurl's W1: every wait parks at once, "
+                    + "as before spin-then-park.")
         }
         renderEngineModel(into: &out)
         out.append(contentsOf: usageTable())

@@ -15,10 +15,11 @@ import Foundation
 /// The benchmark workloads (see docs/performance.md): requests against nginx (`w…`) and
 /// parameter encoding without any network (`form-…`, Courier only). `w1logoff` and `w1logged`
 /// are W1 through completion handlers with a `NetworkLogger` registered, at `.off` and at `.basic`
-/// (discarding its lines): Courier only, for the cost of plugins. `w6` uploads the 512 MiB file
+/// (discarding its lines): Courier only, for the cost of plugins. `w1park` is W1 with
+/// `spinsBeforeParking` off (Courier only): what spin-then-park gains in the same run. `w6` uploads the 512 MiB file
 /// from disk, `w7` reads the 512 MiB body through `streamRequest(_:).bytes` (Courier and raw libcurl).
 enum Workload: String, CaseIterable, Sendable {
-    case w1, w1sync, w2, w3, w3fetch, w4mem, w4file, w5, w6, w7, w1logoff, w1logged
+    case w1, w1sync, w1park, w2, w3, w3fetch, w4mem, w4file, w5, w6, w7, w1logoff, w1logged
     case formArray = "form-array", formKeys = "form-keys", formParameters = "form-params"
 
     /// Whether this workload only encodes parameters.

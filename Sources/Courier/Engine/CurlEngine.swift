@@ -154,7 +154,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
             if started > 0 { continue }
             // Only after a round that did work, with no transfer waiting on a socket, is the next
             // command likely close and nothing else in need of the loop: then spin, then park.
-            let awaitsCommand = spinPolicy.isEnabled && (hadCommands || finished > 0) && active.isEmpty && held.isEmpty
+            let awaitsCommand =
+                spinPolicy.isEnabled && (hadCommands || finished > 0) && active.isEmpty && held.isEmpty
                 && nextDeadline == nil && flushHold == nil
             let waitStart = awaitsCommand ? DispatchTime.now().uptimeNanoseconds : 0
             if awaitsCommand && spinForCommands(since: waitStart) { continue }
