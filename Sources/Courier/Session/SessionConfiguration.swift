@@ -72,8 +72,9 @@ extension Session {
         /// and no thread wake-up, which is most of the cost of a small sequential request: on an
         /// otherwise idle machine it doubles their rate (docs/performance.md). The window adapts
         /// to what is observed (twice the last wait, at most 200 µs) and shrinks to nothing while
-        /// events take longer; a spinning thread never yields its core to other processes, and a
-        /// spinning task holds its thread of the concurrency pool for at most that window. Set
+        /// events take longer; a spin that finds its thread was descheduled (every core busy)
+        /// makes the next waits park at once. A spinning task holds its thread of the concurrency
+        /// pool for at most that window. Set
         /// `false` where CPU time counts more than latency, for example many sessions sharing
         /// few cores: every wait then parks at once.
         public var spinsBeforeParking = true
