@@ -237,11 +237,15 @@ total_instructions() {  # the "summary:" (or "totals:") line of a callgrind outp
 if [ "$CALLGRIND" = 1 ]; then
     CG="$WORK/callgrind"
     mkdir -p "$CG"
-    # valgrind 3.19 gives up reading the debug info of the current benchmark binary ("possibly
-    # corrupted debuginfo"; its one DWARF 5 unit is the C shim's). A copy without debug info keeps
-    # the symbols, so profiles still name functions (without file and line).
+    # valgrind 3.19 gives up reading the debug info of the benchmark binaries ("possibly
+    # corrupted debuginfo": the DWARF 5 units clang writes for C files, the shim's and the C
+    # baseline's). Copies without debug info keep the symbols, so profiles still name functions
+    # (without file and line).
     if objcopy --strip-debug "$COURIER_BENCH" "$CG/CourierBenchmarks" 2>/dev/null; then
         COURIER_BENCH="$CG/CourierBenchmarks"
+    fi
+    if objcopy --strip-debug "$RAW_BENCH" "$CG/RawCurlBaseline" 2>/dev/null; then
+        RAW_BENCH="$CG/RawCurlBaseline"
     fi
     if [ "$QUICK" = 1 ]; then N1=500; N2=1000; U1=100; U2=200; else N1=2000; N2=4000; U1=500; U2=1000; fi
     # Courier with spinsBeforeParking off: valgrind runs one thread at a time, so a thread that
