@@ -251,13 +251,18 @@ if [ "$CALLGRIND" = 1 ]; then
     # Courier with spinsBeforeParking off: valgrind runs one thread at a time, so a thread that
     # spins waiting for another only adds loop turns to the count, never catches the event.
     export BENCH_SPINS_BEFORE_PARKING=0
-    for client in raw-curl courier urlsession; do
+    # raw-engine here is the engine model with Courier's libcurl options and default headers
+    # (RAW_ENGINE_COURIER_OPTIONS=1): what libcurl costs as Courier drives it, without Swift.
+    export RAW_ENGINE_COURIER_OPTIONS=1
+    for client in raw-curl raw-engine courier urlsession; do
         if [ "$client" = urlsession ]; then a=$U1; b=$U2; else a=$N1; b=$N2; fi
         ok=1
         for n in $a $b; do
             out="$CG/$client.$n.out"
             if [ "$client" = raw-curl ]; then
                 cmd=("$RAW_BENCH" w1 "$n" "$BENCH_BASE_URL")
+            elif [ "$client" = raw-engine ]; then
+                cmd=("$RAW_BENCH" engine-w1 "$n" "$BENCH_BASE_URL")
             else
                 cmd=("$COURIER_BENCH" run "$client" w1sync "$n")
             fi

@@ -237,6 +237,13 @@ struct Report {
                         + "\(entry.counts.1) | \(String(format: "%.0f", entry.totals.1)) | "
                         + "\(String(format: "%.0f", entry.perRequest)) | \(ratio) |")
             }
+            if instructions.contains(where: { $0.client == .rawEngine }) {
+                out.append("")
+                out.append(
+                    "raw-engine here: the engine model (W1 through one loop thread) with Courier's libcurl "
+                        + "options and default headers (RAW_ENGINE_COURIER_OPTIONS=1): libcurl as Courier drives it, "
+                        + "without Swift.")
+            }
         }
 
         renderEncoding(into: &out)

@@ -21,12 +21,19 @@ typedef struct request {
     CURL *easy;
     buffer_t buffer;
     CURLcode result;
+    const char *url;
+    int post;
+    char error_buffer[CURL_ERROR_SIZE];
+    long header_lines;
     struct request *next;
 } request_t;
 
 typedef struct {
     CURLM *multi;
     long spin_us;
+    /* RAW_ENGINE_COURIER_OPTIONS=1: libcurl set up as Courier sets it up (see `courier_options`). */
+    int courier_options;
+    struct curl_slist *courier_headers;
     /* Caller → loop. */
     pthread_mutex_t inbox_lock;
     request_t *inbox;
@@ -91,6 +98,43 @@ static request_t *next_done(engine_t *engine) {
     return request;
 }
 
+static size_t header_count(char *ptr, size_t size, size_t count, void *userdata) {
+    (void)ptr;
+    *(long *)userdata += 1;
+    return size * count;
+}
+
+/*
+ * The options Courier's engine gives every plain transfer (HandleProfile and CurlTransfer+Configure),
+ * set once per handle as Courier's handle reuse does, with the session's default headers
+ * (`Accept` from the router, `User-Agent`) and automatic decompression (`Accept-Encoding`).
+ * A header callback that only counts lines stands in for Courier's head parser.
+ */
+static void courier_options(engine_t *engine, CURL *easy, CURLSH *share, char *error_buffer, long *header_lines) {
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, header_count);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, header_lines);
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error_buffer);
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(easy, CURLOPT_SHARE, share);
+    curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(easy, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)64 << 20);
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+    curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, engine->courier_headers);
+}
+
+/* What Courier sets again for every request on a reused handle. */
+static void courier_request_options(engine_t *engine, CURL *easy, const char *url, int post) {
+    curl_easy_setopt(easy, CURLOPT_URL, url);
+    if (!post) curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, engine->courier_headers);
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, 60000L);
+    curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 0L);
+}
+
 static void *loop(void *argument) {
     engine_t *engine = argument;
     int running = 0;
@@ -101,7 +145,10 @@ static void *loop(void *argument) {
         atomic_store_explicit(&engine->inbox_count, 0, memory_order_relaxed);
         int stopping = engine->stopping;
         pthread_mutex_unlock(&engine->inbox_lock);
-        for (; arrived; arrived = arrived->next) curl_multi_add_handle(engine->multi, arrived->easy);
+        for (; arrived; arrived = arrived->next) {
+            if (engine->courier_options) courier_request_options(engine, arrived->easy, arrived->url, arrived->post);
+            curl_multi_add_handle(engine->multi, arrived->easy);
+        }
 
         curl_multi_perform(engine->multi, &running);
         CURLMsg *message;
@@ -135,16 +182,26 @@ long long run_engine_model(const char *url, long count, long warmup, long in_fli
     memset(&engine, 0, sizeof engine);
     engine.multi = curl_multi_init();
     engine.spin_us = spin_us;
+    const char *courier = getenv("RAW_ENGINE_COURIER_OPTIONS");
+    engine.courier_options = courier && strcmp(courier, "1") == 0;
+    CURLSH *share = curl_share_init();
+    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
     curl_multi_setopt(engine.multi, CURLMOPT_MAX_HOST_CONNECTIONS, in_flight);
     pthread_mutex_init(&engine.inbox_lock, NULL);
     pthread_mutex_init(&engine.done_lock, NULL);
     pthread_cond_init(&engine.done_cond, NULL);
 
     struct curl_slist *headers = NULL;
+    if (engine.courier_options) {
+        headers = curl_slist_append(headers, "Accept: application/json");
+        headers = curl_slist_append(headers, "User-Agent: Courier/1.0");
+    }
     if (post_body) {
         headers = curl_slist_append(headers, "Content-Type: application/json");
         headers = curl_slist_append(headers, "Expect:");
     }
+    engine.courier_headers = headers;
     request_t *requests = calloc((size_t)in_flight, sizeof(request_t));
     for (long i = 0; i < in_flight; i++) {
         CURL *easy = curl_easy_init();
@@ -155,6 +212,11 @@ long long run_engine_model(const char *url, long count, long warmup, long in_fli
         curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_memory);
         curl_easy_setopt(easy, CURLOPT_WRITEDATA, &requests[i].buffer);
         curl_easy_setopt(easy, CURLOPT_PRIVATE, &requests[i]);
+        requests[i].url = url;
+        requests[i].post = post_body != NULL;
+        if (engine.courier_options) {
+            courier_options(&engine, easy, share, requests[i].error_buffer, &requests[i].header_lines);
+        }
         if (post_body) {
             curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
             curl_easy_setopt(easy, CURLOPT_POSTFIELDS, post_body);
@@ -198,5 +260,6 @@ long long run_engine_model(const char *url, long count, long warmup, long in_fli
     free(requests);
     curl_slist_free_all(headers);
     curl_multi_cleanup(engine.multi);
+    curl_share_cleanup(share);
     return total;
 }
