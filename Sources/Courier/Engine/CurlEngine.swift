@@ -139,7 +139,6 @@ final class CurlEngine: Transport, @unchecked Sendable {
         var running: Int32 = 0
         var stopping = false
         while !stopping {
-            let hadCommands = inboxHasCommands.load(ordering: .acquiring)
             stopping = drainInbox()
             if stopping { break }
             curl_multi_perform(multi, &running)
@@ -152,10 +151,12 @@ final class CurlEngine: Transport, @unchecked Sendable {
             let flushHold = flushStreams(now: now)
             // Newly started transfers are performed (and placed) at once, without waiting.
             if started > 0 { continue }
-            // Only after a round that did work, with no transfer waiting on a socket, is the next
-            // command likely close and nothing else in need of the loop: then spin, then park.
+            // Only after a round in which a transfer completed, with no other transfer waiting on a
+            // socket, is the next command likely close and nothing else in need of the loop: then
+            // spin, then park. Not after commands alone (a cancel, a failed start): spinning then
+            // would only take a core from the threads that carry the completion to its caller.
             let awaitsCommand =
-                spinPolicy.isEnabled && (hadCommands || finished > 0) && active.isEmpty && held.isEmpty
+                spinPolicy.isEnabled && finished > 0 && active.isEmpty && held.isEmpty
                 && nextDeadline == nil && flushHold == nil
             let waitStart = awaitsCommand ? DispatchTime.now().uptimeNanoseconds : 0
             if awaitsCommand && spinForCommands(since: waitStart) { continue }
