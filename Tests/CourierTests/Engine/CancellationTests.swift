@@ -54,14 +54,7 @@ final class CancellationTests: XCTestCase {
     func testTaskCancellationCancelsTheRequest() async throws {
         let session = self.session
         let url = server.url("/never")
-        let task = Task { () -> CourierError? in
-            do throws(CourierError) {
-                _ = try await session.request(url).data()
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let task = dataTask(session, url)
         try await waitForServer(path: "/never")
         task.cancel()
         let error = await task.value

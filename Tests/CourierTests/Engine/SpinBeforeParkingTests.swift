@@ -69,14 +69,7 @@ final class SpinBeforeParkingTests: XCTestCase {
         // Fast requests first, so the window is wide when the slow one is awaited.
         for _ in 0..<10 { _ = try await session.request(server.url("/hello")).data() }
         let url = server.url("/never")
-        let task = Task { () -> CourierError? in
-            do throws(CourierError) {
-                _ = try await session.request(url).data()
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let task = dataTask(session, url)
         task.cancel()
         let error = await task.value
         XCTAssertEqual(error, .cancelled)

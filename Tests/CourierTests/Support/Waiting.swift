@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// Suspends until `condition` holds: the event a test waits for (a request reaching the server or
@@ -10,4 +11,17 @@ func waitUntil(_ condition: () -> Bool) async {
 /// Blocks the calling thread (a test server's route) until `condition` holds, for at most 60 s.
 func blockUntil(_ condition: () -> Bool) {
     for _ in 0..<12_000 where !condition() { usleep(5_000) }
+}
+
+/// A task that fetches `url` with `data()` and ends with the `CourierError` it threw (nil if it
+/// succeeded): for tests that cancel the task and check how the request ended.
+func dataTask(_ session: Session, _ url: URL) -> Task<CourierError?, Never> {
+    Task {
+        do throws(CourierError) {
+            _ = try await session.request(url).data()
+            return nil
+        } catch {
+            return error
+        }
+    }
 }
