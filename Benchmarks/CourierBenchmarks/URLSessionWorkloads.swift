@@ -1,4 +1,5 @@
 import BenchmarkFixtures
+import CourierSync
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
@@ -129,15 +130,21 @@ enum URLSessionWorkloads {
     }
 
     /// W4 to a file: URLSession's download task writes a temporary file.
+    ///
+    /// FoundationNetworking on Linux leaves that file behind after the handler returns (512 MiB
+    /// in /tmp per run, whose dirty pages were then written back during later workloads), so the
+    /// run removes each one after the timed part, as run.sh does with the other clients' files.
     static func download(count: Int) throws -> Measurement {
         let session = makeSession()
         let done = DispatchSemaphore(value: 0)
         let bytes = Counter()
         let failures = Counter()
+        let files = Locked<[URL]>([])
         var clock = Stopwatch()
         clock.start()
         for _ in 0..<count {
             session.downloadTask(with: request("/big.bin")) { location, response, _ in
+                if let location { files.withLock { $0.append(location) } }
                 if let location, (response as? HTTPURLResponse)?.statusCode == 200,
                     let size = try? FileManager.default.attributesOfItem(atPath: location.path)[.size] as? Int
                 {
@@ -150,6 +157,7 @@ enum URLSessionWorkloads {
             done.wait()
         }
         let measurement = clock.stop(bytes: bytes.current)
+        for file in files.withLock({ $0 }) { try? FileManager.default.removeItem(at: file) }
         if failures.current > 0 || measurement.bytes != count * Fixtures.bigSize {
             throw BenchmarkFailure("download failed (\(measurement.bytes) bytes)")
         }
