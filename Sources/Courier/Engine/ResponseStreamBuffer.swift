@@ -58,8 +58,9 @@ package final class ResponseStreamBuffer: Sendable {
     /// for the end of the engine's round (for a fast body, until the network falls quiet or
     /// 1 ms has passed: `CurlEngine.flushStreams(now:)`), so a fast body costs few wake-ups.
     let wakeThreshold: Int
-    /// The largest chunk handed to the reader: a quarter of the window, at least 64 KiB.
-    let chunkCapacity: Int
+    /// The largest chunk handed to the reader: a quarter of the window, at least 64 KiB (the
+    /// size of the pool's buffers).
+    var chunkCapacity: Int { pool.capacity }
     private let state = Locked(State())
     /// Chunk memory handed back by the reader's `Data` once it lets go of it, so a long body
     /// reuses a few warm buffers instead of a fresh allocation (and its page faults) per chunk.
@@ -68,7 +69,7 @@ package final class ResponseStreamBuffer: Sendable {
     init(window: Int) {
         self.window = max(window, Self.minimumWindow)
         wakeThreshold = self.window / 2
-        chunkCapacity = max(Self.minimumChunkCapacity, self.window / 4)
+        let chunkCapacity = max(Self.minimumChunkCapacity, self.window / 4)
         pool = ChunkPool(capacity: chunkCapacity, keep: self.window / chunkCapacity + 2)
     }
 

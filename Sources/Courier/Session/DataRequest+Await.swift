@@ -4,7 +4,7 @@ import Synchronization
 
 /// Awaiting a request from `async` code.
 ///
-/// The transfer's completion runs on the engine thread and only fills an ``OutcomeSlot``; if the
+/// The transfer's completion runs on the engine thread and only fills a `HandoffSlot`; if the
 /// awaiting task is suspended it resumes it there, which enqueues the task on its executor: no
 /// user code runs on the engine thread. When a session has only one request awaited at a time
 /// (a sequential caller), the awaiting task first spins briefly (see ``AwaitSpinner``): a small
@@ -13,7 +13,7 @@ import Synchronization
 extension DataRequest {
     /// Waits for the outcome, cancelling the request if the awaiting task is cancelled.
     func outcome() async -> Outcome {
-        let slot = OutcomeSlot()
+        let slot = HandoffSlot<Outcome>()
         let spinner = session.awaitSpinner
         let alone = spinner.enter()
         defer { spinner.leave() }
@@ -26,56 +26,13 @@ extension DataRequest {
         return outcome
     }
 
-    private func suspend(until slot: OutcomeSlot) async -> Outcome {
+    private func suspend(until slot: HandoffSlot<Outcome>) async -> Outcome {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                slot.wait(continuation)
-            }
+            await slot.wait()
         } onCancel: {
             self.cancel()
         }
     }
-}
-
-/// Where a request's outcome meets the task awaiting it: whichever comes second hands it over.
-final class OutcomeSlot: Sendable {
-    private struct State {
-        var outcome: DataRequest.Outcome?
-        var continuation: CheckedContinuation<DataRequest.Outcome, Never>?
-    }
-
-    private let state = Locked(State())
-    /// Set once the outcome is in; read without the lock while spinning.
-    private let isFilled = Atomic<Bool>(false)
-
-    /// Stores the outcome and resumes the waiting task, if one is suspended. Any thread.
-    func fill(_ outcome: DataRequest.Outcome) {
-        let continuation = state.withLock { state in
-            state.outcome = outcome
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        isFilled.store(true, ordering: .releasing)
-        continuation?.resume(returning: outcome)
-    }
-
-    /// Resumes `continuation` with the outcome now, or when it arrives.
-    func wait(_ continuation: CheckedContinuation<DataRequest.Outcome, Never>) {
-        let ready: DataRequest.Outcome? = state.withLock { state in
-            if let outcome = state.outcome { return outcome }
-            state.continuation = continuation
-            return nil
-        }
-        if let ready { continuation.resume(returning: ready) }
-    }
-
-    /// The outcome, if it is in.
-    var outcome: DataRequest.Outcome? {
-        guard isFilled.load(ordering: .acquiring) else { return nil }
-        return state.withLock { $0.outcome }
-    }
-
-    var isReady: Bool { isFilled.load(ordering: .acquiring) }
 }
 
 /// Decides, per session, whether an awaiting task spins before it suspends: only when it is the
@@ -104,13 +61,13 @@ final class AwaitSpinner: Sendable {
 
     /// Watches `slot` for up to the policy's window; the outcome (and the wait observed) if it
     /// arrived.
-    func spin(on slot: OutcomeSlot, since start: UInt64) -> DataRequest.Outcome? {
+    func spin(on slot: HandoffSlot<DataRequest.Outcome>, since start: UInt64) -> DataRequest.Outcome? {
         let window = policy.withLock { $0.nextWindow() }
-        let result = SpinPolicy.spin(window: window, since: start) { slot.isReady || Task.isCancelled }
+        let result = SpinPolicy.spin(window: window, since: start) { slot.isFilled || Task.isCancelled }
         policy.withLock { $0.observe(result) }
-        guard case .arrived(let waited) = result, slot.isReady else { return nil }
+        guard case .arrived(let waited) = result, let outcome = slot.value else { return nil }
         observe(wait: waited)
-        return slot.outcome
+        return outcome
     }
 
     /// Records how long an outcome took to arrive after its task began to wait.
