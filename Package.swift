@@ -6,7 +6,9 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
-        .library(name: "CourierTesting", targets: ["CourierTesting"])
+        .library(name: "CourierTesting", targets: ["CourierTesting"]),
+        .executable(name: "courier-generate", targets: ["courier-generate"]),
+        .plugin(name: "CourierGeneratePlugin", targets: ["CourierGeneratePlugin"])
     ],
     targets: [
         // libcurl, found through pkg-config (`libcurl`), installed by apt on Debian.
@@ -25,6 +27,27 @@ let package = Package(
         .target(name: "CourierTestServer", dependencies: ["CourierSync"], path: "Sources/CourierTestServer"),
         // Stubbed sessions for users' tests: canned responses through the real pipeline.
         .target(name: "CourierTesting", dependencies: ["Courier", "CourierSync"], path: "Sources/CourierTesting"),
+        // courier-generate (docs/generator.md): OpenAPI 3.0/3.1, JSON or YAML, to routers, models and
+        // services. Only the generator reads YAML (libyaml, `yaml-0.1`); Courier does not depend on it.
+        .systemLibrary(
+            name: "CYaml",
+            path: "Sources/CYaml",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        .target(name: "CourierGenerator", dependencies: ["CYaml"], path: "Sources/CourierGenerator"),
+        .executableTarget(
+            name: "courier-generate", dependencies: ["CourierGenerator"], path: "Sources/courier-generate"),
+        .plugin(
+            name: "CourierGeneratePlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "courier-generate", description: "Generates routers, models and services from OpenAPI"),
+                permissions: [.writeToPackageDirectory(reason: "Writes the generated Swift files")]
+            ),
+            dependencies: ["courier-generate"],
+            path: "Plugins/CourierGeneratePlugin"
+        ),
         // Minimal command-line programs proving completions fire without a run loop.
         .executableTarget(name: "SyncMain", dependencies: ["Courier", "CourierTestServer"], path: "Examples/SyncMain"),
         .executableTarget(
@@ -88,6 +111,21 @@ let package = Package(
             path: "Tests/ServiceTests",
             // Record-and-replay fixtures, read from the source tree (docs/testing.md).
             exclude: ["Fixtures"]
+        ),
+        // The generator's golden outputs (Tests/CourierGeneratorTests/Documents → Tests/GeneratedAPIs), compiled
+        // here in Swift 6 mode; CourierGeneratorTests regenerates and compares them, and sends them through the
+        // test server.
+        .target(name: "GeneratedMini", dependencies: ["Courier"], path: "Tests/GeneratedAPIs/Mini"),
+        .target(name: "GeneratedKinds", dependencies: ["Courier"], path: "Tests/GeneratedAPIs/Kinds"),
+        .target(name: "GeneratedMarketplace", dependencies: ["Courier"], path: "Tests/GeneratedAPIs/Marketplace"),
+        .testTarget(
+            name: "CourierGeneratorTests",
+            dependencies: [
+                "CourierGenerator", "Courier", "CourierTestServer", "GeneratedMini", "GeneratedKinds",
+                "GeneratedMarketplace"
+            ],
+            path: "Tests/CourierGeneratorTests",
+            exclude: ["Documents"]
         ),
         .testTarget(
             name: "ServiceSwift5Tests",

@@ -1,0 +1,221 @@
+import CYaml
+import Foundation
+
+/// Reads an OpenAPI document, JSON or YAML, into one ``DocumentValue`` tree. Object members are
+/// sorted by key, so the same document reads the same in either format and the output of the
+/// generator never depends on a dictionary's order.
+public enum DocumentLoader {
+    /// The most values a document may expand to (YAML aliases can multiply a small file).
+    static let maximumValues = 2_000_000
+    /// The deepest nesting accepted.
+    static let maximumDepth = 256
+
+    /// Parses `data`: JSON when its first non-blank character is `{` or `[`, YAML otherwise.
+    public static func load(_ data: Data) throws(GeneratorError) -> DocumentValue {
+        let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try loadJSON(data) }
+        return try loadYAML(data)
+    }
+
+    /// Parses a JSON document.
+    public static func loadJSON(_ data: Data) throws(GeneratorError) -> DocumentValue {
+        do {
+            return try JSONDecoder().decode(JSONNode.self, from: data).value
+        } catch {
+            throw GeneratorError("#", "not valid JSON: \(describe(error))")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+
+    /// Parses a YAML document with libyaml (the first document of the stream).
+    public static func loadYAML(_ data: Data) throws(GeneratorError) -> DocumentValue {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { throw GeneratorError("#", "libyaml could not start") }
+        defer { yaml_parser_delete(&parser) }
+        let bytes = [UInt8](data)
+        var document = yaml_document_t()
+        let loaded = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            return yaml_parser_load(&parser, &document)
+        }
+        guard loaded == 1 else {
+            let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
+            let mark = parser.problem_mark
+            throw GeneratorError("#", "not valid YAML: \(problem) at line \(mark.line + 1), column \(mark.column + 1)")
+        }
+        defer { yaml_document_delete(&document) }
+        guard let root = yaml_document_get_root_node(&document) else {
+            throw GeneratorError("#", "the document is empty")
+        }
+        var budget = maximumValues
+        return try YAMLTree(document: &document).value(root, pointer: "#", depth: 0, budget: &budget)
+    }
+}
+
+/// JSON through Foundation's decoder, into the shared tree.
+private struct JSONNode: Decodable {
+    let value: DocumentValue
+
+    init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var elements: [DocumentValue] = []
+            while !array.isAtEnd { elements.append(try array.decode(JSONNode.self).value) }
+            value = .array(elements)
+        } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            value = .object(
+                try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
+                    (key: $0.stringValue, value: try object.decode(JSONNode.self, forKey: $0).value)
+                })
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                value = .null
+            } else if let bool = try? single.decode(Bool.self) {
+                value = .bool(bool)
+            } else if let integer = try? single.decode(Int.self) {
+                value = .integer(integer)
+            } else if let number = try? single.decode(Double.self) {
+                value = .number(number)
+            } else {
+                value = .string(try single.decode(String.self))
+            }
+        }
+    }
+}
+
+private struct AnyKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// Walks libyaml's node graph (aliases are shared nodes) into the tree, with a budget against
+/// alias bombs and a depth limit against cycles.
+private struct YAMLTree {
+    let document: UnsafeMutablePointer<yaml_document_t>
+
+    init(document: UnsafeMutablePointer<yaml_document_t>) { self.document = document }
+
+    func value(
+        _ node: UnsafeMutablePointer<yaml_node_t>, pointer: String, depth: Int, budget: inout Int
+    )
+        throws(GeneratorError) -> DocumentValue
+    {
+        budget -= 1
+        guard budget > 0 else {
+            throw GeneratorError(pointer, "the YAML expands to more than \(DocumentLoader.maximumValues) values")
+        }
+        guard depth < DocumentLoader.maximumDepth else {
+            throw GeneratorError(
+                pointer, "nested deeper than \(DocumentLoader.maximumDepth) levels (or a recursive alias)")
+        }
+        switch node.pointee.type {
+        case YAML_SCALAR_NODE:
+            let scalar = node.pointee.data.scalar
+            let text =
+                scalar.value.map { pointer in
+                    String(decoding: UnsafeBufferPointer(start: pointer, count: scalar.length), as: UTF8.self)
+                } ?? ""
+            return scalar.style == YAML_PLAIN_SCALAR_STYLE ? Self.resolvePlain(text) : .string(text)
+        case YAML_SEQUENCE_NODE:
+            var elements: [DocumentValue] = []
+            var item = node.pointee.data.sequence.items.start
+            while let current = item, current != node.pointee.data.sequence.items.top {
+                let child = try self.node(current.pointee, pointer: pointer)
+                elements.append(
+                    try value(
+                        child, pointer: JSONPointer.appending(pointer, String(elements.count)), depth: depth + 1,
+                        budget: &budget))
+                item = current + 1
+            }
+            return .array(elements)
+        case YAML_MAPPING_NODE:
+            var members: [String: DocumentValue] = [:]
+            var pair = node.pointee.data.mapping.pairs.start
+            while let current = pair, current != node.pointee.data.mapping.pairs.top {
+                let keyNode = try self.node(current.pointee.key, pointer: pointer)
+                guard keyNode.pointee.type == YAML_SCALAR_NODE else {
+                    throw GeneratorError(pointer, "a mapping key is not a scalar")
+                }
+                let scalar = keyNode.pointee.data.scalar
+                let key =
+                    scalar.value.map {
+                        String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
+                    } ?? ""
+                let child = try self.node(current.pointee.value, pointer: pointer)
+                if key == "<<" {
+                    throw GeneratorError(pointer, "YAML merge keys (<<) are not supported")
+                }
+                members[key] = try value(
+                    child, pointer: JSONPointer.appending(pointer, key), depth: depth + 1, budget: &budget)
+                pair = current + 1
+            }
+            return .object(members.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+        default:
+            return .null
+        }
+    }
+
+    private func node(_ index: Int32, pointer: String) throws(GeneratorError) -> UnsafeMutablePointer<yaml_node_t> {
+        guard let node = yaml_document_get_node(document, index) else {
+            throw GeneratorError(pointer, "libyaml returned a dangling node")
+        }
+        return node
+    }
+
+    /// The YAML 1.2 core schema for plain scalars: null, booleans, integers, floats, else a string.
+    static func resolvePlain(_ text: String) -> DocumentValue {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case ".inf", ".Inf", ".INF", "+.inf": return .number(.infinity)
+        case "-.inf", "-.Inf", "-.INF": return .number(-.infinity)
+        case ".nan", ".NaN", ".NAN": return .number(.nan)
+        default: break
+        }
+        let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+        if !digits.isEmpty, digits.allSatisfy(\.isASCIIDigitCharacter), let value = Int(text) { return .integer(value) }
+        if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return .integer(value) }
+        if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return .integer(value) }
+        if isFloat(digits), let value = Double(text) { return .number(value) }
+        return .string(text)
+    }
+
+    /// `[0-9]*(\.[0-9]*)?([eE][-+]?[0-9]+)?` with at least one digit before the exponent.
+    private static func isFloat(_ text: Substring) -> Bool {
+        var sawDigit = false
+        var index = text.startIndex
+        while index < text.endIndex, text[index].isASCIIDigitCharacter {
+            sawDigit = true; index = text.index(after: index)
+        }
+        if index < text.endIndex, text[index] == "." {
+            index = text.index(after: index)
+            while index < text.endIndex, text[index].isASCIIDigitCharacter {
+                sawDigit = true
+                index = text.index(after: index)
+            }
+        }
+        guard sawDigit else { return false }
+        if index < text.endIndex, text[index] == "e" || text[index] == "E" {
+            index = text.index(after: index)
+            if index < text.endIndex, text[index] == "-" || text[index] == "+" { index = text.index(after: index) }
+            let exponentStart = index
+            while index < text.endIndex, text[index].isASCIIDigitCharacter { index = text.index(after: index) }
+            if exponentStart == index { return false }
+        }
+        return index == text.endIndex
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+}

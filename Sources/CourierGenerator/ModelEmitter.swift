@@ -1,0 +1,230 @@
+/// Writes the Swift source of the models: structs (final classes when they contain themselves),
+/// raw-value enums, unions and type aliases, each `Codable`, `Sendable` and `Equatable`.
+struct ModelEmitter {
+    let declarations: [String: ModelDecl]
+    /// Structs that contain themselves without an array or dictionary between: emitted as classes.
+    let recursive: Set<String>
+
+    init(declarations: [String: ModelDecl]) {
+        self.declarations = declarations
+        var recursive: Set<String> = []
+        for name in declarations.keys.sorted() where Self.reaches(name, from: name, in: declarations) {
+            recursive.insert(name)
+        }
+        self.recursive = recursive
+    }
+
+    /// Whether `target` is reachable from `start` through properties held directly (by value).
+    private static func reaches(_ target: String, from start: String, in declarations: [String: ModelDecl]) -> Bool {
+        var seen: Set<String> = []
+        var queue = directNames(of: start, in: declarations)
+        while let next = queue.popLast() {
+            if next == target { return true }
+            guard seen.insert(next).inserted else { continue }
+            queue += directNames(of: next, in: declarations)
+        }
+        return false
+    }
+
+    private static func directNames(of name: String, in declarations: [String: ModelDecl]) -> [String] {
+        switch declarations[name] {
+        case .object(_, _, let properties, _)?:
+            return properties.compactMap { if case .named(let target) = $0.type { return target } else { return nil } }
+        case .alias(_, _, .named(let target))?: return [target]
+        default: return []  // unions are indirect enums; arrays and dictionaries hold their elements indirectly
+        }
+    }
+
+    func emit(_ decl: ModelDecl) -> [String] {
+        switch decl {
+        case .object(let name, let doc, let properties, let additional):
+            return object(name, doc: doc, properties: properties, additional: additional)
+        case .enumeration(let name, let doc, let rawType, let cases):
+            var out = Self.docLines(doc ?? "The values of \(name).", indent: "")
+            out.append("public enum \(name): \(rawType), Codable, Sendable, Equatable, CaseIterable {")
+            for entry in cases {
+                out.append("    /// \(entry.raw)")
+                out.append("    case \(Naming.escaped(entry.name)) = \(entry.raw)")
+            }
+            out.append("}")
+            return out
+        case .union(let name, let doc, let variants, let discriminator):
+            return UnionEmitter(name: name, doc: doc, variants: variants, discriminator: discriminator).emit()
+        case .alias(let name, let doc, let type):
+            return Self.docLines(doc ?? "\(name) in the document.", indent: "")
+                + ["public typealias \(name) = \(type.code)"]
+        }
+    }
+
+    private func object(_ name: String, doc: String?, properties: [ModelProperty], additional: SwiftType?) -> [String] {
+        let isClass = recursive.contains(name)
+        var out = Self.docLines(doc ?? "\(name) in the document.", indent: "")
+        out.append("public \(isClass ? "final class" : "struct") \(name): Codable, Sendable, Equatable {")
+        let binding = isClass ? "let" : "var"
+        for property in properties {
+            out += Self.docLines(property.doc ?? "`\(property.jsonName)`.", indent: "    ")
+            out.append("    public \(binding) \(Naming.escaped(property.swiftName)): \(typeCode(property))")
+        }
+        if let additional {
+            out.append("    /// The members not declared above (`additionalProperties`).")
+            out.append("    public \(binding) additionalProperties: [String: \(additional.code)]")
+        }
+        out.append("")
+        out.append("    /// Creates a value from its properties.")
+        var arguments = properties.map {
+            "\(Naming.escaped($0.swiftName)): \(typeCode($0))\($0.optional ? " = nil" : "")"
+        }
+        if let additional { arguments.append("additionalProperties: [String: \(additional.code)] = [:]") }
+        out.append("    public init(\(arguments.joined(separator: ", "))) {")
+        for property in properties {
+            out.append("        self.\(Naming.escaped(property.swiftName)) = \(Naming.escaped(property.swiftName))")
+        }
+        if additional != nil { out.append("        self.additionalProperties = additionalProperties") }
+        out.append("    }")
+        let needsKeys =
+            additional != nil
+            || properties.contains {
+                $0.swiftName != $0.jsonName || Naming.reserved.contains($0.swiftName)
+            }
+        if needsKeys, !properties.isEmpty {
+            out.append("")
+            out.append("    enum CodingKeys: String, CodingKey {")
+            for property in properties {
+                let raw = property.swiftName == property.jsonName ? "" : " = \(Naming.literal(property.jsonName))"
+                out.append("        case \(Naming.escaped(property.swiftName))\(raw)")
+            }
+            out.append("    }")
+        }
+        if let additional {
+            out += ExtraPropertiesEmitter(properties: properties, additional: additional, isClass: isClass).emit()
+        }
+        if isClass {
+            out.append("")
+            out.append("    /// Equal when every property is.")
+            out.append("    public static func == (lhs: \(name), rhs: \(name)) -> Bool {")
+            var comparisons = properties.map {
+                "lhs.\(Naming.escaped($0.swiftName)) == rhs.\(Naming.escaped($0.swiftName))"
+            }
+            if additional != nil { comparisons.append("lhs.additionalProperties == rhs.additionalProperties") }
+            out.append(
+                "        lhs === rhs || (\(comparisons.isEmpty ? "true" : comparisons.joined(separator: " && ")))")
+            out.append("    }")
+        }
+        out.append("}")
+        return out
+    }
+
+    private func typeCode(_ property: ModelProperty) -> String {
+        property.type.code + (property.optional ? "?" : "")
+    }
+
+    static func docLines(_ text: String, indent: String) -> [String] {
+        ["\(indent)/// \(Naming.docLine(text))"]
+    }
+}
+
+/// The coding of a struct that keeps undeclared members (`additionalProperties`).
+private struct ExtraPropertiesEmitter {
+    let properties: [ModelProperty]
+    let additional: SwiftType
+    let isClass: Bool
+
+    func emit() -> [String] {
+        let known = properties.map { Naming.literal($0.jsonName) }.joined(separator: ", ")
+        var out = ["", "    private static let declaredKeys: Set<String> = [\(known)]", ""]
+        out.append("    /// Decodes the declared members, then keeps every other one.")
+        out.append("    public\(isClass ? " required" : "") init(from decoder: any Decoder) throws {")
+        if !properties.isEmpty { out.append("        let container = try decoder.container(keyedBy: CodingKeys.self)") }
+        for property in properties {
+            let method = property.optional ? "decodeIfPresent" : "decode"
+            let member = Naming.escaped(property.swiftName)
+            out.append(
+                "        self.\(member) = try container.\(method)(\(property.type.code).self, forKey: .\(member))")
+        }
+        out.append("        let extra = try decoder.container(keyedBy: GeneratedCodingKey.self)")
+        out.append("        var additional: [String: \(additional.code)] = [:]")
+        out.append("        for key in extra.allKeys where !Self.declaredKeys.contains(key.stringValue) {")
+        out.append("            additional[key.stringValue] = try extra.decode(\(additional.code).self, forKey: key)")
+        out.append("        }")
+        out.append("        self.additionalProperties = additional")
+        out.append("    }")
+        out.append("")
+        out.append("    /// Encodes the declared members, then the others in key order.")
+        out.append("    public func encode(to encoder: any Encoder) throws {")
+        if !properties.isEmpty { out.append("        var container = encoder.container(keyedBy: CodingKeys.self)") }
+        for property in properties {
+            let method = property.optional ? "encodeIfPresent" : "encode"
+            let member = Naming.escaped(property.swiftName)
+            out.append("        try container.\(method)(\(member), forKey: .\(member))")
+        }
+        out.append("        var extra = encoder.container(keyedBy: GeneratedCodingKey.self)")
+        out.append(
+            "        for (key, value) in additionalProperties.sorted(by: { $0.key < $1.key })"
+                + " where !Self.declaredKeys.contains(key) {")
+        out.append("            try extra.encode(value, forKey: GeneratedCodingKey(key))")
+        out.append("        }")
+        out.append("    }")
+        return out
+    }
+}
+
+/// A oneOf/anyOf as an indirect enum: chosen by the discriminator when there is one, else the
+/// first variant that decodes.
+private struct UnionEmitter {
+    let name: String
+    let doc: String?
+    let variants: [UnionVariant]
+    let discriminator: String?
+
+    func emit() -> [String] {
+        var out = ModelEmitter.docLines(doc ?? "One of several shapes.", indent: "")
+        out.append("public indirect enum \(name): Codable, Sendable, Equatable {")
+        for variant in variants {
+            out.append("    /// A `\(variant.type.code)`.")
+            out.append("    case \(Naming.escaped(variant.caseName))(\(variant.type.code))")
+        }
+        out.append("")
+        out.append(
+            "    /// Decodes the variant the \(discriminator == nil ? "body matches first" : "discriminator names").")
+        out.append("    public init(from decoder: any Decoder) throws {")
+        let keyed = variants.filter { !$0.discriminatorValues.isEmpty }
+        if let discriminator, !keyed.isEmpty {
+            out.append("        let container = try decoder.container(keyedBy: GeneratedCodingKey.self)")
+            out.append(
+                "        let kind = try container.decodeIfPresent(String.self, forKey: GeneratedCodingKey("
+                    + "\(Naming.literal(discriminator))))")
+            out.append("        switch kind {")
+            for variant in keyed {
+                let values = variant.discriminatorValues.map(Naming.literal).joined(separator: ", ")
+                out.append("        case \(values):")
+                out.append(
+                    "            self = .\(Naming.escaped(variant.caseName))(try \(variant.type.code)(from: decoder))")
+                out.append("            return")
+            }
+            out.append("        default: break")
+            out.append("        }")
+        }
+        for variant in variants where variant.discriminatorValues.isEmpty || discriminator == nil {
+            out.append("        if let value = try? \(variant.type.code)(from: decoder) {")
+            out.append("            self = .\(Naming.escaped(variant.caseName))(value)")
+            out.append("            return")
+            out.append("        }")
+        }
+        out.append("        throw DecodingError.dataCorrupted(")
+        out.append(
+            "            DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "
+                + "\(Naming.literal("no variant of \(name) matches"))))")
+        out.append("    }")
+        out.append("")
+        out.append("    /// Encodes the variant's value.")
+        out.append("    public func encode(to encoder: any Encoder) throws {")
+        out.append("        switch self {")
+        for variant in variants {
+            out.append("        case .\(Naming.escaped(variant.caseName))(let value): try value.encode(to: encoder)")
+        }
+        out.append("        }")
+        out.append("    }")
+        out.append("}")
+        return out
+    }
+}

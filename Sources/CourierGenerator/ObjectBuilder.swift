@@ -1,0 +1,75 @@
+/// Builds the struct of an object schema: its own properties merged with those of its `allOf`
+/// parts (followed through `$ref`s), required lists combined, extra properties kept.
+struct ObjectBuilder {
+    let resolver: SchemaResolver
+
+    private struct Collected {
+        var properties: [(key: String, schema: DocumentValue, pointer: String)] = []
+        var required: Set<String> = []
+        var additional: (DocumentValue, String)?
+        var visited: Set<String> = []
+    }
+
+    /// Declares the struct `name` for `schema` and returns its type.
+    func merged(_ schema: DocumentValue, pointer: String, name: String) throws(GeneratorError) -> SwiftType {
+        var collected = Collected()
+        try collect(schema, pointer: pointer, into: &collected)
+        var used: Set<String> = []
+        var properties: [ModelProperty] = []
+        var seen: Set<String> = []
+        for (key, propertySchema, propertyPointer) in collected.properties where seen.insert(key).inserted {
+            let swiftName = Naming.unique(Naming.memberName(key), in: &used)
+            let (type, nullable) = try resolver.resolve(
+                propertySchema, pointer: propertyPointer, name: name + Naming.typeName(key))
+            properties.append(
+                ModelProperty(
+                    jsonName: key, swiftName: swiftName, type: type,
+                    optional: nullable || !collected.required.contains(key), doc: SchemaResolver.doc(propertySchema)))
+        }
+        var additional: SwiftType?
+        if let (extra, extraPointer) = collected.additional {
+            if extra.boolValue == true || (extra.isObject && extra.members.isEmpty) {
+                additional = .json
+            } else if extra.isObject {
+                let (type, nullable) = try resolver.resolve(extra, pointer: extraPointer, name: name + "Value")
+                additional = nullable ? .json : type
+            }
+            if additional != nil { _ = Naming.unique("additionalProperties", in: &used) }
+        }
+        resolver.declare(
+            .object(name: name, doc: SchemaResolver.doc(schema), properties: properties, additional: additional))
+        return .named(name)
+    }
+
+    private func collect(
+        _ schema: DocumentValue, pointer: String, into collected: inout Collected
+    )
+        throws(GeneratorError)
+    {
+        if let reference = schema["$ref"]?.stringValue {
+            guard collected.visited.insert(reference).inserted else { return }
+            try collect(try resolver.dereference(reference, at: pointer), pointer: reference, into: &collected)
+            return
+        }
+        for (index, part) in (schema["allOf"]?.elements ?? []).enumerated() {
+            try collect(
+                part, pointer: JSONPointer.appending(JSONPointer.appending(pointer, "allOf"), String(index)),
+                into: &collected)
+        }
+        for variantKeyword in ["oneOf", "anyOf"] where schema[variantKeyword] != nil && schema["properties"] == nil {
+            throw GeneratorError(
+                JSONPointer.appending(pointer, variantKeyword),
+                "oneOf/anyOf inside allOf is not supported (declare the union as its own schema)")
+        }
+        let propertiesPointer = JSONPointer.appending(pointer, "properties")
+        for (key, property) in schema["properties"]?.members ?? [] {
+            collected.properties.append((key, property, JSONPointer.appending(propertiesPointer, key)))
+        }
+        for required in schema["required"]?.elements ?? [] {
+            if let key = required.stringValue { collected.required.insert(key) }
+        }
+        if let extra = schema["additionalProperties"], extra != .bool(false) {
+            collected.additional = (extra, JSONPointer.appending(pointer, "additionalProperties"))
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// One parameter of an operation, as an associated value of its router case.
+struct OperationParameter: Sendable {
+    enum Location: String, Sendable { case path, query, header }
+    var name: String
+    var swiftName: String
+    var location: Location
+    var type: SwiftType
+    var optional: Bool
+    /// For a named type: whether it is a raw-value enum (sent as its `rawValue`).
+    var isEnum: Bool
+    var elementIsEnum: Bool
+    var doc: String?
+}
+
+/// How an operation's body is sent.
+enum OperationBody: Sendable {
+    /// JSON from an `Encodable` value.
+    case json(SwiftType)
+    /// `application/x-www-form-urlencoded` from an `Encodable` value.
+    case form(SwiftType)
+    /// A `MultipartFormData` the caller fills.
+    case multipart
+    /// Raw bytes with a content type.
+    case raw(contentType: String)
+
+    var swiftType: String {
+        switch self {
+        case .json(let type), .form(let type): return type.code
+        case .multipart: return "MultipartFormData"
+        case .raw: return "Data"
+        }
+    }
+}
+
+/// An operation of the document, ready to become a router case and a service method.
+struct Operation: Sendable {
+    var tag: String
+    var caseName: String
+    var method: String
+    var path: String
+    var pointer: String
+    var summary: String?
+    var parameters: [OperationParameter]
+    var body: OperationBody?
+    var bodyName: String
+    /// The success type (`Empty` when the document names none or it is not JSON).
+    var response: String
+    var sample: String?
+    var sampleStatus: Int
+    var authorization: String
+
+    var pathParameters: [OperationParameter] { parameters.filter { $0.location == .path } }
+    var queryParameters: [OperationParameter] { parameters.filter { $0.location == .query } }
+    var headerParameters: [OperationParameter] { parameters.filter { $0.location == .header } }
+
+    /// The associated values, in order: path, query, header parameters (required first), then the body.
+    var arguments: [(label: String, type: String, optional: Bool)] {
+        var list = parameters.map { (label: $0.swiftName, type: $0.type.code, optional: $0.optional) }
+        if let body { list.append((label: bodyName, type: body.swiftType, optional: false)) }
+        return list
+    }
+}

@@ -1,0 +1,203 @@
+/// Walks `paths` into ``Operation``s, sorted by tag, path and method.
+struct OperationCollector {
+    let resolver: SchemaResolver
+    let security: SecurityMapper
+    static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    func collect() throws(GeneratorError) -> [Operation] {
+        guard let paths = resolver.document["paths"] else { return [] }
+        guard paths.isObject else { throw GeneratorError("#/paths", "paths must be an object") }
+        var operations: [Operation] = []
+        var usedCases: [String: Set<String>] = [:]
+        for (path, rawItem) in paths.members {
+            let itemPointer = JSONPointer.appending("#/paths", path)
+            let item = try resolver.followed(rawItem, at: itemPointer)
+            for method in Self.methods {
+                guard let operation = item[method] else { continue }
+                let pointer = JSONPointer.appending(itemPointer, method)
+                guard operation.isObject else { throw GeneratorError(pointer, "an operation must be an object") }
+                let tag = Naming.typeName(operation["tags"]?.elements.first?.stringValue ?? "Default")
+                let base =
+                    operation["operationId"]?.stringValue.map { Naming.memberName($0) }
+                    ?? Naming.memberName(method + " " + path.replacingOccurrences(of: "{", with: "by "))
+                let caseName = Naming.unique(base, in: &usedCases[tag, default: ["init", "path", "method"]])
+                operations.append(
+                    try build(
+                        operation, item: item, tag: tag, caseName: caseName, method: method, path: path,
+                        pointer: pointer))
+            }
+        }
+        return operations.sorted { ($0.tag, $0.caseName) < ($1.tag, $1.caseName) }
+    }
+
+    private func build(
+        _ operation: DocumentValue, item: DocumentValue, tag: String, caseName: String, method: String, path: String,
+        pointer: String
+    ) throws(GeneratorError) -> Operation {
+        let typeStem = Naming.typeName(caseName)
+        var used: Set<String> = ["queue", "completion"]
+        var parameters: [OperationParameter] = []
+        for parameter in try mergedParameters(operation, item: item, pointer: pointer) {
+            parameters.append(
+                try self.parameter(parameter.value, pointer: parameter.pointer, stem: typeStem, used: &used))
+        }
+        for match in Self.templateNames(path)
+        where !parameters.contains(where: { $0.location == .path && $0.name == match }) {
+            throw GeneratorError(pointer, "path parameter {\(match)} is not declared")
+        }
+        parameters = parameters.filter { $0.location != .path || Self.templateNames(path).contains($0.name) }
+        // Required before optional, each group in document (sorted) order, keeps call sites short.
+        parameters = parameters.filter { !$0.optional } + parameters.filter(\.optional)
+        let bodyName = Naming.unique("body", in: &used)
+        let body = try requestBody(
+            operation, pointer: pointer, stem: typeStem, hasQuery: parameters.contains { $0.location == .query })
+        let (response, sample, status) = try successResponse(operation, pointer: pointer, stem: typeStem)
+        return Operation(
+            tag: tag, caseName: caseName, method: method, path: path, pointer: pointer,
+            summary: (operation["summary"]?.stringValue ?? operation["description"]?.stringValue).map(Naming.sentence),
+            parameters: parameters, body: body, bodyName: bodyName, response: response, sample: sample,
+            sampleStatus: status, authorization: try security.authorization(for: operation, pointer: pointer))
+    }
+
+    /// Path-item parameters overridden by the operation's (same name and location).
+    private func mergedParameters(
+        _ operation: DocumentValue, item: DocumentValue, pointer: String
+    )
+        throws(GeneratorError) -> [(value: DocumentValue, pointer: String)]
+    {
+        var merged: [(value: DocumentValue, pointer: String)] = []
+        let sources = [
+            (item["parameters"], pointer.components(separatedBy: "/").dropLast().joined(separator: "/")),
+            (operation["parameters"], pointer)
+        ]
+        for (list, base) in sources {
+            for (index, raw) in (list?.elements ?? []).enumerated() {
+                let at = JSONPointer.appending(JSONPointer.appending(base, "parameters"), String(index))
+                let value = try resolver.followed(raw, at: at)
+                merged.removeAll { $0.value["name"] == value["name"] && $0.value["in"] == value["in"] }
+                merged.append((value, at))
+            }
+        }
+        return merged.filter { $0.value["in"]?.stringValue != "cookie" }
+    }
+
+    private func parameter(
+        _ value: DocumentValue, pointer: String, stem: String, used: inout Set<String>
+    )
+        throws(GeneratorError) -> OperationParameter
+    {
+        guard let name = value["name"]?.stringValue else { throw GeneratorError(pointer, "a parameter has no name") }
+        guard let location = value["in"]?.stringValue.flatMap(OperationParameter.Location.init(rawValue:)) else {
+            throw GeneratorError(pointer, "parameter \(name) has no supported \"in\" (path, query, header)")
+        }
+        let schema = value["schema"] ?? value["content"]?.members.first?.value["schema"] ?? .object([])
+        var (type, nullable) = try resolver.resolve(
+            schema, pointer: JSONPointer.appending(pointer, "schema"), name: stem + Naming.typeName(name))
+        var isEnum = false
+        var elementIsEnum = false
+        switch type {
+        case .primitive(let primitive) where primitive == "Data": type = .primitive("String")
+        case .primitive: break
+        case .named(let named): isEnum = resolver.isRawEnum(named)
+        case .array(.named(let named)) where resolver.isRawEnum(named): elementIsEnum = true
+        case .array(.primitive(let primitive)) where primitive != "Data" && primitive != "Date": break
+        default:
+            // Objects go out as deepObject-style keys (`filter[name]=x`); anything else as text.
+            type = location == .query ? .dictionary(.primitive("String")) : .primitive("String")
+        }
+        if case .named = type, !isEnum {
+            type = location == .query ? .dictionary(.primitive("String")) : .primitive("String")
+        }
+        if location != .query, case .array = type { type = .primitive("String") }
+        if location != .query, case .dictionary = type { type = .primitive("String") }
+        let optional = location != .path && (value["required"]?.boolValue != true || nullable)
+        return OperationParameter(
+            name: name, swiftName: Naming.unique(Naming.memberName(name), in: &used), location: location, type: type,
+            optional: optional, isEnum: isEnum, elementIsEnum: elementIsEnum,
+            doc: value["description"]?.stringValue.map(Naming.docLine))
+    }
+
+    private func requestBody(
+        _ operation: DocumentValue, pointer: String, stem: String, hasQuery: Bool
+    )
+        throws(GeneratorError) -> OperationBody?
+    {
+        guard let raw = operation["requestBody"] else { return nil }
+        let at = JSONPointer.appending(pointer, "requestBody")
+        let body = try resolver.followed(raw, at: at)
+        let content = body["content"]?.members ?? []
+        guard !content.isEmpty else { return nil }
+        func schema(of mediaType: String) -> (DocumentValue, String) {
+            let media = content.first { $0.key == mediaType }!.value
+            let mediaPointer = JSONPointer.appending(JSONPointer.appending(at, "content"), mediaType)
+            return (media["schema"] ?? .object([]), JSONPointer.appending(mediaPointer, "schema"))
+        }
+        if let json = content.map(\.key).first(where: Self.isJSON) {
+            let (value, schemaPointer) = schema(of: json)
+            let (type, _) = try resolver.resolve(value, pointer: schemaPointer, name: stem + "Request")
+            return .json(type)
+        }
+        if let form = content.map(\.key).first(where: { $0.hasPrefix("application/x-www-form-urlencoded") }) {
+            guard !hasQuery else {
+                throw GeneratorError(at, "a form body together with query parameters is not supported")
+            }
+            let (value, schemaPointer) = schema(of: form)
+            let (type, _) = try resolver.resolve(value, pointer: schemaPointer, name: stem + "Form")
+            return .form(type)
+        }
+        if content.contains(where: { $0.key.hasPrefix("multipart/") }) {
+            guard !hasQuery else {
+                throw GeneratorError(at, "a multipart body together with query parameters is not supported")
+            }
+            return .multipart
+        }
+        let contentType = content[0].key.contains("*") ? "application/octet-stream" : content[0].key
+        return .raw(contentType: contentType)
+    }
+
+    /// The first 2xx response (then `default`): its JSON type, sample and status.
+    private func successResponse(
+        _ operation: DocumentValue, pointer: String, stem: String
+    )
+        throws(GeneratorError) -> (String, String?, Int)
+    {
+        let responses = operation["responses"]?.members ?? []
+        let ordered = responses.filter { $0.key.hasPrefix("2") } + responses.filter { $0.key == "default" }
+        guard let chosen = ordered.first else { return ("Empty", nil, 200) }
+        let at = JSONPointer.appending(JSONPointer.appending(pointer, "responses"), chosen.key)
+        let status = Int(chosen.key) ?? 200
+        let response = try resolver.followed(chosen.value, at: at)
+        guard let json = response["content"]?.members.first(where: { Self.isJSON($0.key) }) else {
+            return ("Empty", nil, status)
+        }
+        let mediaPointer = JSONPointer.appending(JSONPointer.appending(at, "content"), json.key)
+        let schema = json.value["schema"] ?? .object([])
+        let (type, nullable) = try resolver.resolve(
+            schema, pointer: JSONPointer.appending(mediaPointer, "schema"), name: stem + "Response")
+        let sample = try SampleBuilder(resolver: resolver).sample(media: json.value, pointer: mediaPointer)
+        return (nullable ? "\(type.code)?" : type.code, sample, status)
+    }
+
+    static func isJSON(_ mediaType: String) -> Bool {
+        let base = mediaType.split(separator: ";").first.map(String.init) ?? mediaType
+        return base == "application/json" || base.hasSuffix("+json") || base == "*/*" || base == "application/*"
+            || base == "text/json"
+    }
+
+    /// The `{name}`s of a path template.
+    static func templateNames(_ path: String) -> [String] {
+        var names: [String] = []
+        var current: String?
+        for character in path {
+            if character == "{" {
+                current = ""
+            } else if character == "}", let name = current {
+                names.append(name)
+                current = nil
+            } else if current != nil {
+                current!.append(character)
+            }
+        }
+        return names
+    }
+}

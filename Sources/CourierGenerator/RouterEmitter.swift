@@ -1,0 +1,179 @@
+/// Writes one tag's router: an enum with a case per operation, conforming to the module's base
+/// router (which supplies `baseURL`).
+struct RouterEmitter {
+    let names: ModuleNames
+    let tag: String
+    let operations: [Operation]
+
+    func emit() -> [String] {
+        let router = names.router(tag)
+        var out = ["/// The `\(tag)` endpoints: one case per operation, parameters as associated values."]
+        out.append("public enum \(router): \(names.baseRouter) {")
+        for operation in operations {
+            out.append("    /// \(operation.summary ?? operation.caseName)")
+            out.append("    ///")
+            out.append("    /// `\(operation.method.uppercased()) \(operation.path)`")
+            let arguments = operation.arguments.map {
+                "\(Naming.escaped($0.label)): \($0.type)\($0.optional ? "? = nil" : "")"
+            }
+            let suffix = arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))"
+            out.append("    case \(Naming.escaped(operation.caseName))\(suffix)")
+        }
+        out += property("path", type: "String", doc: "The endpoint path; path parameters are escaped as segments.") {
+            pathLiteral($0)
+        } uses: {
+            Set($0.pathParameters.map(\.swiftName))
+        }
+        out += property("method", type: "HTTPMethod", doc: "The operation's method.") { ".\($0.method)" }
+        if operations.contains(where: { !$0.queryParameters.isEmpty || $0.body != nil }) {
+            out += property("parameters", type: "RequestParams", doc: "Query parameters and body.") {
+                parameters($0)
+            } uses: { operation in
+                Set(operation.queryParameters.map(\.swiftName) + (operation.body == nil ? [] : [operation.bodyName]))
+            }
+        }
+        if operations.contains(where: { !$0.headerParameters.isEmpty }) {
+            out += property("headers", type: "HTTPHeaders", doc: "The header parameters that have a value.") {
+                headers($0)
+            } uses: {
+                Set($0.headerParameters.map(\.swiftName))
+            }
+        }
+        out += property("sampleData", type: "Data", doc: "The document's example response, for stubbing.") {
+            guard let sample = $0.sample else { return "Data()" }
+            return "Data(\(Self.rawLiteral(sample)).utf8)"
+        }
+        if operations.contains(where: { $0.sampleStatus != 200 }) {
+            out += property("sampleStatusCode", type: "Int", doc: "The status of the sample response.") {
+                String($0.sampleStatus)
+            }
+        }
+        if operations.contains(where: { $0.authorization != ".none" }) {
+            out += property(
+                "authorization", type: "AuthorizationType", doc: "The credential the document's security asks for."
+            ) { $0.authorization }
+        }
+        out.append("}")
+        return out
+    }
+
+    /// A computed property switching over the cases; a single expression when every case agrees.
+    private func property(
+        _ name: String, type: String, doc: String, _ value: (Operation) -> String,
+        uses: (Operation) -> Set<String> = { _ in [] }
+    ) -> [String] {
+        var out = ["", "    /// \(doc)"]
+        let values = operations.map(value)
+        if Set(values).count == 1, operations.allSatisfy({ uses($0).isEmpty }) {
+            out.append("    public var \(name): \(type) { \(values[0]) }")
+            return out
+        }
+        out.append("    public var \(name): \(type) {")
+        out.append("        switch self {")
+        for (operation, text) in zip(operations, values) {
+            out.append("        case \(pattern(operation, binding: uses(operation))): return \(text)")
+        }
+        out.append("        }")
+        out.append("    }")
+        return out
+    }
+
+    /// `.name`, or `.name(let a, _, let c)` binding only what the expression uses.
+    private func pattern(_ operation: Operation, binding used: Set<String>) -> String {
+        let labels = operation.arguments.map(\.label)
+        guard labels.contains(where: used.contains) else { return ".\(Naming.escaped(operation.caseName))" }
+        let parts = labels.map { used.contains($0) ? "let \(Naming.escaped($0))" : "_" }
+        return ".\(Naming.escaped(operation.caseName))(\(parts.joined(separator: ", ")))"
+    }
+
+    private func pathLiteral(_ operation: Operation) -> String {
+        var out = "\""
+        var name: String?
+        for character in operation.path {
+            if character == "{" {
+                name = ""
+            } else if character == "}", let current = name {
+                let parameter = operation.pathParameters.first { $0.name == current }!
+                out += "\\(segment: \(valueText(parameter, Naming.escaped(parameter.swiftName))))"
+                name = nil
+            } else if name != nil {
+                name!.append(character)
+            } else {
+                out += String(Naming.literal(String(character)).dropFirst().dropLast())
+            }
+        }
+        return out + "\""
+    }
+
+    /// The parameter's value as the router sends it: raw values for enums, ISO 8601 for dates.
+    private func valueText(_ parameter: OperationParameter, _ name: String) -> String {
+        if parameter.isEnum { return "\(name).rawValue" }
+        if parameter.type == .primitive("Date") { return "\(names.coding).text(\(name))" }
+        return name
+    }
+
+    private func parameters(_ operation: Operation) -> String {
+        let query = operation.queryParameters.map { parameter -> String in
+            let name = Naming.escaped(parameter.swiftName)
+            var value: String
+            if parameter.optional {
+                if parameter.isEnum {
+                    value = "\(name)?.rawValue"
+                } else if parameter.elementIsEnum {
+                    value = "\(name)?.map(\\.rawValue)"
+                } else if parameter.type == .primitive("Date") {
+                    value = "\(name).map { \(names.coding).text($0) }"
+                } else {
+                    value = name
+                }
+                value += " as any Sendable"
+            } else {
+                value = parameter.elementIsEnum ? "\(name).map(\\.rawValue)" : valueText(parameter, name)
+            }
+            return "\(Naming.literal(parameter.name)): \(value)"
+        }
+        let queryText = query.isEmpty ? "[:]" : "[\(query.joined(separator: ", "))]"
+        let options = "options: \(names.coding).queryOptions"
+        let body = Naming.escaped(operation.bodyName)
+        switch operation.body {
+        case nil: return query.isEmpty ? ".requestPlain" : ".query(\(queryText), \(options))"
+        case .json?:
+            let encoder = "encoder: \(names.coding).makeEncoder()"
+            return query.isEmpty
+                ? ".jsonEncodable(\(body), \(encoder))"
+                : ".queryJSONEncodable(\(queryText), \(body), \(encoder), \(options))"
+        case .form?: return ".formEncodable(\(body))"
+        case .multipart?: return ".multipart(\(body))"
+        case .raw(let contentType)?:
+            return query.isEmpty
+                ? ".data(\(body), contentType: \(Naming.literal(contentType)))"
+                : ".queryData(\(queryText), \(body), contentType: \(Naming.literal(contentType)), \(options))"
+        }
+    }
+
+    private func headers(_ operation: Operation) -> String {
+        guard !operation.headerParameters.isEmpty else { return "HTTPHeaders()" }
+        let pairs = operation.headerParameters.map { parameter -> String in
+            let name = Naming.escaped(parameter.swiftName)
+            let value: String
+            if parameter.optional {
+                let element = valueText(parameter, "$0")
+                value = parameter.type == .primitive("String") ? name : "\(name).map { \"\\(\(element))\" }"
+            } else {
+                value = "\"\\(\(valueText(parameter, name)))\""
+            }
+            return "\(Naming.literal(parameter.name)): \(value)"
+        }
+        let optional = operation.headerParameters.contains(where: \.optional)
+        return optional
+            ? "HTTPHeaders(([\(pairs.joined(separator: ", "))] as [String: String?]).compactMapValues { $0 })"
+            : "HTTPHeaders([\(pairs.joined(separator: ", "))])"
+    }
+
+    /// A raw string literal (`#"..."#`) with enough `#`s for `text`.
+    static func rawLiteral(_ text: String) -> String {
+        var hashes = "#"
+        while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
+        return hashes + "\"" + text + "\"" + hashes
+    }
+}

@@ -1,0 +1,213 @@
+/// The names of the module-wide declarations, derived from the module name.
+struct ModuleNames: Sendable {
+    let module: String
+    var baseRouter: String { module + "BaseRouter" }
+    var server: String { module + "Server" }
+    var coding: String { module + "Coding" }
+    func router(_ tag: String) -> String { tag + "Router" }
+    func service(_ tag: String) -> String { tag + "Service" }
+
+    /// Every name the generated support and tag types take, so models are named around them.
+    func reserved(tags: [String]) -> Set<String> {
+        Set(
+            [baseRouter, server, coding, "JSONValue", "GeneratedCodingKey"] + tags.flatMap { [router($0), service($0)] }
+        )
+    }
+}
+
+/// Writes one tag's service: a final class with a shared instance and, per operation, an async
+/// method and a completion-handler method returning `NetworkResult`.
+struct ServiceEmitter {
+    let names: ModuleNames
+    let tag: String
+    let operations: [Operation]
+
+    func emit() -> [String] {
+        let service = names.service(tag)
+        var out = ["/// The `\(tag)` operations, each returning a `NetworkResult`."]
+        out.append("public final class \(service): Service {")
+        out.append("    /// The one instance the app uses.")
+        out.append("    public static let shared = \(service)()")
+        out.append("")
+        out.append("    /// The bodies are the values themselves.")
+        out.append("    public static var envelope: any EnvelopeFormat.Type { NoEnvelope.self }")
+        out.append("")
+        out.append("    /// Reads `date-time` values as ISO 8601.")
+        out.append("    public var decoder: any DataDecoder { \(names.coding).makeDecoder() }")
+        out.append("")
+        out.append("    private init() {}")
+        for operation in operations {
+            let parameters = operation.arguments.map {
+                "\(Naming.escaped($0.label)): \($0.type)\($0.optional ? "? = nil" : "")"
+            }
+            let route =
+                "\(names.router(tag)).\(Naming.escaped(operation.caseName))"
+                + (operation.arguments.isEmpty
+                    ? ""
+                    : "("
+                        + operation.arguments.map { "\($0.label): \(Naming.escaped($0.label))" }.joined(separator: ", ")
+                        + ")")
+            let result = "NetworkResult<\(operation.response)>"
+            let summary = operation.summary ?? "`\(operation.method.uppercased()) \(operation.path)`."
+            out.append("")
+            out.append("    /// \(summary)")
+            out.append(
+                "    public func \(Naming.escaped(operation.caseName))(\(parameters.joined(separator: ", "))) async -> \(result) {"
+            )
+            out.append("        await request(\(route))")
+            out.append("    }")
+            out.append("")
+            out.append("    /// \(summary) Calls `completion` once, on `queue` or the session's callback queue.")
+            out.append("    @discardableResult")
+            let handler =
+                parameters + [
+                    "queue: DispatchQueue? = nil", "completion: @escaping @Sendable (\(result)) -> Void"
+                ]
+            out.append(
+                "    public func \(Naming.escaped(operation.caseName))(\(handler.joined(separator: ", "))) -> DataRequest {"
+            )
+            out.append("        request(\(route), queue: queue, completion: completion)")
+            out.append("    }")
+        }
+        out.append("}")
+        return out
+    }
+}
+
+/// Writes the module's shared declarations: the server, the base router, the coders, the
+/// free-form JSON value and the coding key the models use.
+struct SupportEmitter {
+    let names: ModuleNames
+    let baseURL: String
+    let title: String
+
+    func emit() -> [String] {
+        var out = ["/// Where the routers of \(Naming.docLine(title)) send their requests."]
+        out.append("public enum \(names.server) {")
+        out.append("    /// The base URL: the document's first server unless overridden for the current task.")
+        out.append("    @TaskLocal public static var baseURL: String = \(Naming.literal(baseURL))")
+        out.append("}")
+        out.append("")
+        out.append("/// Every router of the module adopts it, so the base URL is declared once.")
+        out.append("public protocol \(names.baseRouter): Router {}")
+        out.append("")
+        out.append("extension \(names.baseRouter) {")
+        out.append("    /// ``\(names.server)/baseURL``.")
+        out.append("    public var baseURL: String { \(names.server).baseURL }")
+        out.append("}")
+        out.append("")
+        out += Self.coding(names.coding).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return out
+    }
+
+    private static func coding(_ name: String) -> String {
+        #"""
+        /// How the module encodes and decodes: ISO 8601 dates, sorted keys, OpenAPI's query style.
+        public enum \#(name) {
+            /// Repeated keys for arrays (`tag=a&tag=b`), `true`/`false` for booleans.
+            public static let queryOptions = URLEncodingOptions(arrayEncoding: .noBrackets, boolEncoding: .literal)
+
+            /// The decoder of the services: ISO 8601 dates, with or without fractional seconds.
+            public static func makeDecoder() -> CourierJSONDecoder {
+                CourierJSONDecoder(
+                    dateDecodingStrategy: .custom { decoder in
+                        let container = try decoder.singleValueContainer()
+                        let text = try container.decode(String.self)
+                        guard let date = date(text) else {
+                            throw DecodingError.dataCorruptedError(
+                                in: container, debugDescription: "not an ISO 8601 date-time: \(text)")
+                        }
+                        return date
+                    })
+            }
+
+            /// The encoder of request bodies: sorted keys, ISO 8601 dates.
+            public static func makeEncoder() -> JSONEncoder {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                encoder.dateEncodingStrategy = .custom { date, encoder in
+                    var container = encoder.singleValueContainer()
+                    try container.encode(text(date))
+                }
+                return encoder
+            }
+
+            /// `date` as an ISO 8601 date-time, in UTC with fractional seconds when it has them.
+            public static func text(_ date: Date) -> String {
+                let formatter = ISO8601DateFormatter()
+                if date.timeIntervalSince1970.rounded() != date.timeIntervalSince1970 {
+                    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                }
+                return formatter.string(from: date)
+            }
+
+            /// The date of an ISO 8601 date-time, with or without fractional seconds.
+            public static func date(_ text: String) -> Date? {
+                let formatter = ISO8601DateFormatter()
+                if let date = formatter.date(from: text) { return date }
+                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                return formatter.date(from: text)
+            }
+        }
+
+        /// Any JSON value: what the document leaves free-form.
+        public enum JSONValue: Codable, Sendable, Equatable {
+            /// `null`.
+            case null
+            /// `true` or `false`.
+            case bool(Bool)
+            /// A number.
+            case number(Double)
+            /// A string.
+            case string(String)
+            /// An array.
+            case array([JSONValue])
+            /// An object.
+            case object([String: JSONValue])
+
+            /// Decodes whichever JSON value is there.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if container.decodeNil() {
+                    self = .null
+                } else if let value = try? container.decode(Bool.self) {
+                    self = .bool(value)
+                } else if let value = try? container.decode(Double.self) {
+                    self = .number(value)
+                } else if let value = try? container.decode(String.self) {
+                    self = .string(value)
+                } else if let value = try? container.decode([JSONValue].self) {
+                    self = .array(value)
+                } else {
+                    self = .object(try container.decode([String: JSONValue].self))
+                }
+            }
+
+            /// Encodes the value as it is.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                switch self {
+                case .null: try container.encodeNil()
+                case .bool(let value): try container.encode(value)
+                case .number(let value): try container.encode(value)
+                case .string(let value): try container.encode(value)
+                case .array(let value): try container.encode(value)
+                case .object(let value): try container.encode(value)
+                }
+            }
+        }
+
+        /// A coding key made at run time: discriminators and additional properties.
+        struct GeneratedCodingKey: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+
+            init(_ name: String) { stringValue = name }
+
+            init(stringValue: String) { self.stringValue = stringValue }
+
+            init?(intValue: Int) { nil }
+        }
+        """#
+    }
+}
