@@ -64,6 +64,9 @@ let package = Package(
         .executableTarget(
             name: "DecodeBenchmarks", dependencies: ["Courier", "BenchmarkFixtures", "MallocCounter"],
             path: "Benchmarks/DecodeBenchmarks"),
+        // courier-generate's time for the 108-operation test document (workload `generate`).
+        .executableTarget(
+            name: "GenerateBenchmarks", dependencies: ["CourierGenerator"], path: "Benchmarks/GenerateBenchmarks"),
         .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
         // The soak (docs/reliability.md): a long mix of successes, faults and cancellations,
         // checking that descriptors, threads and memory come back to their baseline.

@@ -12,7 +12,8 @@
 #   --rounds N            interleaved rounds (default 5, quick 3)
 #   --workloads LIST      comma-separated subset of w1,w1sync,w1park,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,
 #                         form-array,form-keys,form-params (parameter encoding, no network),
-#                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network)
+#                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network),
+#                         generate (courier-generate on the 108-operation test document, no network)
 #   --no-callgrind        skip the instruction-count mode
 #   --callgrind-only      only the instruction-count mode
 #   --plugin-cost         also count W1 instructions with a NetworkLogger at .off and at .basic
@@ -31,7 +32,7 @@ QUICK=0
 CALLGRIND=1
 TIMED=1
 PLUGIN_COST=0
-WORKLOADS="w1,w1sync,w1park,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode"
+WORKLOADS="w1,w1sync,w1park,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode,generate"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -75,11 +76,13 @@ BUILD="$WORK/build"
 log "building release products"
 (cd "$ROOT" && swift build -c release --scratch-path "$BUILD" --product CourierBenchmarks >&2 \
     && swift build -c release --scratch-path "$BUILD" --product RawCurlBaseline >&2 \
-    && swift build -c release --scratch-path "$BUILD" --product DecodeBenchmarks >&2)
+    && swift build -c release --scratch-path "$BUILD" --product DecodeBenchmarks >&2 \
+    && swift build -c release --scratch-path "$BUILD" --product GenerateBenchmarks >&2)
 BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$BUILD" --show-bin-path)
 COURIER_BENCH="$BIN/CourierBenchmarks"
 RAW_BENCH="$BIN/RawCurlBaseline"
 DECODE_BENCH="$BIN/DecodeBenchmarks"
+GENERATE_BENCH="$BIN/GenerateBenchmarks"
 
 # --- Fixtures -------------------------------------------------------------------------------------
 WWW="$WORK/www"
@@ -167,10 +170,15 @@ clients_for() {
         w6|w7) echo "courier raw-curl" ;;          # URLSession on Linux has no bytes(for:)
         form-array|form-keys|form-params) echo "courier" ;;   # Courier's encoders, no network
         decode) echo "both" ;;   # JSONDecoder and CourierJSONDecoder in one process, no network
+        generate) echo "generator" ;;   # courier-generate in process, no network
     esac
 }
 run_one() {  # run_one <client> <workload> <count>; prints the RESULT line
     local client=$1 workload=$2 count=$3
+    if [ "$workload" = generate ]; then
+        (cd "$ROOT" && "$GENERATE_BENCH" --seconds "$([ "$QUICK" = 1 ] && echo 0.3 || echo 1)")
+        return
+    fi
     if [ "$workload" = decode ]; then
         # One interleaved round of the decoder corpus, about 0.3 s per document and decoder.
         "$DECODE_BENCH" --rounds 1 --seconds "$([ "$QUICK" = 1 ] && echo 0.05 || echo 0.3)" 2>/dev/null
@@ -214,6 +222,16 @@ if [ "$TIMED" = 1 ]; then
                     else
                         FAILURES=$((FAILURES + 1))
                         log "round $round/$ROUNDS decode FAILED (see $WORK/errors.log)"
+                    fi
+                    continue
+                fi
+                if [ "$workload" = generate ]; then
+                    if line=$(run_one "$client" "$workload" "$count" 2>>"$WORK/errors.log" | grep '^GENERATE'); then
+                        echo "$line" >> "$RESULTS"
+                        log "round $round/$ROUNDS generate: $(echo "$line" | awk -F'\t' '{ printf "%s (%s operations) %.1f ms", $2, $3, $5/$4*1e3 }')"
+                    else
+                        FAILURES=$((FAILURES + 1))
+                        log "round $round/$ROUNDS generate FAILED (see $WORK/errors.log)"
                     fi
                     continue
                 fi

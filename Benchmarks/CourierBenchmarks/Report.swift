@@ -38,11 +38,16 @@ struct Report {
     var runs: [Run] = []
     var instructions: [Instructions] = []
     var decodes: [DecodeRun] = []
+    var generates: [GenerateRun] = []
 
     init(results: String, instructions text: String) {
         for line in results.split(separator: "\n") {
             if let decode = DecodeRun(line: line) {
                 decodes.append(decode)
+                continue
+            }
+            if let generate = GenerateRun(line: line) {
+                generates.append(generate)
                 continue
             }
             let f = line.split(separator: "\t").map(String.init)
@@ -248,6 +253,7 @@ struct Report {
 
         renderEncoding(into: &out)
         renderDecoding(into: &out)
+        renderGenerating(into: &out)
 
         for client in [Client.courier, .urlSession] {
             if let decoded = medianRate(client, .w3), let fetch = medianRate(client, .w3fetch) {

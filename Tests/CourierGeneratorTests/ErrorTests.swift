@@ -1,0 +1,105 @@
+import CourierGenerator
+import Foundation
+import XCTest
+
+/// Documents the generator cannot handle give an error naming a JSON pointer, never a crash.
+final class ErrorTests: XCTestCase {
+    private func error(_ document: String) -> GeneratorError? {
+        do {
+            _ = try Generator.generate(document: Data(document.utf8), sourceName: "test", moduleName: "T")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private static let paths = "paths: {}\ninfo: {title: t, version: '1'}\n"
+
+    func testRejectionsNameTheirPlace() {
+        let table: [(document: String, pointer: String, message: String)] = [
+            ("swagger: '2.0'\n" + Self.paths, "#/swagger", "unsupported version: Swagger 2.0"),
+            ("{\"swagger\": \"2.0\", \"paths\": {}}", "#/swagger", "unsupported version: Swagger 2.0"),
+            ("openapi: 4.0.0\n" + Self.paths, "#/openapi", "unsupported version: OpenAPI 4.0.0"),
+            (Self.paths, "#", "no \"openapi\" version"),
+            ("- a\n- b\n", "#", "not an object"),
+            ("openapi: 3.0.0\npaths: [\n", "#", "not valid YAML"),
+            ("{\"openapi\": \"3.0.0\", ", "#", "not valid JSON"),
+            ("openapi: 3.0.0\npaths: 12\n", "#/paths", "paths must be an object"),
+            (
+                "openapi: 3.0.0\npaths:\n  /a/{id}:\n    get:\n      responses: {}\n", "#/paths/~1a~1{id}/get",
+                "path parameter {id} is not declared"
+            ),
+            (
+                "openapi: 3.0.0\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: x\n"
+                    + "          content:\n            application/json:\n              schema:\n"
+                    + "                $ref: 'other.yaml#/Pet'\n",
+                "#/paths/~1a/get/responses/200/content/application~1json/schema",
+                "external reference other.yaml#/Pet is not supported"
+            ),
+            (
+                "openapi: 3.1.0\ncomponents:\n  schemas:\n    A:\n      $ref: '#/components/schemas/Missing'\n",
+                "#/components/schemas/A", "reference #/components/schemas/Missing points at nothing"
+            ),
+            (
+                "openapi: 3.1.0\ncomponents:\n  schemas:\n    A:\n      type: widget\n", "#/components/schemas/A/type",
+                "unknown schema type \"widget\""
+            ),
+            (
+                "openapi: 3.1.0\nsecurity: [{nope: []}]\npaths:\n  /a:\n    get:\n      responses: {}\n", "#/security",
+                "security scheme nope is not declared"
+            ),
+            (
+                "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      parameters:\n        - {in: query}\n      responses: {}\n",
+                "#/paths/~1a/get/parameters/0", "a parameter has no name"
+            )
+        ]
+        for row in table {
+            guard let error = error(row.document) else {
+                XCTFail("accepted: \(row.document)")
+                continue
+            }
+            XCTAssertEqual(error.pointer, row.pointer, row.document)
+            XCTAssertTrue(error.message.contains(row.message), "\(error.message) does not say \(row.message)")
+        }
+    }
+
+    func testAliasBombsAndDeepNestingAreRefusedNotExpanded() {
+        var bomb = "openapi: 3.0.0\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1..<9 {
+            bomb +=
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
+                + "]\n"
+        }
+        XCTAssertTrue(error(bomb)?.message.contains("expands to more than") == true)
+        let deep = "openapi: 3.0.0\nx: " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        XCTAssertTrue(error(deep)?.message.contains("nested deeper than") == true)
+        let cycle = error("openapi: 3.1.0\nx: &a [*a]\n")
+        XCTAssertTrue(cycle?.message.contains("recursive alias") == true)
+        XCTAssertTrue(cycle?.pointer.hasPrefix("#/x/0/0/0") == true)
+    }
+
+    func testSelfReferencingSchemasDoNotRecurseForever() {
+        let document = """
+            openapi: 3.1.0
+            components:
+              schemas:
+                A: {$ref: '#/components/schemas/B'}
+                B: {$ref: '#/components/schemas/A'}
+                C: {allOf: [{$ref: '#/components/schemas/C'}, {properties: {x: {type: string}}}]}
+            """
+        // Either a clear error or a successful generation; the point is that it returns.
+        _ = error(document)
+    }
+
+    /// The third-party Swagger 2.0 document (../shared/data beside the clone, when present).
+    func testSwagger2DocumentIsRefusedWithItsVersion() throws {
+        let url = GoldenTests.root.appendingPathComponent("../shared/data/openapi/weatherbit.io-2.0.0.yaml")
+        guard let data = FileManager.default.contents(atPath: url.standardizedFileURL.path) else {
+            throw XCTSkip("../shared/data/openapi is not beside the clone")
+        }
+        XCTAssertThrowsError(try Generator.generate(document: data, sourceName: "w", moduleName: "W")) { error in
+            XCTAssertEqual((error as? GeneratorError)?.pointer, "#/swagger")
+            XCTAssertTrue("\(error)".contains("unsupported version"))
+        }
+    }
+}

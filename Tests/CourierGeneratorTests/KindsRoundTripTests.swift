@@ -1,0 +1,89 @@
+import Courier
+import CourierTestServer
+import Foundation
+import GeneratedKinds
+import XCTest
+
+/// kinds.yaml (every schema kind, small) through the test server.
+final class KindsRoundTripTests: RoundTripCase {
+    func testKindsHeadersUnionsFormsAndRawBodies() async throws {
+        server.route("GET", "/pets/p%201") { _ in .jsonString(#"{"petType":"dog","barks":3}"#) }
+        server.route("GET", "/pets/p 1") { _ in .jsonString(#"{"petType":"dog","barks":3}"#) }
+        echo("POST", "/shapes", status: 201)
+        echo("PUT", "/articles/5/raw")
+        server.route("PUT", "/articles") { _ in
+            .jsonString(#"{"id":"a","title":"T","createdAt":"2024-05-06T07:08:09Z"}"#)
+        }
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            let pet = try await PetsService.shared.getPet(id: "p 1", xRequestID: "r-1", xTrace: 4).get()
+            XCTAssertEqual(pet, .dog(Dog(barks: 3, petType: "dog")))
+            let request = try XCTUnwrap(
+                server.recordedRequests(path: "/pets/p%201").last ?? server.recordedRequests(path: "/pets/p 1").last)
+            XCTAssertEqual(request.headers.header("X-Request-ID"), "r-1")
+            XCTAssertEqual(request.headers.header("X-Trace"), "4")
+
+            let square = Shape.square(Square(label: "s", side: 2))
+            let stored = try await ShapesService.shared.addShape(dryRun: true, tags: ["a", "b"], body: square).get()
+            XCTAssertEqual(stored, square)
+            XCTAssertEqual(query(try lastRequest("/shapes")), ["dry-run=true", "tags=a", "tags=b"])
+            let circle = Shape.circle(Circle(radius: 1.5))
+            let received1 = try await ShapesService.shared.addShape(body: circle).get()
+            XCTAssertEqual(received1, circle)
+
+            let article = try await ArticlesService.shared.putArticle(body: PutArticleForm(title: "a b")).get()
+            XCTAssertEqual(article.createdAt, Date(timeIntervalSince1970: 1_714_979_289))
+            XCTAssertEqual(String(decoding: try lastRequest("/articles").body, as: UTF8.self), "title=a%20b")
+
+            let since = Date(timeIntervalSince1970: 1_714_979_289)
+            let labels = try await ArticlesService.shared.putRaw(id: 5, since: since, body: Data(#"{"k":"v"}"#.utf8))
+                .get()
+            XCTAssertEqual(labels, ["k": "v"])
+            let raw = try lastRequest("/articles/5/raw")
+            XCTAssertEqual(raw.headers.header("Content-Type"), "application/octet-stream")
+            XCTAssertEqual(query(raw), ["since=2024-05-06T07:08:09Z"])
+        }
+        XCTAssertEqual(PetsRouter.getPet(id: "", xRequestID: "").authorization, .custom(header: "X-Api-Key"))
+        XCTAssertEqual(ShapesRouter.addShape(body: .circle(Circle(radius: 1))).authorization, .basic)
+    }
+
+    func testKindsRecursiveExtraAndOddlyNamedMembersDecode() async throws {
+        let body = #"""
+            {"settings":{"theme":"dark","fontSize":14},
+             "tree":{"name":"root","children":[{"name":"leaf","children":[]}],"parent":{"name":"up","children":[]}},
+             "odd":{"class":"c","first-name":"Ada","2fa":true,"@type":"person","self":"me","e-mail":null,
+                    "extra":{"any":[1,"two",null]},"inline":{"level":"very-high"},"default":false}}
+            """#
+        server.route("GET", "/misc") { _ in .jsonString(body) }
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            let misc = try await MiscService.shared.misc().get()
+            XCTAssertEqual(misc.settings, Settings(theme: "dark", additionalProperties: ["fontSize": 14]))
+            XCTAssertEqual(misc.tree?.children.first?.name, "leaf")
+            XCTAssertEqual(misc.tree?.parent?.name, "up")
+            let odd = try XCTUnwrap(misc.odd)
+            XCTAssertEqual(odd.class, "c")
+            XCTAssertEqual(odd.firstName, "Ada")
+            XCTAssertEqual(odd._2fa, true)
+            XCTAssertEqual(odd.type, "person")
+            XCTAssertEqual(odd.selfValue, "me")
+            XCTAssertNil(odd.eMail)
+            XCTAssertEqual(odd.inline?.level, .veryHigh)
+            XCTAssertEqual(odd.extra, .object(["any": .array([.number(1), .string("two"), .null])]))
+            let encoded = try MiscResponse.encoded(odd)
+            XCTAssertTrue(encoded.contains(#""first-name":"Ada""#) && encoded.contains(#""@type":"person""#), encoded)
+        }
+    }
+
+    func testKindsSampleDecodes() throws {
+        let decoder = KindsCoding.makeDecoder()
+        XCTAssertEqual(
+            try decoder.decode(Pet.self, from: PetsRouter.getPet(id: "", xRequestID: "").sampleData),
+            .cat(Cat(indoor: true, petType: "cat")))
+    }
+}
+
+extension MiscResponse {
+    /// `value` encoded by the module's encoder, as text.
+    fileprivate static func encoded(_ value: some Encodable) throws -> String {
+        String(decoding: try KindsCoding.makeEncoder().encode(value), as: UTF8.self)
+    }
+}
