@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
 ensure_system_packages
 
-EXAMPLES=(AuthExample MusicHomeExample TravelExample LoginStatusExample DogsExample OrderTrackingExample)
+EXAMPLES=(AuthExample MusicHomeExample TravelExample LoginStatusExample DogsExample OrderTrackingExample
+    GeneratedDogsExample)
 
 echo "Building the examples..."
 for example in "${EXAMPLES[@]}"; do

@@ -24,10 +24,8 @@ for document in "$docs"/*.yaml "$docs"/*.yml "$docs"/*.json; do
     [ -f "$document" ] || continue
     name="$(basename "$document")"
     module="Doc$(echo "${name%.*}" | tr -c 'A-Za-z0-9\n' '_' )"
-    set +e
     message="$("$tool" "$document" --output "$work/Sources/$module" --module-name API --no-format 2>&1)"
     code=$?
-    set -e
     if [ "$code" -eq 0 ]; then
         targets+=("$module")
         outcome[$name]="$module"
@@ -37,7 +35,6 @@ for document in "$docs"/*.yaml "$docs"/*.yml "$docs"/*.json; do
         outcome[$name]="FAILED (exit $code: $message)"
     fi
 done
-set +e
 {
     echo '// swift-tools-version:6.0'
     echo 'import PackageDescription'
@@ -54,7 +51,6 @@ set +e
     echo ')'
 } >"$work/Package.swift"
 failed=0
-for document in "${!outcome[@]}"; do :; done
 for name in $(printf '%s\n' "${!outcome[@]}" | sort); do
     result="${outcome[$name]}"
     case "$result" in

@@ -5,12 +5,16 @@
 #   2. the suite again under ThreadSanitizer,
 #   3. the suite again under AddressSanitizer with LeakSanitizer,
 #   4. a smoke run of every libFuzzer target in Fuzz/ (a few seconds each),
-#   5. a short soak (5,000 requests), docs/reliability.md says what it checks.
+#   5. a short soak (5,000 requests), docs/reliability.md says what it checks,
+#   6. courier-generate against the third-party OpenAPI documents in ../shared/data/openapi (when
+#      present beside the clone): each generated and built with warnings as errors, or rejected
+#      with a message naming a JSON pointer (scripts/generator-check.sh, docs/generator.md).
 # Installs what is missing (libcurl headers, pkg-config, python venv support), creates a
 # virtualenv with httpbin + gunicorn, starts httpbin and a TLS nginx on 127.0.0.1, and stops them
 # again. Extra arguments go to every `swift test` (e.g. `--filter X`); COURIER_TEST_RUNS picks
-# the parts (default "plain tsan asan fuzz soak"). Ends with one line: `tests: N passed, M failed`
-# (every XCTest test of every run, plus one per fuzz target and one for the soak; a run with a
+# the parts (default "plain tsan asan fuzz soak generator"). Ends with one line: `tests: N passed, M failed`
+# (every XCTest test of every run, plus one per fuzz target, one for the soak and one per
+# third-party OpenAPI document; a run with a
 # sanitizer report counts one more failure). Exits non-zero if anything failed or any sanitizer
 # reported anything.
 set -euo pipefail
@@ -20,7 +24,7 @@ source scripts/lib/tls-server.sh
 ensure_system_packages
 ensure_tls_tools
 ensure_httpbin_venv
-runs=" ${COURIER_TEST_RUNS:-plain tsan asan fuzz soak} "
+runs=" ${COURIER_TEST_RUNS:-plain tsan asan fuzz soak generator} "
 if [[ "$runs" == *" tsan "* || "$runs" == *" asan "* || "$runs" == *" fuzz "* ]]; then
     ensure_sanitizer_runtimes
 fi
@@ -129,6 +133,18 @@ if [[ "$runs" == *" soak "* ]]; then
     else
         failed=$((failed + 1)); status=1; report+=("soak: FAILED")
     fi
+fi
+
+if [[ "$runs" == *" generator "* ]]; then
+    echo "== generator: courier-generate on the third-party OpenAPI documents"
+    set +e
+    bash scripts/generator-check.sh 2>&1 | tee .build/test-output-generator.log
+    set -e
+    generator_passed=$(grep -c '^generator .*: passed' .build/test-output-generator.log || true)
+    generator_failed=$(grep -c '^generator .*: FAILED' .build/test-output-generator.log || true)
+    passed=$((passed + generator_passed)); failed=$((failed + generator_failed))
+    if [ "$generator_failed" -ne 0 ]; then status=1; fi
+    report+=("generator: $generator_passed documents passed, $generator_failed failed")
 fi
 
 echo "== summary"

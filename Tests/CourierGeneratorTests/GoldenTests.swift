@@ -15,8 +15,9 @@ final class GoldenTests: XCTestCase {
     ]
 
     func testCommittedOutputsAreWhatTheGeneratorWrites() throws {
-        for (document, module) in Self.goldens {
-            let data = try Data(contentsOf: Self.documents.appendingPathComponent(document))
+        for (path, module, output) in Self.goldens {
+            let document = URL(fileURLWithPath: path).lastPathComponent
+            let data = try Data(contentsOf: Self.root.appendingPathComponent(path))
             let files = try Generator.generate(document: data, sourceName: document, moduleName: module)
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: scratch) }
@@ -24,7 +25,7 @@ final class GoldenTests: XCTestCase {
             let formatted = try OutputWriter.format(
                 scratch, configuration: Self.root.appendingPathComponent(".swift-format"))
             XCTAssertTrue(formatted, "swift-format not found on PATH")
-            let golden = Self.root.appendingPathComponent("Tests/GeneratedAPIs/\(module)")
+            let golden = Self.root.appendingPathComponent(output)
             XCTAssertEqual(try Self.swiftFiles(in: scratch), try Self.swiftFiles(in: golden), "\(document): file list")
             for file in try Self.swiftFiles(in: golden) {
                 let expected = try String(contentsOf: golden.appendingPathComponent(file), encoding: .utf8)

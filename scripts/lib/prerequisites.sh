@@ -11,11 +11,12 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "$@"
 }
 
-# libcurl headers and pkg-config, needed to build Courier.
+# libcurl headers and pkg-config, needed to build Courier; libyaml's headers for courier-generate.
 ensure_system_packages() {
     local missing=()
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     if ! pkg-config --exists libcurl 2>/dev/null; then missing+=(libcurl4-openssl-dev); fi
+    if ! pkg-config --exists yaml-0.1 2>/dev/null; then missing+=(libyaml-dev); fi
     if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
     mkdir -p .build
 }
