@@ -129,8 +129,8 @@ let package = Package(
         .testTarget(
             name: "CourierGeneratorTests",
             dependencies: [
-                "CourierGenerator", "Courier", "CourierTestServer", "GeneratedMini", "GeneratedKinds",
-                "GeneratedMarketplace"
+                "CourierGenerator", "courier-generate", "Courier", "CourierTestServer", "GeneratedMini",
+                "GeneratedKinds", "GeneratedMarketplace"
             ],
             path: "Tests/CourierGeneratorTests",
             exclude: ["Documents"]

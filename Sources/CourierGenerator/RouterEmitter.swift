@@ -10,9 +10,14 @@ struct RouterEmitter {
         var out = ["/// The `\(tag)` endpoints: one case per operation, parameters as associated values."]
         out.append("public enum \(router): \(names.baseRouter) {")
         for operation in operations {
-            out.append("    /// \(operation.summary ?? operation.caseName)")
-            out.append("    ///")
-            out.append("    /// `\(operation.method.uppercased()) \(operation.path)`")
+            let endpoint = "`\(operation.method.uppercased()) \(operation.path)`"
+            if let summary = operation.summary {
+                out.append("    /// \(summary)")
+                out.append("    ///")
+                out.append("    /// \(endpoint)")
+            } else {
+                out.append("    /// \(endpoint).")
+            }
             let arguments = operation.arguments.map {
                 "\(Naming.escaped($0.label)): \($0.type)\($0.optional ? "? = nil" : "")"
             }

@@ -10,8 +10,12 @@ final class GoldenTests: XCTestCase {
         .deletingLastPathComponent()
     static let documents = root.appendingPathComponent("Tests/CourierGeneratorTests/Documents")
 
-    static let goldens: [(document: String, module: String)] = [
-        ("mini.json", "Mini"), ("kinds.yaml", "Kinds"), ("marketplace.yaml", "Marketplace")
+    /// Each test document (under the repository root), its module name and its committed output.
+    static let goldens: [(document: String, module: String, output: String)] = [
+        ("Tests/CourierGeneratorTests/Documents/mini.json", "Mini", "Tests/GeneratedAPIs/Mini"),
+        ("Tests/CourierGeneratorTests/Documents/kinds.yaml", "Kinds", "Tests/GeneratedAPIs/Kinds"),
+        ("Tests/CourierGeneratorTests/Documents/marketplace.yaml", "Marketplace", "Tests/GeneratedAPIs/Marketplace"),
+        ("Examples/DogsOpenAPI/dogs.yaml", "Dogs", "Examples/GeneratedDogs")
     ]
 
     func testCommittedOutputsAreWhatTheGeneratorWrites() throws {

@@ -6,17 +6,11 @@ import Foundation
 
 /// The `Articles` endpoints: one case per operation, parameters as associated values.
 public enum ArticlesRouter: KindsBaseRouter {
-    /// attach
-    ///
-    /// `POST /articles/{id}/attachment`
+    /// `POST /articles/{id}/attachment`.
     case attach(id: Int, body: MultipartFormData)
-    /// putArticle
-    ///
-    /// `PUT /articles`
+    /// `PUT /articles`.
     case putArticle(body: PutArticleForm)
-    /// putRaw
-    ///
-    /// `PUT /articles/{id}/raw`
+    /// `PUT /articles/{id}/raw`.
     case putRaw(id: Int, since: Date? = nil, body: Data)
 
     /// The endpoint path; path parameters are escaped as segments.

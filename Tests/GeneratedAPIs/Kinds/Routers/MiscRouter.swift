@@ -6,9 +6,7 @@ import Foundation
 
 /// The `Misc` endpoints: one case per operation, parameters as associated values.
 public enum MiscRouter: KindsBaseRouter {
-    /// misc
-    ///
-    /// `GET /misc`
+    /// `GET /misc`.
     case misc
 
     /// The endpoint path; path parameters are escaped as segments.

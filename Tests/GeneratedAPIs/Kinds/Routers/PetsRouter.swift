@@ -6,9 +6,7 @@ import Foundation
 
 /// The `Pets` endpoints: one case per operation, parameters as associated values.
 public enum PetsRouter: KindsBaseRouter {
-    /// getPet
-    ///
-    /// `GET /pets/{id}`
+    /// `GET /pets/{id}`.
     case getPet(id: String, xRequestID: String, xTrace: Int? = nil)
 
     /// The endpoint path; path parameters are escaped as segments.

@@ -6,9 +6,7 @@ import Foundation
 
 /// The `Shapes` endpoints: one case per operation, parameters as associated values.
 public enum ShapesRouter: KindsBaseRouter {
-    /// addShape
-    ///
-    /// `POST /shapes`
+    /// `POST /shapes`.
     case addShape(dryRun: Bool? = nil, tags: [String]? = nil, body: Shape)
 
     /// The endpoint path; path parameters are escaped as segments.

@@ -6,9 +6,7 @@ import Foundation
 
 /// The `Default` endpoints: one case per operation, parameters as associated values.
 public enum DefaultRouter: MiniBaseRouter {
-    /// health
-    ///
-    /// `GET /health`
+    /// `GET /health`.
     case health
 
     /// The endpoint path; path parameters are escaped as segments.

@@ -6,17 +6,11 @@ import Foundation
 
 /// The `Pets` endpoints: one case per operation, parameters as associated values.
 public enum PetsRouter: MiniBaseRouter {
-    /// createPet
-    ///
-    /// `POST /pets`
+    /// `POST /pets`.
     case createPet(body: Pet)
-    /// deletePet
-    ///
-    /// `DELETE /pets/{petId}`
+    /// `DELETE /pets/{petId}`.
     case deletePet(petId: Int)
-    /// getPet
-    ///
-    /// `GET /pets/{petId}`
+    /// `GET /pets/{petId}`.
     case getPet(petId: Int)
     /// Lists the pets.
     ///

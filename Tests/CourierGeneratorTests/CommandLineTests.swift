@@ -1,0 +1,88 @@
+import Foundation
+import XCTest
+
+/// The courier-generate executable: usage errors, rejected documents, and the output directory
+/// it keeps in step with the document.
+final class CommandLineTests: XCTestCase {
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try FileManager.default.removeItem(at: scratch)
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var binary = directory.appendingPathComponent("courier-generate")
+        if !FileManager.default.isExecutableFile(atPath: binary.path) {
+            // `swift test` runs the test bundle from inside .build/<triple>/debug.
+            binary = directory.deletingLastPathComponent().appendingPathComponent("courier-generate")
+        }
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: binary.path), "missing \(binary.path)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
+    }
+
+    private func write(_ text: String, to name: String) throws -> String {
+        let url = scratch.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    func testWithoutADocumentItPrintsTheUsage() throws {
+        let result = try run(["--output", scratch.path])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.errors.contains("usage: courier-generate <document> --output <dir>"), result.errors)
+    }
+
+    func testASwagger2DocumentIsRejectedWithItsPointerAndNothingIsWritten() throws {
+        let document = try write("swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n", to: "old.yaml")
+        let output = scratch.appendingPathComponent("out")
+        let result = try run([document, "--output", output.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(
+            result.errors,
+            "courier-generate: \(document)#/swagger: unsupported version: Swagger 2.0; courier-generate reads "
+                + "OpenAPI 3.0 and 3.1 (convert the document first, e.g. with swagger2openapi)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
+    }
+
+    func testRegeneratingRemovesStaleGeneratedFilesAndKeepsOthers() throws {
+        let output = scratch.appendingPathComponent("out")
+        let twoTags = """
+            openapi: 3.0.0
+            info: {title: t, version: '1'}
+            paths:
+              /a: {get: {tags: [A], operationId: a, responses: {'204': {description: none}}}}
+              /b: {get: {tags: [B], operationId: b, responses: {'204': {description: none}}}}
+            """
+        var result = try run([try write(twoTags, to: "api.yaml"), "--output", output.path, "--no-format"])
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertEqual(result.output, "courier-generate: wrote 5 files to \(output.path)\n")
+        let handWritten = output.appendingPathComponent("Routers/Extra.swift")
+        try Data("// mine\n".utf8).write(to: handWritten)
+        let oneTag = twoTags.replacingOccurrences(of: "tags: [B]", with: "tags: [A]")
+        result = try run([try write(oneTag, to: "api.yaml"), "--output", output.path, "--no-format"])
+        XCTAssertEqual(result.status, 0, result.errors)
+        let files = try GoldenTests.swiftFiles(in: output)
+        XCTAssertEqual(
+            files, ["APISupport.swift", "Routers/ARouter.swift", "Routers/Extra.swift", "Services/AService.swift"])
+    }
+}
