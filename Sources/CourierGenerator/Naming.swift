@@ -17,7 +17,21 @@ enum Naming {
         "Any", "Array", "Bool", "Codable", "CodingKeys", "Data", "Date", "Decimal", "Decodable", "Decoder",
         "Dictionary", "Double", "Empty", "Encodable", "Encoder", "Error", "Float", "HTTPHeaders", "HTTPMethod",
         "Int", "JSONValue", "NetworkResult", "Optional", "Protocol", "RequestParams", "Result", "Router",
-        "Self", "Sendable", "Service", "Set", "String", "Type", "URL", "Void"
+        "Self", "Sendable", "Service", "Set", "String", "Type", "URL", "Void",
+        // What the generated code names from Courier, Foundation and Dispatch.
+        "AuthorizationType", "CaseIterable", "Character", "CodingKey", "CourierJSONDecoder", "DataDecoder",
+        "DataRequest", "DecodingError", "DispatchQueue", "EnvelopeFormat", "Equatable", "ISO8601DateFormatter",
+        "JSONEncoder", "MultipartFormData", "NoEnvelope", "URLEncodingOptions", "UUID"
+    ]
+
+    /// Members of `Router` and `Service` (and what the generated services declare): an operation
+    /// with one of these names gets a suffix, so its case and methods do not collide with them.
+    static let reservedOperations: Set<String> = [
+        "init", "path", "method", "parameters", "headers", "defaultHeaders", "timeout", "sampleData",
+        "sampleStatusCode", "sampleHeaders", "authorization", "baseURL", "asURLRequest", "makeURLRequest",
+        "resolvedURL", "request", "requestValue", "session", "decoder", "plugins", "makeRequest", "judgeStatus",
+        "standardRequest", "standardJudgeStatus", "envelope", "shared", "serviceRequest", "judge", "judgeReply",
+        "decodeBody"
     ]
 
     /// The words of `name`: split at non-alphanumerics and at lower→upper case changes.

@@ -20,7 +20,7 @@ struct OperationCollector {
                 let base =
                     operation["operationId"]?.stringValue.map { Naming.memberName($0) }
                     ?? Naming.memberName(method + " " + path.replacingOccurrences(of: "{", with: "by "))
-                let caseName = Naming.unique(base, in: &usedCases[tag, default: ["init", "path", "method"]])
+                let caseName = Naming.unique(base, in: &usedCases[tag, default: Naming.reservedOperations])
                 operations.append(
                     try build(
                         operation, item: item, tag: tag, caseName: caseName, method: method, path: path,

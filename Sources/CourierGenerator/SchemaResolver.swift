@@ -196,7 +196,9 @@ final class SchemaResolver {
         throws(GeneratorError) -> SwiftType
     {
         let present = values.filter { $0 != .null }
-        var used: Set<String> = []
+        guard !present.isEmpty else { return .json }
+        // `rawValue` and `allCases` are members of every raw-value, case-iterable enum.
+        var used: Set<String> = ["rawValue", "allCases", "init"]
         if present.allSatisfy({ $0.stringValue != nil }) {
             var seen = Set<String>()
             let cases = present.compactMap(\.stringValue).filter { seen.insert($0).inserted }.map {

@@ -6,19 +6,73 @@ import Foundation
 
 /// The `Misc` endpoints: one case per operation, parameters as associated values.
 public enum MiscRouter: KindsBaseRouter {
+    /// Named like a Service member.
+    ///
+    /// `POST /edge/{path}`
+    case decoder2(path: String, body: Edge)
     /// `GET /misc`.
     case misc
+    /// Named like a Router member.
+    ///
+    /// `GET /edge/{path}`
+    case path2(path: String, queue2: String? = nil, completion2: String? = nil)
 
     /// The endpoint path; path parameters are escaped as segments.
-    public var path: String { "/misc" }
+    public var path: String {
+        switch self {
+        case .decoder2(let path, _): return "/edge/\(segment: path)"
+        case .misc: return "/misc"
+        case .path2(let path, _, _): return "/edge/\(segment: path)"
+        }
+    }
 
     /// The operation's method.
-    public var method: HTTPMethod { .get }
+    public var method: HTTPMethod {
+        switch self {
+        case .decoder2: return .post
+        case .misc: return .get
+        case .path2: return .get
+        }
+    }
+
+    /// Query parameters and body.
+    public var parameters: RequestParams {
+        switch self {
+        case .decoder2(_, let body): return .jsonEncodable(body, encoder: KindsCoding.makeEncoder())
+        case .misc: return .requestPlain
+        case .path2(_, let queue2, _):
+            return .query(["queue": queue2 as any Sendable], options: KindsCoding.queryOptions)
+        }
+    }
+
+    /// The header parameters that have a value.
+    public var headers: HTTPHeaders {
+        switch self {
+        case .decoder2: return HTTPHeaders()
+        case .misc: return HTTPHeaders()
+        case .path2(_, _, let completion2):
+            return HTTPHeaders((["completion": completion2] as [String: String?]).compactMapValues { $0 })
+        }
+    }
 
     /// The document's example response, for stubbing.
     public var sampleData: Data {
-        Data(
-            #"{"odd":{"2fa":false,"@type":"string","attachment":"","class":"string","default":false,"e-mail":"string","extra":{},"first-name":"string","inline":{},"self":"string"},"settings":{"theme":"string"},"tree":{"children":[],"name":"string"}}"#
-                .utf8)
+        switch self {
+        case .decoder2: return Data()
+        case .misc:
+            return Data(
+                #"{"odd":{"2fa":false,"@type":"string","attachment":"","class":"string","default":false,"e-mail":"string","extra":{},"first-name":"string","inline":{},"self":"string"},"settings":{"theme":"string"},"tree":{"children":[],"name":"string"}}"#
+                    .utf8)
+        case .path2: return Data(#"{"empty":{},"extraOnly":{},"mode":"rawValue","nothing":{}}"#.utf8)
+        }
+    }
+
+    /// The status of the sample response.
+    public var sampleStatusCode: Int {
+        switch self {
+        case .decoder2: return 204
+        case .misc: return 200
+        case .path2: return 200
+        }
     }
 }

@@ -17,6 +17,20 @@ public final class MiscService: Service {
 
     private init() {}
 
+    /// Named like a Service member.
+    public func decoder2(path: String, body: Edge) async -> NetworkResult<Empty> {
+        await request(MiscRouter.decoder2(path: path, body: body))
+    }
+
+    /// Named like a Service member. Calls `completion` once, on `queue` or the session's callback queue.
+    @discardableResult
+    public func decoder2(
+        path: String, body: Edge, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+    ) -> DataRequest {
+        request(MiscRouter.decoder2(path: path, body: body), queue: queue, completion: completion)
+    }
+
     /// `GET /misc`.
     public func misc() async -> NetworkResult<MiscResponse> {
         await request(MiscRouter.misc)
@@ -28,5 +42,21 @@ public final class MiscService: Service {
         queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<MiscResponse>) -> Void
     ) -> DataRequest {
         request(MiscRouter.misc, queue: queue, completion: completion)
+    }
+
+    /// Named like a Router member.
+    public func path2(path: String, queue2: String? = nil, completion2: String? = nil) async -> NetworkResult<Edge> {
+        await request(MiscRouter.path2(path: path, queue2: queue2, completion2: completion2))
+    }
+
+    /// Named like a Router member. Calls `completion` once, on `queue` or the session's callback queue.
+    @discardableResult
+    public func path2(
+        path: String, queue2: String? = nil, completion2: String? = nil, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (NetworkResult<Edge>) -> Void
+    ) -> DataRequest {
+        request(
+            MiscRouter.path2(path: path, queue2: queue2, completion2: completion2), queue: queue, completion: completion
+        )
     }
 }
