@@ -226,9 +226,9 @@ if [ "$TIMED" = 1 ]; then
                     continue
                 fi
                 if [ "$workload" = generate ]; then
-                    if line=$(run_one "$client" "$workload" "$count" 2>>"$WORK/errors.log" | grep '^GENERATE'); then
-                        echo "$line" >> "$RESULTS"
-                        log "round $round/$ROUNDS generate: $(echo "$line" | awk -F'\t' '{ printf "%s (%s operations) %.1f ms", $2, $3, $5/$4*1e3 }')"
+                    if lines=$(run_one "$client" "$workload" "$count" 2>>"$WORK/errors.log" | grep '^GENERATE'); then
+                        echo "$lines" >> "$RESULTS"
+                        log "round $round/$ROUNDS generate: $(echo "$lines" | awk -F'\t' '{ printf "[%s (%s operations) %.1f ms] ", $2, $3, $5/$4*1e3 }')"
                     else
                         FAILURES=$((FAILURES + 1))
                         log "round $round/$ROUNDS generate FAILED (see $WORK/errors.log)"

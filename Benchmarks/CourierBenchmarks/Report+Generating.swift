@@ -28,8 +28,9 @@ extension Report {
         guard !generates.isEmpty else { return }
         out.append("")
         out.append(
-            "courier-generate (GenerateBenchmarks, \(generates.count) rounds): document to unformatted Swift in process "
-                + "(parse, resolve, emit; writing the files and swift-format not included), median (min–max).")
+            "courier-generate (GenerateBenchmarks, one run per round): the document to unformatted Swift in process "
+                + "(parse, resolve, emit), and the whole command (also writing the files and running swift-format "
+                + "over them); median (min–max) over the rounds.")
         out.append("")
         out.append("| document | operations | files | bytes written | ms per document |")
         out.append("|---|---|---|---|---|")

@@ -2,10 +2,12 @@ import CourierGenerator
 import Foundation
 
 // GenerateBenchmarks [--seconds S] [document]: times courier-generate on a document (default: the
-// 108-operation Tests/CourierGeneratorTests/Documents/marketplace.yaml) in process, parse to
-// unformatted Swift (writing and swift-format are not timed: they are I/O and another tool). Prints
+// 108-operation Tests/CourierGeneratorTests/Documents/marketplace.yaml), two ways:
+//   - in process, parse to unformatted Swift, repeated for S seconds;
+//   - once, the whole command: generate, write the files into a temporary directory and run
+//     swift-format over them with the repository's .swift-format (what `courier-generate` does).
+// Prints one line each, for Benchmarks/run.sh (workload `generate`) and the report:
 //   GENERATE <document> <operations> <iterations> <seconds> <files> <bytes>
-// for Benchmarks/run.sh (workload `generate`) and the report.
 var seconds = 1.0
 var path = "Tests/CourierGeneratorTests/Documents/marketplace.yaml"
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -40,6 +42,17 @@ do {
     print(
         ["GENERATE", name, "\(operations)", "\(iterations)", "\(elapsed)", "\(files.count)", "\(bytes)"]
             .joined(separator: "\t"))
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("generate-bench-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let whole = DispatchTime.now().uptimeNanoseconds
+    let written = try Generator.generate(document: data, sourceName: name, moduleName: "Bench")
+    try OutputWriter.write(written, to: directory)
+    if try OutputWriter.format(directory, configuration: URL(fileURLWithPath: ".swift-format")) {
+        let total = Double(DispatchTime.now().uptimeNanoseconds - whole) / 1e9
+        let fields = [name + " written and formatted", "\(operations)", "1", "\(total)", "\(files.count)", "\(bytes)"]
+        print((["GENERATE"] + fields).joined(separator: "\t"))
+    }
 } catch {
     FileHandle.standardError.write(Data("GenerateBenchmarks: \(error)\n".utf8))
     exit(1)
