@@ -48,6 +48,11 @@ public enum DogsCoding {
         return encoder
     }
 
+    /// `value` as JSON text (`null` if it cannot be encoded): a multipart part that is an object.
+    public static func jsonText(_ value: some Encodable) -> String {
+        (try? makeEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
     /// `date` as an ISO 8601 date-time, in UTC with fractional seconds when it has them.
     public static func text(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()

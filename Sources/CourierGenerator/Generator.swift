@@ -54,6 +54,16 @@ public enum Generator {
         for name in resolver.declarations.keys.sorted() {
             add("Models/\(name).swift", ["import Foundation", ""], models.emit(resolver.declarations[name]!))
         }
+        let multipart = Set(
+            operations.compactMap { operation -> String? in
+                if case .multipart(.named(let name))? = operation.body { return name }
+                return nil
+            })
+        if !multipart.isEmpty {
+            add(
+                "\(names.module)Multipart.swift", courier,
+                MultipartEmitter(names: names, declarations: resolver.declarations).emit(multipart.sorted()))
+        }
         for tag in tags.sorted() {
             let tagged = operations.filter { $0.tag == tag }
             add(

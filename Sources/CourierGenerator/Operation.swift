@@ -14,19 +14,20 @@ struct OperationParameter: Sendable {
 
 /// How an operation's body is sent.
 enum OperationBody: Sendable {
-    /// JSON from an `Encodable` value.
-    case json(SwiftType)
+    /// JSON from an `Encodable` value, with its media type (`application/json`, `…+json`).
+    case json(SwiftType, contentType: String)
     /// `application/x-www-form-urlencoded` from an `Encodable` value.
     case form(SwiftType)
-    /// A `MultipartFormData` the caller fills.
-    case multipart
+    /// `multipart/form-data`: a generated struct whose properties become the parts, or (when the
+    /// document gives no object schema) a `MultipartFormData` the caller fills.
+    case multipart(SwiftType?)
     /// Raw bytes with a content type.
     case raw(contentType: String)
 
     var swiftType: String {
         switch self {
-        case .json(let type), .form(let type): return type.code
-        case .multipart: return "MultipartFormData"
+        case .json(let type, _), .form(let type): return type.code
+        case .multipart(let type): return type?.code ?? "MultipartFormData"
         case .raw: return "Data"
         }
     }
@@ -52,6 +53,12 @@ struct Operation: Sendable {
     var pathParameters: [OperationParameter] { parameters.filter { $0.location == .path } }
     var queryParameters: [OperationParameter] { parameters.filter { $0.location == .query } }
     var headerParameters: [OperationParameter] { parameters.filter { $0.location == .header } }
+
+    /// The `Content-Type` to send instead of `application/json` (a `…+json` media type).
+    var jsonContentType: String? {
+        if case .json(_, let contentType)? = body, contentType != "application/json" { return contentType }
+        return nil
+    }
 
     /// The associated values, in order: path, query, header parameters (required first), then the body.
     var arguments: [(label: String, type: String, optional: Bool)] {

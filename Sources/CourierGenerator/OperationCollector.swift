@@ -135,7 +135,8 @@ struct OperationCollector {
         if let json = content.map(\.key).first(where: Self.isJSON) {
             let (value, schemaPointer) = schema(of: json)
             let (type, _) = try resolver.resolve(value, pointer: schemaPointer, name: stem + "Request")
-            return .json(type)
+            let base = json.split(separator: ";").first.map(String.init) ?? json
+            return .json(type, contentType: base.contains("*") ? "application/json" : base)
         }
         if let form = content.map(\.key).first(where: { $0.hasPrefix("application/x-www-form-urlencoded") }) {
             guard !hasQuery else {
@@ -145,11 +146,19 @@ struct OperationCollector {
             let (type, _) = try resolver.resolve(value, pointer: schemaPointer, name: stem + "Form")
             return .form(type)
         }
-        if content.contains(where: { $0.key.hasPrefix("multipart/") }) {
+        if let multipart = content.map(\.key).first(where: { $0.hasPrefix("multipart/") }) {
             guard !hasQuery else {
                 throw GeneratorError(at, "a multipart body together with query parameters is not supported")
             }
-            return .multipart
+            let (value, schemaPointer) = schema(of: multipart)
+            guard value["properties"] != nil || value["$ref"] != nil || value["allOf"] != nil else {
+                return .multipart(nil)
+            }
+            let (type, _) = try resolver.resolve(value, pointer: schemaPointer, name: stem + "Multipart")
+            guard case .named(let name) = type, case .object? = resolver.declarations[name] else {
+                return .multipart(nil)
+            }
+            return .multipart(type)
         }
         let contentType = content[0].key.contains("*") ? "application/octet-stream" : content[0].key
         return .raw(contentType: contentType)

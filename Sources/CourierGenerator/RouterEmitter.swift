@@ -37,7 +37,7 @@ struct RouterEmitter {
                 Set(operation.queryParameters.map(\.swiftName) + (operation.body == nil ? [] : [operation.bodyName]))
             }
         }
-        if operations.contains(where: { !$0.headerParameters.isEmpty }) {
+        if operations.contains(where: { !$0.headerParameters.isEmpty || $0.jsonContentType != nil }) {
             out += property("headers", type: "HTTPHeaders", doc: "The header parameters that have a value.") {
                 headers($0)
             } uses: {
@@ -148,7 +148,7 @@ struct RouterEmitter {
                 ? ".jsonEncodable(\(body), \(encoder))"
                 : ".queryJSONEncodable(\(queryText), \(body), \(encoder), \(options))"
         case .form?: return ".formEncodable(\(body))"
-        case .multipart?: return ".multipart(\(body))"
+        case .multipart(let type)?: return type == nil ? ".multipart(\(body))" : ".multipart(\(body).multipartFormData)"
         case .raw(let contentType)?:
             return query.isEmpty
                 ? ".data(\(body), contentType: \(Naming.literal(contentType)))"
@@ -157,18 +157,21 @@ struct RouterEmitter {
     }
 
     private func headers(_ operation: Operation) -> String {
-        guard !operation.headerParameters.isEmpty else { return "HTTPHeaders()" }
-        let pairs = operation.headerParameters.map { parameter -> String in
-            let name = Naming.escaped(parameter.swiftName)
-            let value: String
-            if parameter.optional {
-                let element = valueText(parameter, "$0")
-                value = parameter.type == .primitive("String") ? name : "\(name).map { \"\\(\(element))\" }"
-            } else {
-                value = "\"\\(\(valueText(parameter, name)))\""
+        let contentType = operation.jsonContentType.map { ["\"Content-Type\": \(Naming.literal($0))"] } ?? []
+        guard !operation.headerParameters.isEmpty || !contentType.isEmpty else { return "HTTPHeaders()" }
+        let pairs =
+            contentType
+            + operation.headerParameters.map { parameter -> String in
+                let name = Naming.escaped(parameter.swiftName)
+                let value: String
+                if parameter.optional {
+                    let element = valueText(parameter, "$0")
+                    value = parameter.type == .primitive("String") ? name : "\(name).map { \"\\(\(element))\" }"
+                } else {
+                    value = "\"\\(\(valueText(parameter, name)))\""
+                }
+                return "\(Naming.literal(parameter.name)): \(value)"
             }
-            return "\(Naming.literal(parameter.name)): \(value)"
-        }
         let optional = operation.headerParameters.contains(where: \.optional)
         return optional
             ? "HTTPHeaders(([\(pairs.joined(separator: ", "))] as [String: String?]).compactMapValues { $0 })"

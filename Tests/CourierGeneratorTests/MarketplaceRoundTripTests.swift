@@ -84,13 +84,35 @@ final class MarketplaceRoundTripTests: RoundTripCase {
             XCTAssertEqual(search.headers.header("Content-Type"), "application/x-www-form-urlencoded; charset=utf-8")
             XCTAssertEqual(String(decoding: search.body, as: UTF8.self), "limit=3&q=ada")
 
-            var form = MultipartFormData()
-            form.append(Data("abc".utf8), name: "file", filename: "a.txt")
+            let form = UploadUserAttachmentMultipart(
+                caption: "a cat", file: Data("abc".utf8), labels: ["x", "y"], priority: .value3,
+                size: Money(amount: 1, currency: .jpy), takenAt: Date(timeIntervalSince1970: 0))
             let attachment = try await UsersService.shared.uploadUserAttachment(id: "u1", body: form).get()
             XCTAssertEqual(attachment.bytes, 3)
             let upload = try lastRequest("/users/u1/attachments")
             XCTAssertTrue(upload.headers.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
-            XCTAssertTrue(String(decoding: upload.body, as: UTF8.self).contains("abc"))
+            let parts = String(decoding: upload.body, as: UTF8.self)
+            for expected in [
+                "name=\"caption\"\r\n\r\na cat\r\n", "name=\"file\"; filename=\"file\"", "\r\n\r\nabc\r\n",
+                "name=\"labels\"\r\n\r\nx\r\n", "name=\"labels\"\r\n\r\ny\r\n", "name=\"priority\"\r\n\r\n3\r\n",
+                "name=\"size\"\r\n\r\n{\"amount\":1,\"currency\":\"JPY\"}\r\n",
+                "name=\"takenAt\"\r\n\r\n1970-01-01T00:00:00Z\r\n"
+            ] {
+                XCTAssertTrue(parts.contains(expected), "\(expected) not in \(parts)")
+            }
+
+            server.route("PATCH", "/users/u1") { _ in
+                .jsonString(#"{"id":"u1","email":"e","role":"member","createdAt":"2024-01-01T00:00:00Z"}"#)
+            }
+            let patched = try await UsersService.shared.patchUser(
+                id: "u1", dryRun: true, body: PatchUserRequest(archived: true, label: "l")
+            ).get()
+            XCTAssertEqual(patched.role, .member)
+            let patch = try lastRequest("/users/u1")
+            XCTAssertEqual(patch.method, "PATCH")
+            XCTAssertEqual(patch.headers.header("Content-Type"), "application/merge-patch+json")
+            XCTAssertEqual(query(patch), ["dry-run=true"])
+            XCTAssertEqual(String(decoding: patch.body, as: UTF8.self), #"{"archived":true,"label":"l"}"#)
 
             _ = try await UsersService.shared.deleteUser(id: "u1").get()
             XCTAssertEqual(try lastRequest("/users/u1").method, "DELETE")

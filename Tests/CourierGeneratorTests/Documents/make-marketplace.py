@@ -134,8 +134,10 @@ for tag, path, schema in resources:
             "security": [{"basic": []}], "responses": {"204": {"description": "deleted"}}}}
     paths[item + "/attachments"] = {"post": {"tags": [tag], "operationId": "upload" + singular + "Attachment",
         "summary": "Attaches a file", "parameters": [id_param],
-        "requestBody": {"content": {"multipart/form-data": {"schema": {"type": "object", "properties": {
-            "file": {"type": "string", "format": "binary"}}}}}},
+        "requestBody": {"content": {"multipart/form-data": {"schema": {"type": "object", "required": ["file"],
+            "properties": {"file": {"type": "string", "format": "binary"}, "caption": {"type": "string"},
+                "labels": {"type": "array", "items": {"type": "string"}}, "priority": ref("Priority"),
+                "takenAt": {"type": "string", "format": "date-time"}, "size": ref("Money")}}}}},
         "responses": json_response(ref("Attachment"), "201", "attached")}}
     paths[item + "/export"] = {"get": {"tags": [tag], "operationId": "export" + singular,
         "summary": "Exports one as bytes", "parameters": [id_param], "security": [{"apiKey": []}],

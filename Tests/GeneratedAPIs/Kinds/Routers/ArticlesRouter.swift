@@ -7,7 +7,7 @@ import Foundation
 /// The `Articles` endpoints: one case per operation, parameters as associated values.
 public enum ArticlesRouter: KindsBaseRouter {
     /// `POST /articles/{id}/attachment`.
-    case attach(id: Int, body: MultipartFormData)
+    case attach(id: Int, body: AttachMultipart)
     /// `PUT /articles`.
     case putArticle(body: PutArticleForm)
     /// `PUT /articles/{id}/raw`.
@@ -34,7 +34,7 @@ public enum ArticlesRouter: KindsBaseRouter {
     /// Query parameters and body.
     public var parameters: RequestParams {
         switch self {
-        case .attach(_, let body): return .multipart(body)
+        case .attach(_, let body): return .multipart(body.multipartFormData)
         case .putArticle(let body): return .formEncodable(body)
         case .putRaw(_, let since, let body):
             return .queryData(

@@ -18,14 +18,14 @@ public final class ArticlesService: Service {
     private init() {}
 
     /// `POST /articles/{id}/attachment`.
-    public func attach(id: Int, body: MultipartFormData) async -> NetworkResult<Empty> {
+    public func attach(id: Int, body: AttachMultipart) async -> NetworkResult<Empty> {
         await request(ArticlesRouter.attach(id: id, body: body))
     }
 
     /// `POST /articles/{id}/attachment`. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func attach(
-        id: Int, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: Int, body: AttachMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
     ) -> DataRequest {
         request(ArticlesRouter.attach(id: id, body: body), queue: queue, completion: completion)

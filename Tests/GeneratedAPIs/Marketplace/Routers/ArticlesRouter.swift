@@ -43,7 +43,7 @@ public enum ArticlesRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /articles/{id}/attachments`
-    case uploadArticleAttachment(id: String, body: MultipartFormData)
+    case uploadArticleAttachment(id: String, body: UploadArticleAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum ArticlesRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceArticle(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchArticles(let body): return .formEncodable(body)
-        case .uploadArticleAttachment(_, let body): return .multipart(body)
+        case .uploadArticleAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum ArticlesRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listArticles: return HTTPHeaders()
-        case .patchArticle: return HTTPHeaders()
+        case .patchArticle: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceArticle: return HTTPHeaders()
         case .searchArticles: return HTTPHeaders()
         case .uploadArticleAttachment: return HTTPHeaders()

@@ -43,7 +43,7 @@ public enum FilesRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /files/{id}/attachments`
-    case uploadFileAttachment(id: String, body: MultipartFormData)
+    case uploadFileAttachment(id: String, body: UploadFileAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum FilesRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceFile(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchFiles(let body): return .formEncodable(body)
-        case .uploadFileAttachment(_, let body): return .multipart(body)
+        case .uploadFileAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum FilesRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listFiles: return HTTPHeaders()
-        case .patchFile: return HTTPHeaders()
+        case .patchFile: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceFile: return HTTPHeaders()
         case .searchFiles: return HTTPHeaders()
         case .uploadFileAttachment: return HTTPHeaders()

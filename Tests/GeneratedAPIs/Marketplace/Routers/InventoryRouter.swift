@@ -43,7 +43,7 @@ public enum InventoryRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /inventory/{id}/attachments`
-    case uploadInventoryItemAttachment(id: String, body: MultipartFormData)
+    case uploadInventoryItemAttachment(id: String, body: UploadInventoryItemAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum InventoryRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceInventoryItem(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchInventory(let body): return .formEncodable(body)
-        case .uploadInventoryItemAttachment(_, let body): return .multipart(body)
+        case .uploadInventoryItemAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum InventoryRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listInventory: return HTTPHeaders()
-        case .patchInventoryItem: return HTTPHeaders()
+        case .patchInventoryItem: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceInventoryItem: return HTTPHeaders()
         case .searchInventory: return HTTPHeaders()
         case .uploadInventoryItemAttachment: return HTTPHeaders()

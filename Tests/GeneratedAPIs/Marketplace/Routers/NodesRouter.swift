@@ -43,7 +43,7 @@ public enum NodesRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /nodes/{id}/attachments`
-    case uploadNodeAttachment(id: String, body: MultipartFormData)
+    case uploadNodeAttachment(id: String, body: UploadNodeAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum NodesRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceNode(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchNodes(let body): return .formEncodable(body)
-        case .uploadNodeAttachment(_, let body): return .multipart(body)
+        case .uploadNodeAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum NodesRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listNodes: return HTTPHeaders()
-        case .patchNode: return HTTPHeaders()
+        case .patchNode: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceNode: return HTTPHeaders()
         case .searchNodes: return HTTPHeaders()
         case .uploadNodeAttachment: return HTTPHeaders()

@@ -43,7 +43,7 @@ public enum OrdersRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /orders/{id}/attachments`
-    case uploadOrderAttachment(id: String, body: MultipartFormData)
+    case uploadOrderAttachment(id: String, body: UploadOrderAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum OrdersRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceOrder(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchOrders(let body): return .formEncodable(body)
-        case .uploadOrderAttachment(_, let body): return .multipart(body)
+        case .uploadOrderAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum OrdersRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listOrders: return HTTPHeaders()
-        case .patchOrder: return HTTPHeaders()
+        case .patchOrder: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceOrder: return HTTPHeaders()
         case .searchOrders: return HTTPHeaders()
         case .uploadOrderAttachment: return HTTPHeaders()

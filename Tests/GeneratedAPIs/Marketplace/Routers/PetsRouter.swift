@@ -43,7 +43,7 @@ public enum PetsRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /pets/{id}/attachments`
-    case uploadPetAttachment(id: String, body: MultipartFormData)
+    case uploadPetAttachment(id: String, body: UploadPetAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum PetsRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replacePet(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchPets(let body): return .formEncodable(body)
-        case .uploadPetAttachment(_, let body): return .multipart(body)
+        case .uploadPetAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum PetsRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listPets: return HTTPHeaders()
-        case .patchPet: return HTTPHeaders()
+        case .patchPet: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replacePet: return HTTPHeaders()
         case .searchPets: return HTTPHeaders()
         case .uploadPetAttachment: return HTTPHeaders()

@@ -43,7 +43,7 @@ public enum ProductsRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /products/{id}/attachments`
-    case uploadProductAttachment(id: String, body: MultipartFormData)
+    case uploadProductAttachment(id: String, body: UploadProductAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum ProductsRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceProduct(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchProducts(let body): return .formEncodable(body)
-        case .uploadProductAttachment(_, let body): return .multipart(body)
+        case .uploadProductAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum ProductsRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listProducts: return HTTPHeaders()
-        case .patchProduct: return HTTPHeaders()
+        case .patchProduct: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceProduct: return HTTPHeaders()
         case .searchProducts: return HTTPHeaders()
         case .uploadProductAttachment: return HTTPHeaders()

@@ -43,7 +43,7 @@ public enum ReportsRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /reports/{id}/attachments`
-    case uploadReportAttachment(id: String, body: MultipartFormData)
+    case uploadReportAttachment(id: String, body: UploadReportAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum ReportsRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceReport(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchReports(let body): return .formEncodable(body)
-        case .uploadReportAttachment(_, let body): return .multipart(body)
+        case .uploadReportAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum ReportsRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listReports: return HTTPHeaders()
-        case .patchReport: return HTTPHeaders()
+        case .patchReport: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceReport: return HTTPHeaders()
         case .searchReports: return HTTPHeaders()
         case .uploadReportAttachment: return HTTPHeaders()

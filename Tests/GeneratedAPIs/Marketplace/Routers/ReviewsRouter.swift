@@ -43,7 +43,7 @@ public enum ReviewsRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /reviews/{id}/attachments`
-    case uploadReviewAttachment(id: String, body: MultipartFormData)
+    case uploadReviewAttachment(id: String, body: UploadReviewAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum ReviewsRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceReview(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchReviews(let body): return .formEncodable(body)
-        case .uploadReviewAttachment(_, let body): return .multipart(body)
+        case .uploadReviewAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum ReviewsRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listReviews: return HTTPHeaders()
-        case .patchReview: return HTTPHeaders()
+        case .patchReview: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceReview: return HTTPHeaders()
         case .searchReviews: return HTTPHeaders()
         case .uploadReviewAttachment: return HTTPHeaders()

@@ -43,7 +43,7 @@ public enum SettingsRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /settings/{id}/attachments`
-    case uploadSettingAttachment(id: String, body: MultipartFormData)
+    case uploadSettingAttachment(id: String, body: UploadSettingAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum SettingsRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceSetting(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchSettings(let body): return .formEncodable(body)
-        case .uploadSettingAttachment(_, let body): return .multipart(body)
+        case .uploadSettingAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum SettingsRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listSettings: return HTTPHeaders()
-        case .patchSetting: return HTTPHeaders()
+        case .patchSetting: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceSetting: return HTTPHeaders()
         case .searchSettings: return HTTPHeaders()
         case .uploadSettingAttachment: return HTTPHeaders()

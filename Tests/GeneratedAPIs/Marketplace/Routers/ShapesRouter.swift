@@ -43,7 +43,7 @@ public enum ShapesRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /shapes/{id}/attachments`
-    case uploadShapeAttachment(id: String, body: MultipartFormData)
+    case uploadShapeAttachment(id: String, body: UploadShapeAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum ShapesRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceShape(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchShapes(let body): return .formEncodable(body)
-        case .uploadShapeAttachment(_, let body): return .multipart(body)
+        case .uploadShapeAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum ShapesRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listShapes: return HTTPHeaders()
-        case .patchShape: return HTTPHeaders()
+        case .patchShape: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceShape: return HTTPHeaders()
         case .searchShapes: return HTTPHeaders()
         case .uploadShapeAttachment: return HTTPHeaders()

@@ -43,7 +43,7 @@ public enum UsersRouter: MarketplaceBaseRouter {
     /// Attaches a file.
     ///
     /// `POST /users/{id}/attachments`
-    case uploadUserAttachment(id: String, body: MultipartFormData)
+    case uploadUserAttachment(id: String, body: UploadUserAttachmentMultipart)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -96,7 +96,7 @@ public enum UsersRouter: MarketplaceBaseRouter {
                 options: MarketplaceCoding.queryOptions)
         case .replaceUser(_, let body): return .jsonEncodable(body, encoder: MarketplaceCoding.makeEncoder())
         case .searchUsers(let body): return .formEncodable(body)
-        case .uploadUserAttachment(_, let body): return .multipart(body)
+        case .uploadUserAttachment(_, let body): return .multipart(body.multipartFormData)
         }
     }
 
@@ -111,7 +111,7 @@ public enum UsersRouter: MarketplaceBaseRouter {
                 (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
                     .compactMapValues { $0 })
         case .listUsers: return HTTPHeaders()
-        case .patchUser: return HTTPHeaders()
+        case .patchUser: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
         case .replaceUser: return HTTPHeaders()
         case .searchUsers: return HTTPHeaders()
         case .uploadUserAttachment: return HTTPHeaders()

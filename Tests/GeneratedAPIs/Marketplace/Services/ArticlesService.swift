@@ -140,14 +140,16 @@ public final class ArticlesService: Service {
     }
 
     /// Attaches a file.
-    public func uploadArticleAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadArticleAttachment(
+        id: String, body: UploadArticleAttachmentMultipart
+    ) async -> NetworkResult<Attachment> {
         await request(ArticlesRouter.uploadArticleAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadArticleAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadArticleAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(ArticlesRouter.uploadArticleAttachment(id: id, body: body), queue: queue, completion: completion)

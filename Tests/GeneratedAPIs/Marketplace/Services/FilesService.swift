@@ -139,14 +139,15 @@ public final class FilesService: Service {
     }
 
     /// Attaches a file.
-    public func uploadFileAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadFileAttachment(id: String, body: UploadFileAttachmentMultipart) async -> NetworkResult<Attachment>
+    {
         await request(FilesRouter.uploadFileAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadFileAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadFileAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(FilesRouter.uploadFileAttachment(id: id, body: body), queue: queue, completion: completion)

@@ -146,14 +146,16 @@ public final class InventoryService: Service {
     }
 
     /// Attaches a file.
-    public func uploadInventoryItemAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadInventoryItemAttachment(
+        id: String, body: UploadInventoryItemAttachmentMultipart
+    ) async -> NetworkResult<Attachment> {
         await request(InventoryRouter.uploadInventoryItemAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadInventoryItemAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadInventoryItemAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(InventoryRouter.uploadInventoryItemAttachment(id: id, body: body), queue: queue, completion: completion)

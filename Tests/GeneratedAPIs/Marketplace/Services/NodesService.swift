@@ -139,14 +139,15 @@ public final class NodesService: Service {
     }
 
     /// Attaches a file.
-    public func uploadNodeAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadNodeAttachment(id: String, body: UploadNodeAttachmentMultipart) async -> NetworkResult<Attachment>
+    {
         await request(NodesRouter.uploadNodeAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadNodeAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadNodeAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(NodesRouter.uploadNodeAttachment(id: id, body: body), queue: queue, completion: completion)

@@ -139,14 +139,16 @@ public final class OrdersService: Service {
     }
 
     /// Attaches a file.
-    public func uploadOrderAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadOrderAttachment(
+        id: String, body: UploadOrderAttachmentMultipart
+    ) async -> NetworkResult<Attachment> {
         await request(OrdersRouter.uploadOrderAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadOrderAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadOrderAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(OrdersRouter.uploadOrderAttachment(id: id, body: body), queue: queue, completion: completion)

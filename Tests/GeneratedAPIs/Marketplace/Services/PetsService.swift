@@ -138,14 +138,14 @@ public final class PetsService: Service {
     }
 
     /// Attaches a file.
-    public func uploadPetAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadPetAttachment(id: String, body: UploadPetAttachmentMultipart) async -> NetworkResult<Attachment> {
         await request(PetsRouter.uploadPetAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadPetAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadPetAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(PetsRouter.uploadPetAttachment(id: id, body: body), queue: queue, completion: completion)

@@ -140,14 +140,16 @@ public final class ProductsService: Service {
     }
 
     /// Attaches a file.
-    public func uploadProductAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadProductAttachment(
+        id: String, body: UploadProductAttachmentMultipart
+    ) async -> NetworkResult<Attachment> {
         await request(ProductsRouter.uploadProductAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadProductAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadProductAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(ProductsRouter.uploadProductAttachment(id: id, body: body), queue: queue, completion: completion)

@@ -139,14 +139,16 @@ public final class ReportsService: Service {
     }
 
     /// Attaches a file.
-    public func uploadReportAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadReportAttachment(
+        id: String, body: UploadReportAttachmentMultipart
+    ) async -> NetworkResult<Attachment> {
         await request(ReportsRouter.uploadReportAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadReportAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadReportAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(ReportsRouter.uploadReportAttachment(id: id, body: body), queue: queue, completion: completion)

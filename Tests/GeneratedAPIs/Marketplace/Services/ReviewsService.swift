@@ -139,14 +139,16 @@ public final class ReviewsService: Service {
     }
 
     /// Attaches a file.
-    public func uploadReviewAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadReviewAttachment(
+        id: String, body: UploadReviewAttachmentMultipart
+    ) async -> NetworkResult<Attachment> {
         await request(ReviewsRouter.uploadReviewAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadReviewAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadReviewAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(ReviewsRouter.uploadReviewAttachment(id: id, body: body), queue: queue, completion: completion)

@@ -140,14 +140,16 @@ public final class SettingsService: Service {
     }
 
     /// Attaches a file.
-    public func uploadSettingAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadSettingAttachment(
+        id: String, body: UploadSettingAttachmentMultipart
+    ) async -> NetworkResult<Attachment> {
         await request(SettingsRouter.uploadSettingAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadSettingAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadSettingAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(SettingsRouter.uploadSettingAttachment(id: id, body: body), queue: queue, completion: completion)

@@ -139,14 +139,16 @@ public final class ShapesService: Service {
     }
 
     /// Attaches a file.
-    public func uploadShapeAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadShapeAttachment(
+        id: String, body: UploadShapeAttachmentMultipart
+    ) async -> NetworkResult<Attachment> {
         await request(ShapesRouter.uploadShapeAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadShapeAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadShapeAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(ShapesRouter.uploadShapeAttachment(id: id, body: body), queue: queue, completion: completion)

@@ -139,14 +139,15 @@ public final class UsersService: Service {
     }
 
     /// Attaches a file.
-    public func uploadUserAttachment(id: String, body: MultipartFormData) async -> NetworkResult<Attachment> {
+    public func uploadUserAttachment(id: String, body: UploadUserAttachmentMultipart) async -> NetworkResult<Attachment>
+    {
         await request(UsersRouter.uploadUserAttachment(id: id, body: body))
     }
 
     /// Attaches a file. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func uploadUserAttachment(
-        id: String, body: MultipartFormData, queue: DispatchQueue? = nil,
+        id: String, body: UploadUserAttachmentMultipart, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Attachment>) -> Void
     ) -> DataRequest {
         request(UsersRouter.uploadUserAttachment(id: id, body: body), queue: queue, completion: completion)
