@@ -4,21 +4,21 @@ import Foundation
 /// Reads an OpenAPI document, JSON or YAML, into one ``DocumentValue`` tree. Object members are
 /// sorted by key, so the same document reads the same in either format and the output of the
 /// generator never depends on a dictionary's order.
-public enum DocumentLoader {
+enum DocumentLoader {
     /// The most values a document may expand to (YAML aliases can multiply a small file).
     static let maximumValues = 2_000_000
     /// The deepest nesting accepted.
     static let maximumDepth = 256
 
     /// Parses `data`: JSON when its first non-blank character is `{` or `[`, YAML otherwise.
-    public static func load(_ data: Data) throws(GeneratorError) -> DocumentValue {
+    static func load(_ data: Data) throws(GeneratorError) -> DocumentValue {
         let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try loadJSON(data) }
         return try loadYAML(data)
     }
 
     /// Parses a JSON document.
-    public static func loadJSON(_ data: Data) throws(GeneratorError) -> DocumentValue {
+    static func loadJSON(_ data: Data) throws(GeneratorError) -> DocumentValue {
         do {
             return try JSONDecoder().decode(JSONNode.self, from: data).value
         } catch {
@@ -35,7 +35,7 @@ public enum DocumentLoader {
     }
 
     /// Parses a YAML document with libyaml (the first document of the stream).
-    public static func loadYAML(_ data: Data) throws(GeneratorError) -> DocumentValue {
+    static func loadYAML(_ data: Data) throws(GeneratorError) -> DocumentValue {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { throw GeneratorError("#", "libyaml could not start") }
         defer { yaml_parser_delete(&parser) }

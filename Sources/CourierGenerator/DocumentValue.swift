@@ -2,7 +2,7 @@ import Foundation
 
 /// A parsed OpenAPI document (or any part of it): the one tree both the JSON and the YAML readers
 /// produce. Objects keep their keys in the document's order; the generator sorts what it emits.
-public indirect enum DocumentValue: Sendable, Equatable {
+indirect enum DocumentValue: Sendable, Equatable {
     /// `null`, `~` or an empty YAML scalar.
     case null
     /// `true` or `false`.
@@ -19,7 +19,7 @@ public indirect enum DocumentValue: Sendable, Equatable {
     case object([(key: String, value: DocumentValue)])
 
     /// Equality of the trees (objects compare their members in order).
-    public static func == (lhs: DocumentValue, rhs: DocumentValue) -> Bool {
+    static func == (lhs: DocumentValue, rhs: DocumentValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
