@@ -65,6 +65,7 @@ need_package() {  # need_package <dpkg-name> [apt-name]
 }
 if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then need_package nginx-light; fi
 need_package libcurl4-openssl-dev
+need_package libyaml-dev   # GenerateBenchmarks (courier-generate reads YAML with libyaml)
 if [ "$CALLGRIND" = 1 ]; then need_package valgrind; fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
