@@ -51,11 +51,17 @@ enum DocumentLoader {
             throw GeneratorError("#", "not valid YAML: \(problem) at line \(mark.line + 1), column \(mark.column + 1)")
         }
         defer { yaml_document_delete(&document) }
-        guard let root = yaml_document_get_root_node(&document) else {
-            throw GeneratorError("#", "the document is empty")
+        return try withUnsafeMutablePointer(to: &document) { pointer throws(GeneratorError) -> DocumentValue in
+            guard let root = yaml_document_get_root_node(pointer) else {
+                throw GeneratorError("#", "the document is empty")
+            }
+            let tree = YAMLTree(document: pointer)
+            // Measured first, without expanding aliases: a bomb or a cycle is refused at once.
+            var sizes: [UnsafeMutablePointer<yaml_node_t>: (count: Int, height: Int)] = [:]
+            var open: Set<UnsafeMutablePointer<yaml_node_t>> = []
+            _ = try tree.measure(root, pointer: "#", depth: 0, sizes: &sizes, open: &open)
+            return try tree.value(root, pointer: "#", depth: 0)
         }
-        var budget = maximumValues
-        return try YAMLTree(document: &document).value(root, pointer: "#", depth: 0, budget: &budget)
     }
 }
 
@@ -97,71 +103,110 @@ private struct AnyKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// Walks libyaml's node graph (aliases are shared nodes) into the tree, with a budget against
-/// alias bombs and a depth limit against cycles.
+/// Walks libyaml's node graph (aliases are shared nodes) into the tree; ``measure`` checks the
+/// size and depth the aliases expand to, and finds cycles, before anything is built.
 private struct YAMLTree {
     let document: UnsafeMutablePointer<yaml_document_t>
 
-    init(document: UnsafeMutablePointer<yaml_document_t>) { self.document = document }
+    /// The number of values `node` expands to and its height, each node measured once.
+    func measure(
+        _ node: UnsafeMutablePointer<yaml_node_t>, pointer: String, depth: Int,
+        sizes: inout [UnsafeMutablePointer<yaml_node_t>: (count: Int, height: Int)],
+        open: inout Set<UnsafeMutablePointer<yaml_node_t>>
+    ) throws(GeneratorError) -> (count: Int, height: Int) {
+        let limit = DocumentLoader.maximumDepth
+        if let known = sizes[node] {
+            guard depth + known.height <= limit else { throw Self.tooDeep(pointer) }
+            return known
+        }
+        guard open.insert(node).inserted else {
+            throw GeneratorError(pointer, "a recursive alias: the node contains itself")
+        }
+        defer { open.remove(node) }
+        guard depth < limit else { throw Self.tooDeep(pointer) }
+        var count = 1
+        var height = 1
+        for (token, child) in try children(of: node, pointer: pointer) {
+            let size = try measure(
+                child, pointer: JSONPointer.appending(pointer, token), depth: depth + 1, sizes: &sizes, open: &open)
+            count += size.count
+            height = max(height, size.height + 1)
+            guard count <= DocumentLoader.maximumValues else {
+                throw GeneratorError(
+                    pointer, "the YAML expands to more than \(DocumentLoader.maximumValues) values (through aliases)")
+            }
+        }
+        sizes[node] = (count, height)
+        return (count, height)
+    }
 
-    func value(
-        _ node: UnsafeMutablePointer<yaml_node_t>, pointer: String, depth: Int, budget: inout Int
+    private static func tooDeep(_ pointer: String) -> GeneratorError {
+        GeneratorError(pointer, "nested deeper than \(DocumentLoader.maximumDepth) levels")
+    }
+
+    /// The children of a sequence (by index) or a mapping (by key); none for a scalar.
+    private func children(
+        of node: UnsafeMutablePointer<yaml_node_t>, pointer: String
     )
-        throws(GeneratorError) -> DocumentValue
+        throws(GeneratorError) -> [(String, UnsafeMutablePointer<yaml_node_t>)]
     {
-        budget -= 1
-        guard budget > 0 else {
-            throw GeneratorError(pointer, "the YAML expands to more than \(DocumentLoader.maximumValues) values")
-        }
-        guard depth < DocumentLoader.maximumDepth else {
-            throw GeneratorError(
-                pointer, "nested deeper than \(DocumentLoader.maximumDepth) levels (or a recursive alias)")
-        }
+        var result: [(String, UnsafeMutablePointer<yaml_node_t>)] = []
         switch node.pointee.type {
-        case YAML_SCALAR_NODE:
-            let scalar = node.pointee.data.scalar
-            let text =
-                scalar.value.map { pointer in
-                    String(decoding: UnsafeBufferPointer(start: pointer, count: scalar.length), as: UTF8.self)
-                } ?? ""
-            return scalar.style == YAML_PLAIN_SCALAR_STYLE ? Self.resolvePlain(text) : .string(text)
         case YAML_SEQUENCE_NODE:
-            var elements: [DocumentValue] = []
             var item = node.pointee.data.sequence.items.start
             while let current = item, current != node.pointee.data.sequence.items.top {
-                let child = try self.node(current.pointee, pointer: pointer)
-                elements.append(
-                    try value(
-                        child, pointer: JSONPointer.appending(pointer, String(elements.count)), depth: depth + 1,
-                        budget: &budget))
+                result.append((String(result.count), try self.node(current.pointee, pointer: pointer)))
                 item = current + 1
             }
-            return .array(elements)
         case YAML_MAPPING_NODE:
-            var members: [String: DocumentValue] = [:]
             var pair = node.pointee.data.mapping.pairs.start
             while let current = pair, current != node.pointee.data.mapping.pairs.top {
                 let keyNode = try self.node(current.pointee.key, pointer: pointer)
                 guard keyNode.pointee.type == YAML_SCALAR_NODE else {
                     throw GeneratorError(pointer, "a mapping key is not a scalar")
                 }
-                let scalar = keyNode.pointee.data.scalar
-                let key =
-                    scalar.value.map {
-                        String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
-                    } ?? ""
-                let child = try self.node(current.pointee.value, pointer: pointer)
-                if key == "<<" {
-                    throw GeneratorError(pointer, "YAML merge keys (<<) are not supported")
-                }
-                members[key] = try value(
-                    child, pointer: JSONPointer.appending(pointer, key), depth: depth + 1, budget: &budget)
+                let key = Self.text(keyNode)
+                if key == "<<" { throw GeneratorError(pointer, "YAML merge keys (<<) are not supported") }
+                result.append((key, try self.node(current.pointee.value, pointer: pointer)))
                 pair = current + 1
+            }
+        default: break
+        }
+        return result
+    }
+
+    /// The tree of `node` (already measured).
+    func value(
+        _ node: UnsafeMutablePointer<yaml_node_t>, pointer: String, depth: Int
+    ) throws(GeneratorError)
+        -> DocumentValue
+    {
+        guard depth < DocumentLoader.maximumDepth else { throw Self.tooDeep(pointer) }
+        switch node.pointee.type {
+        case YAML_SCALAR_NODE:
+            let text = Self.text(node)
+            return node.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? Self.resolvePlain(text) : .string(text)
+        case YAML_SEQUENCE_NODE:
+            var elements: [DocumentValue] = []
+            for (token, child) in try children(of: node, pointer: pointer) {
+                elements.append(try value(child, pointer: JSONPointer.appending(pointer, token), depth: depth + 1))
+            }
+            return .array(elements)
+        case YAML_MAPPING_NODE:
+            var members: [String: DocumentValue] = [:]
+            for (key, child) in try children(of: node, pointer: pointer) {
+                members[key] = try value(child, pointer: JSONPointer.appending(pointer, key), depth: depth + 1)
             }
             return .object(members.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
         default:
             return .null
         }
+    }
+
+    private static func text(_ node: UnsafeMutablePointer<yaml_node_t>) -> String {
+        let scalar = node.pointee.data.scalar
+        guard let bytes = scalar.value else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: scalar.length), as: UTF8.self)
     }
 
     private func node(_ index: Int32, pointer: String) throws(GeneratorError) -> UnsafeMutablePointer<yaml_node_t> {

@@ -1,7 +1,6 @@
 import CourierGenerator
 import Foundation
 
-/// courier-generate <document> --output <dir> [--module-name <name>] [--format-config <file>] [--no-format]
 let usage = """
     usage: courier-generate <document> --output <dir> [--module-name <name>] [--format-config <.swift-format>] [--no-format]
       <document>       an OpenAPI 3.0 or 3.1 document, JSON or YAML
@@ -11,53 +10,76 @@ let usage = """
       --no-format      write the files without running swift-format
     """
 
-func fail(_ message: String, code: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data("courier-generate: \(message)\n".utf8))
-    exit(code)
+/// Why the command stops: the message for standard error and the exit status (2: usage, 1: the rest).
+struct Stop: Error {
+    let message: String
+    var status: Int32 = 1
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-var document: String?
-var output: String?
-var moduleName = "API"
-var formatConfig: String?
-var shouldFormat = true
-while !arguments.isEmpty {
-    let argument = arguments.removeFirst()
-    func value() -> String {
-        guard !arguments.isEmpty else { fail("\(argument) needs a value\n\(usage)", code: 2) }
-        return arguments.removeFirst()
+/// The command; everything it allocates is released before the process exits.
+func run(_ arguments: [String]) throws(Stop) -> String {
+    var arguments = arguments
+    var document: String?
+    var output: String?
+    var moduleName = "API"
+    var formatConfig: String?
+    var shouldFormat = true
+    while !arguments.isEmpty {
+        let argument = arguments.removeFirst()
+        switch argument {
+        case "--output", "-o", "--module-name", "--format-config":
+            guard !arguments.isEmpty else { throw Stop(message: "\(argument) needs a value\n\(usage)", status: 2) }
+            let value = arguments.removeFirst()
+            if argument == "--module-name" {
+                moduleName = value
+            } else if argument == "--format-config" {
+                formatConfig = value
+            } else {
+                output = value
+            }
+        case "--no-format": shouldFormat = false
+        case "--help", "-h": return usage
+        default:
+            if argument.hasPrefix("-") || document != nil {
+                throw Stop(message: "unexpected argument \(argument)\n\(usage)", status: 2)
+            }
+            document = argument
+        }
     }
-    switch argument {
-    case "--output", "-o": output = value()
-    case "--module-name": moduleName = value()
-    case "--format-config": formatConfig = value()
-    case "--no-format": shouldFormat = false
-    case "--help", "-h":
-        print(usage)
-        exit(0)
-    default:
-        if argument.hasPrefix("-") || document != nil { fail("unexpected argument \(argument)\n\(usage)", code: 2) }
-        document = argument
+    guard let document, let output else {
+        throw Stop(message: "a document and --output are required\n\(usage)", status: 2)
     }
-}
-guard let document, let output else { fail("a document and --output are required\n\(usage)", code: 2) }
-let documentURL = URL(fileURLWithPath: document)
-guard let data = FileManager.default.contents(atPath: documentURL.path) else { fail("cannot read \(document)") }
-do {
-    let files = try Generator.generate(
-        document: data, sourceName: documentURL.lastPathComponent, moduleName: moduleName)
-    let directory = URL(fileURLWithPath: output)
-    try OutputWriter.write(files, to: directory)
-    if shouldFormat {
-        if try !OutputWriter.format(directory, configuration: formatConfig.map { URL(fileURLWithPath: $0) }) {
+    let documentURL = URL(fileURLWithPath: document)
+    guard let data = FileManager.default.contents(atPath: documentURL.path) else {
+        throw Stop(message: "cannot read \(document)")
+    }
+    do {
+        let files = try Generator.generate(
+            document: data, sourceName: documentURL.lastPathComponent, moduleName: moduleName)
+        let directory = URL(fileURLWithPath: output)
+        try OutputWriter.write(files, to: directory)
+        if shouldFormat,
+            try !OutputWriter.format(directory, configuration: formatConfig.map(URL.init(fileURLWithPath:)))
+        {
             FileHandle.standardError.write(
                 Data("courier-generate: swift-format not found; files left unformatted\n".utf8))
         }
+        return "courier-generate: wrote \(files.count) files to \(output)"
+    } catch let error as GeneratorError {
+        throw Stop(message: "\(document)#\(error.pointer.dropFirst()): \(error.message)")
+    } catch {
+        throw Stop(message: "\(error)")
     }
-    print("courier-generate: wrote \(files.count) files to \(output)")
-} catch let error as GeneratorError {
-    fail("\(document)#\(error.pointer.dropFirst()): \(error.message)")
-} catch {
-    fail("\(error)")
 }
+
+func main() -> Int32 {
+    do {
+        print(try run(Array(CommandLine.arguments.dropFirst())))
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("courier-generate: \(error.message)\n".utf8))
+        return error.status
+    }
+}
+
+exit(main())

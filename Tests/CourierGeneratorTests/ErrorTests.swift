@@ -75,7 +75,7 @@ final class ErrorTests: XCTestCase {
         XCTAssertTrue(error(deep)?.message.contains("nested deeper than") == true)
         let cycle = error("openapi: 3.1.0\nx: &a [*a]\n")
         XCTAssertTrue(cycle?.message.contains("recursive alias") == true)
-        XCTAssertTrue(cycle?.pointer.hasPrefix("#/x/0/0/0") == true)
+        XCTAssertEqual(cycle?.pointer, "#/x/0")
     }
 
     func testSelfReferencingSchemasDoNotRecurseForever() {
