@@ -212,7 +212,7 @@ final class SchemaResolver {
             let cases = present.compactMap { value -> Int? in
                 if case .integer(let number) = value { return number } else { return nil }
             }.filter { seen.insert($0).inserted }.map {
-                (name: Naming.unique($0 < 0 ? "minus\(-$0)" : "value\($0)", in: &used), raw: String($0))
+                (name: Naming.unique($0 < 0 ? "minus\($0.magnitude)" : "value\($0)", in: &used), raw: String($0))
             }
             declare(.enumeration(name: name, doc: Self.doc(schema), rawType: "Int", cases: cases))
             return .named(name)
