@@ -1,9 +1,8 @@
 import CYaml
 import Foundation
 
-/// Reads an OpenAPI document, JSON or YAML, into one ``DocumentValue`` tree. Object members are
-/// sorted by key, so the same document reads the same in either format and the output of the
-/// generator never depends on a dictionary's order.
+/// Reads an OpenAPI document, JSON or YAML, into one ``DocumentValue`` tree, object members in
+/// document order, so the same document reads the same in either format.
 enum DocumentLoader {
     /// The most values a document may expand to (YAML aliases can multiply a small file).
     static let maximumValues = 2_000_000
@@ -19,19 +18,7 @@ enum DocumentLoader {
 
     /// Parses a JSON document.
     static func loadJSON(_ data: Data) throws(GeneratorError) -> DocumentValue {
-        do {
-            return try JSONDecoder().decode(JSONNode.self, from: data).value
-        } catch {
-            throw GeneratorError("#", "not valid JSON: \(describe(error))")
-        }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
-        }
-        return "\(error)"
+        try JSONReader.read([UInt8](data))
     }
 
     /// Parses a YAML document with libyaml (the first document of the stream).
@@ -63,44 +50,6 @@ enum DocumentLoader {
             return try tree.value(root, pointer: "#", depth: 0)
         }
     }
-}
-
-/// JSON through Foundation's decoder, into the shared tree.
-private struct JSONNode: Decodable {
-    let value: DocumentValue
-
-    init(from decoder: any Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var elements: [DocumentValue] = []
-            while !array.isAtEnd { elements.append(try array.decode(JSONNode.self).value) }
-            value = .array(elements)
-        } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
-            value = .object(
-                try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
-                    (key: $0.stringValue, value: try object.decode(JSONNode.self, forKey: $0).value)
-                })
-        } else {
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() {
-                value = .null
-            } else if let bool = try? single.decode(Bool.self) {
-                value = .bool(bool)
-            } else if let integer = try? single.decode(Int.self) {
-                value = .integer(integer)
-            } else if let number = try? single.decode(Double.self) {
-                value = .number(number)
-            } else {
-                value = .string(try single.decode(String.self))
-            }
-        }
-    }
-}
-
-private struct AnyKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
 
 /// Walks libyaml's node graph (aliases are shared nodes) into the tree; ``measure`` checks the
@@ -193,11 +142,18 @@ private struct YAMLTree {
             }
             return .array(elements)
         case YAML_MAPPING_NODE:
-            var members: [String: DocumentValue] = [:]
+            var members: [(key: String, value: DocumentValue)] = []
+            var positions: [String: Int] = [:]
             for (key, child) in try children(of: node, pointer: pointer) {
-                members[key] = try value(child, pointer: JSONPointer.appending(pointer, key), depth: depth + 1)
+                let member = try value(child, pointer: JSONPointer.appending(pointer, key), depth: depth + 1)
+                if let position = positions[key] {
+                    members[position].value = member  // a repeated key keeps its place, the last value wins
+                } else {
+                    positions[key] = members.count
+                    members.append((key: key, value: member))
+                }
             }
-            return .object(members.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+            return .object(members)
         default:
             return .null
         }

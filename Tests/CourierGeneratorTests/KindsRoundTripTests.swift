@@ -16,13 +16,13 @@ final class KindsRoundTripTests: RoundTripCase {
         }
         try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
             let pet = try await PetsService.shared.getPet(id: "p 1", xRequestID: "r-1", xTrace: 4).get()
-            XCTAssertEqual(pet, .dog(Dog(barks: 3, petType: "dog")))
+            XCTAssertEqual(pet, .dog(Dog(petType: "dog", barks: 3)))
             let request = try XCTUnwrap(
                 server.recordedRequests(path: "/pets/p%201").last ?? server.recordedRequests(path: "/pets/p 1").last)
             XCTAssertEqual(request.headers.header("X-Request-ID"), "r-1")
             XCTAssertEqual(request.headers.header("X-Trace"), "4")
 
-            let square = Shape.square(Square(label: "s", side: 2))
+            let square = Shape.square(Square(side: 2, label: "s"))
             let stored = try await ShapesService.shared.addShape(dryRun: true, tags: ["a", "b"], body: square).get()
             XCTAssertEqual(stored, square)
             XCTAssertEqual(query(try lastRequest("/shapes")), ["dry-run=true", "tags=a", "tags=b"])
@@ -77,7 +77,7 @@ final class KindsRoundTripTests: RoundTripCase {
         let decoder = KindsCoding.makeDecoder()
         XCTAssertEqual(
             try decoder.decode(Pet.self, from: PetsRouter.getPet(id: "", xRequestID: "").sampleData),
-            .cat(Cat(indoor: true, petType: "cat")))
+            .cat(Cat(petType: "cat", indoor: true)))
     }
 }
 

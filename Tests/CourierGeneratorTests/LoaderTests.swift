@@ -25,8 +25,35 @@ final class LoaderTests: XCTestCase {
               anchor: &shared {k: v}
               alias: *shared
             """
-        let json = #"{"a": {"anchor": {"k": "v"}, "alias": {"k": "v"}}, "b": [1, 2.5, "x", true, null]}"#
+        let json = #"{"b": [1, 2.5, "x", true, null], "a": {"anchor": {"k": "v"}, "alias": {"k": "v"}}}"#
         XCTAssertEqual(try DocumentLoader.load(Data(yaml.utf8)), try DocumentLoader.load(Data(json.utf8)))
+        // Members keep the document's order; a repeated key keeps its place and takes the last value.
+        XCTAssertEqual(
+            try DocumentLoader.load(Data("z: 1\na: 2\nz: 3\n".utf8)), .object([("z", .integer(3)), ("a", .integer(2))]))
+        XCTAssertEqual(
+            try DocumentLoader.load(Data(#"{"z": 1, "a": 2, "z": 3}"#.utf8)),
+            .object([("z", .integer(3)), ("a", .integer(2))]))
+    }
+
+    func testJSONStringsNumbersAndErrors() throws {
+        let text = #"["a\"b\\c\/\n\t\u00e9\ud83d\ude00", -12, 1.5e2, 0.25, true, false, null, {}, []]"#
+        XCTAssertEqual(
+            try DocumentLoader.loadJSON(Data(text.utf8)),
+            .array([
+                .string("a\"b\\c/\n\té😀"), .integer(-12), .number(150), .number(0.25), .bool(true), .bool(false), .null,
+                .object([]), .array([])
+            ]))
+        let failures: [(String, String)] = [
+            (#"{"a": }"#, "unexpected character at byte 6"), (#"{"a" 1}"#, "expected ':' at byte 5"),
+            (#"[1, 2"#, "unexpected end in an array at byte 5"), (#""abc"#, "unterminated string at byte 4"),
+            (#"{"a": 1} x"#, "unexpected text after the document at byte 9"), (#"["\q"]"#, "unknown escape at byte 4"),
+            (String(repeating: "[", count: 300), "nested deeper than 256 levels at byte 256")
+        ]
+        for (text, message) in failures {
+            XCTAssertThrowsError(try DocumentLoader.loadJSON(Data(text.utf8)), text) { error in
+                XCTAssertEqual((error as? GeneratorError)?.message, "not valid JSON: \(message)", text)
+            }
+        }
     }
 
     func testNamesBecomeValidSwift() {

@@ -13,12 +13,12 @@ final class MiniRoundTripTests: RoundTripCase {
         server.route("DELETE", "/pets/7") { _ in .empty() }
         try await MiniServer.$baseURL.withValue(server.baseURL.absoluteString) {
             let pets = try await PetsService.shared.listPets(limit: 2, status: .sold).get()
-            XCTAssertEqual(pets, [Pet(id: 1, name: "Rex", nickname: nil, status: .sold)])
+            XCTAssertEqual(pets, [Pet(id: 1, name: "Rex", status: .sold, nickname: nil)])
             var request = try lastRequest("/pets")
             XCTAssertEqual(request.method, "GET")
             XCTAssertEqual(query(request), ["limit=2", "status=sold"])
 
-            let new = Pet(id: 3, name: "Bo", nickname: "B", status: .pending)
+            let new = Pet(id: 3, name: "Bo", status: .pending, nickname: "B")
             let created = try await PetsService.shared.createPet(body: new).get()
             XCTAssertEqual(created, new)
             request = try lastRequest("/pets")

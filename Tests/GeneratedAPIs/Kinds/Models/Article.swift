@@ -5,20 +5,20 @@ import Foundation
 
 /// An article, a Base with a title.
 public struct Article: Codable, Sendable, Equatable {
-    /// `createdAt`.
-    public var createdAt: Date?
     /// `id`.
     public var id: String
-    /// `priority`.
-    public var priority: ArticlePriority?
+    /// `createdAt`.
+    public var createdAt: Date?
     /// `title`.
     public var title: String
+    /// `priority`.
+    public var priority: ArticlePriority?
 
     /// Creates a value from its properties.
-    public init(createdAt: Date? = nil, id: String, priority: ArticlePriority? = nil, title: String) {
-        self.createdAt = createdAt
+    public init(id: String, createdAt: Date? = nil, title: String, priority: ArticlePriority? = nil) {
         self.id = id
-        self.priority = priority
+        self.createdAt = createdAt
         self.title = title
+        self.priority = priority
     }
 }

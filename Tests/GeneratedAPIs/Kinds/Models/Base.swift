@@ -5,14 +5,14 @@ import Foundation
 
 /// Base in the document.
 public struct Base: Codable, Sendable, Equatable {
-    /// `createdAt`.
-    public var createdAt: Date?
     /// `id`.
     public var id: String
+    /// `createdAt`.
+    public var createdAt: Date?
 
     /// Creates a value from its properties.
-    public init(createdAt: Date? = nil, id: String) {
-        self.createdAt = createdAt
+    public init(id: String, createdAt: Date? = nil) {
         self.id = id
+        self.createdAt = createdAt
     }
 }

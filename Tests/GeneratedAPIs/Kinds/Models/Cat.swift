@@ -5,14 +5,14 @@ import Foundation
 
 /// Cat in the document.
 public struct Cat: Codable, Sendable, Equatable {
-    /// `indoor`.
-    public var indoor: Bool
     /// `petType`.
     public var petType: String
+    /// `indoor`.
+    public var indoor: Bool
 
     /// Creates a value from its properties.
-    public init(indoor: Bool, petType: String) {
-        self.indoor = indoor
+    public init(petType: String, indoor: Bool) {
         self.petType = petType
+        self.indoor = indoor
     }
 }

@@ -5,14 +5,14 @@ import Foundation
 
 /// Dog in the document.
 public struct Dog: Codable, Sendable, Equatable {
-    /// `barks`.
-    public var barks: Int
     /// `petType`.
     public var petType: String
+    /// `barks`.
+    public var barks: Int
 
     /// Creates a value from its properties.
-    public init(barks: Int, petType: String) {
-        self.barks = barks
+    public init(petType: String, barks: Int) {
         self.petType = petType
+        self.barks = barks
     }
 }

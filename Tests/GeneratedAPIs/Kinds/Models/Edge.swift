@@ -5,22 +5,22 @@ import Foundation
 
 /// Edge in the document.
 public struct Edge: Codable, Sendable, Equatable {
-    /// `empty`.
-    public var empty: EdgeEmptyModel?
-    /// `extraOnly`.
-    public var extraOnly: EdgeExtraOnly?
     /// `mode`.
     public var mode: EdgeMode?
     /// `nothing`.
     public var nothing: JSONValue?
+    /// `empty`.
+    public var empty: EdgeEmptyModel?
+    /// `extraOnly`.
+    public var extraOnly: EdgeExtraOnly?
 
     /// Creates a value from its properties.
     public init(
-        empty: EdgeEmptyModel? = nil, extraOnly: EdgeExtraOnly? = nil, mode: EdgeMode? = nil, nothing: JSONValue? = nil
+        mode: EdgeMode? = nil, nothing: JSONValue? = nil, empty: EdgeEmptyModel? = nil, extraOnly: EdgeExtraOnly? = nil
     ) {
-        self.empty = empty
-        self.extraOnly = extraOnly
         self.mode = mode
         self.nothing = nothing
+        self.empty = empty
+        self.extraOnly = extraOnly
     }
 }

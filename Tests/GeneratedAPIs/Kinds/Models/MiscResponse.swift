@@ -5,17 +5,17 @@ import Foundation
 
 /// MiscResponse in the document.
 public struct MiscResponse: Codable, Sendable, Equatable {
-    /// `odd`.
-    public var odd: OddNames?
     /// `settings`.
     public var settings: Settings?
     /// `tree`.
     public var tree: TreeNode?
+    /// `odd`.
+    public var odd: OddNames?
 
     /// Creates a value from its properties.
-    public init(odd: OddNames? = nil, settings: Settings? = nil, tree: TreeNode? = nil) {
-        self.odd = odd
+    public init(settings: Settings? = nil, tree: TreeNode? = nil, odd: OddNames? = nil) {
         self.settings = settings
         self.tree = tree
+        self.odd = odd
     }
 }

@@ -5,55 +5,55 @@ import Foundation
 
 /// OddNames in the document.
 public struct OddNames: Codable, Sendable, Equatable {
-    /// `2fa`.
-    public var _2fa: Bool?
-    /// `@type`.
-    public var type: String?
-    /// `attachment`.
-    public var attachment: Data?
     /// `class`.
     public var `class`: String
     /// `default`.
     public var `default`: Bool?
-    /// `e-mail`.
-    public var eMail: String?
-    /// `extra`.
-    public var extra: JSONValue?
-    /// `first-name`.
-    public var firstName: String
-    /// `inline`.
-    public var inline: OddNamesInline?
     /// `self`.
     public var selfValue: String?
+    /// `first-name`.
+    public var firstName: String
+    /// `2fa`.
+    public var _2fa: Bool?
+    /// `@type`.
+    public var type: String?
+    /// `e-mail`.
+    public var eMail: String?
+    /// `attachment`.
+    public var attachment: Data?
+    /// `extra`.
+    public var extra: JSONValue?
+    /// `inline`.
+    public var inline: OddNamesInline?
 
     /// Creates a value from its properties.
     public init(
-        _2fa: Bool? = nil, type: String? = nil, attachment: Data? = nil, `class`: String, `default`: Bool? = nil,
-        eMail: String? = nil, extra: JSONValue? = nil, firstName: String, inline: OddNamesInline? = nil,
-        selfValue: String? = nil
+        `class`: String, `default`: Bool? = nil, selfValue: String? = nil, firstName: String, _2fa: Bool? = nil,
+        type: String? = nil, eMail: String? = nil, attachment: Data? = nil, extra: JSONValue? = nil,
+        inline: OddNamesInline? = nil
     ) {
-        self._2fa = _2fa
-        self.type = type
-        self.attachment = attachment
         self.`class` = `class`
         self.`default` = `default`
-        self.eMail = eMail
-        self.extra = extra
-        self.firstName = firstName
-        self.inline = inline
         self.selfValue = selfValue
+        self.firstName = firstName
+        self._2fa = _2fa
+        self.type = type
+        self.eMail = eMail
+        self.attachment = attachment
+        self.extra = extra
+        self.inline = inline
     }
 
     enum CodingKeys: String, CodingKey {
-        case _2fa = "2fa"
-        case type = "@type"
-        case attachment
         case `class`
         case `default`
-        case eMail = "e-mail"
-        case extra
-        case firstName = "first-name"
-        case inline
         case selfValue = "self"
+        case firstName = "first-name"
+        case _2fa = "2fa"
+        case type = "@type"
+        case eMail = "e-mail"
+        case attachment
+        case extra
+        case inline
     }
 }

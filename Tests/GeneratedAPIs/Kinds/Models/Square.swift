@@ -5,14 +5,14 @@ import Foundation
 
 /// Square in the document.
 public struct Square: Codable, Sendable, Equatable {
-    /// `label`.
-    public var label: String
     /// `side`.
     public var side: Double
+    /// `label`.
+    public var label: String
 
     /// Creates a value from its properties.
-    public init(label: String, side: Double) {
-        self.label = label
+    public init(side: Double, label: String) {
         self.side = side
+        self.label = label
     }
 }

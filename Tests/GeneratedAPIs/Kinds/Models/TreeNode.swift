@@ -5,22 +5,22 @@ import Foundation
 
 /// TreeNode in the document.
 public final class TreeNode: Codable, Sendable, Equatable {
-    /// `children`.
-    public let children: [TreeNode]
     /// `name`.
     public let name: String
+    /// `children`.
+    public let children: [TreeNode]
     /// `parent`.
     public let parent: TreeNode?
 
     /// Creates a value from its properties.
-    public init(children: [TreeNode], name: String, parent: TreeNode? = nil) {
-        self.children = children
+    public init(name: String, children: [TreeNode], parent: TreeNode? = nil) {
         self.name = name
+        self.children = children
         self.parent = parent
     }
 
     /// Equal when every property is.
     public static func == (lhs: TreeNode, rhs: TreeNode) -> Bool {
-        lhs === rhs || (lhs.children == rhs.children && lhs.name == rhs.name && lhs.parent == rhs.parent)
+        lhs === rhs || (lhs.name == rhs.name && lhs.children == rhs.children && lhs.parent == rhs.parent)
     }
 }

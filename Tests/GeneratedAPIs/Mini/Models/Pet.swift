@@ -9,16 +9,16 @@ public struct Pet: Codable, Sendable, Equatable {
     public var id: Int
     /// `name`.
     public var name: String
-    /// `nickname`.
-    public var nickname: String?
     /// `status`.
     public var status: Status?
+    /// `nickname`.
+    public var nickname: String?
 
     /// Creates a value from its properties.
-    public init(id: Int, name: String, nickname: String? = nil, status: Status? = nil) {
+    public init(id: Int, name: String, status: Status? = nil, nickname: String? = nil) {
         self.id = id
         self.name = name
-        self.nickname = nickname
         self.status = status
+        self.nickname = nickname
     }
 }
