@@ -39,7 +39,7 @@ public enum Generator {
         let info = root["info"]
         let title = info?["title"]?.stringValue ?? sourceName
         let header = [
-            "\(headerPrefix) from \(sourceName) (\(Naming.docLine(title)) \(info?["version"]?.stringValue ?? "")).",
+            "\(headerPrefix) from \(sourceName) (\(Naming.docLine(title)) \(info?["version"].map { $0.stringValue ?? $0.jsonText() } ?? "")).",
             "// Do not edit: change the document and run courier-generate again.",
             ""
         ]

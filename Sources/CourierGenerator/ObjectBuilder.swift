@@ -14,7 +14,8 @@ struct ObjectBuilder {
     func merged(_ schema: DocumentValue, pointer: String, name: String) throws(GeneratorError) -> SwiftType {
         var collected = Collected()
         try collect(schema, pointer: pointer, into: &collected)
-        var used: Set<String> = []
+        // The extra members' property takes its name first; a declared one by that name gets a suffix.
+        var used: Set<String> = collected.additional == nil ? [] : ["additionalProperties"]
         var properties: [ModelProperty] = []
         var seen: Set<String> = []
         for (key, propertySchema, propertyPointer) in collected.properties where seen.insert(key).inserted {
@@ -34,7 +35,6 @@ struct ObjectBuilder {
                 let (type, nullable) = try resolver.resolve(extra, pointer: extraPointer, name: name + "Value")
                 additional = nullable ? .json : type
             }
-            if additional != nil { _ = Naming.unique("additionalProperties", in: &used) }
         }
         resolver.declare(
             .object(name: name, doc: SchemaResolver.doc(schema), properties: properties, additional: additional))

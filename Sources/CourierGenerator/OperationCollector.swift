@@ -100,7 +100,7 @@ struct OperationCollector {
         case .primitive: break
         case .named(let named): isEnum = resolver.isRawEnum(named)
         case .array(.named(let named)) where resolver.isRawEnum(named): elementIsEnum = true
-        case .array(.primitive(let primitive)) where primitive != "Data" && primitive != "Date": break
+        case .array(.primitive(let primitive)) where primitive != "Data": break
         default:
             // Objects go out as deepObject-style keys (`filter[name]=x`); anything else as text.
             type = location == .query ? .dictionary(.primitive("String")) : .primitive("String")

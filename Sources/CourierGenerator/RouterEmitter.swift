@@ -128,12 +128,20 @@ struct RouterEmitter {
                     value = "\(name)?.map(\\.rawValue)"
                 } else if parameter.type == .primitive("Date") {
                     value = "\(name).map { \(names.coding).text($0) }"
+                } else if parameter.type == .array(.primitive("Date")) {
+                    value = "\(name)?.map { \(names.coding).text($0) }"
                 } else {
                     value = name
                 }
                 value += " as any Sendable"
             } else {
-                value = parameter.elementIsEnum ? "\(name).map(\\.rawValue)" : valueText(parameter, name)
+                if parameter.elementIsEnum {
+                    value = "\(name).map(\\.rawValue)"
+                } else if parameter.type == .array(.primitive("Date")) {
+                    value = "\(name).map { \(names.coding).text($0) }"
+                } else {
+                    value = valueText(parameter, name)
+                }
             }
             return "\(Naming.literal(parameter.name)): \(value)"
         }

@@ -73,6 +73,28 @@ final class KindsRoundTripTests: RoundTripCase {
         }
     }
 
+    func testKindsMembersNamedLikeSwiftAndCoding() async throws {
+        let body = #"{"mode":"a b","additionalProperties":true,"encode":"e","hashValue":1,"declaredKeys":"d","x":"y"}"#
+        server.route("GET", "/edge/p") { _ in .jsonString(body) }
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            let days = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 86_400)]
+            let edge = try await MiscService.shared.path2(path: "p", days: days, queue2: "q").get()
+            XCTAssertEqual(
+                edge,
+                Edge(
+                    mode: .aB, additionalProperties2: true, encode: "e", hashValue: 1, declaredKeys: "d",
+                    additionalProperties: ["x": "y"]))
+            XCTAssertEqual(
+                query(try lastRequest("/edge/p")),
+                ["days=1970-01-01T00:00:00Z", "days=1970-01-02T00:00:00Z", "queue=q"])
+            let encoded = String(decoding: try KindsCoding.makeEncoder().encode(edge), as: UTF8.self)
+            XCTAssertEqual(
+                encoded,
+                #"{"additionalProperties":true,"declaredKeys":"d","encode":"e","hashValue":1,"mode":"a b","x":"y"}"#)
+        }
+        XCTAssertEqual(EdgeMode.allCases.map(\.rawValue).last, "\u{1F642}")
+    }
+
     func testKindsSampleDecodes() throws {
         let decoder = KindsCoding.makeDecoder()
         XCTAssertEqual(

@@ -7,20 +7,89 @@ import Foundation
 public struct Edge: Codable, Sendable, Equatable {
     /// `mode`.
     public var mode: EdgeMode?
+    /// `additionalProperties`.
+    public var additionalProperties2: Bool?
+    /// `encode`.
+    public var encode: String?
+    /// `hashValue`.
+    public var hashValue: Int?
+    /// `declaredKeys`.
+    public var declaredKeys: String?
     /// `nothing`.
     public var nothing: JSONValue?
     /// `empty`.
     public var empty: EdgeEmptyModel?
     /// `extraOnly`.
     public var extraOnly: EdgeExtraOnly?
+    /// The members not declared above (`additionalProperties`).
+    public var additionalProperties: [String: String]
 
     /// Creates a value from its properties.
     public init(
-        mode: EdgeMode? = nil, nothing: JSONValue? = nil, empty: EdgeEmptyModel? = nil, extraOnly: EdgeExtraOnly? = nil
+        mode: EdgeMode? = nil, additionalProperties2: Bool? = nil, encode: String? = nil, hashValue: Int? = nil,
+        declaredKeys: String? = nil, nothing: JSONValue? = nil, empty: EdgeEmptyModel? = nil,
+        extraOnly: EdgeExtraOnly? = nil, additionalProperties: [String: String] = [:]
     ) {
         self.mode = mode
+        self.additionalProperties2 = additionalProperties2
+        self.encode = encode
+        self.hashValue = hashValue
+        self.declaredKeys = declaredKeys
         self.nothing = nothing
         self.empty = empty
         self.extraOnly = extraOnly
+        self.additionalProperties = additionalProperties
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case mode
+        case additionalProperties2 = "additionalProperties"
+        case encode
+        case hashValue
+        case declaredKeys
+        case nothing
+        case empty
+        case extraOnly
+    }
+
+    private static let declaredKeys: Set<String> = [
+        "mode", "additionalProperties", "encode", "hashValue", "declaredKeys", "nothing", "empty", "extraOnly"
+    ]
+
+    /// Decodes the declared members, then keeps every other one.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.mode = try container.decodeIfPresent(EdgeMode.self, forKey: .mode)
+        self.additionalProperties2 = try container.decodeIfPresent(Bool.self, forKey: .additionalProperties2)
+        self.encode = try container.decodeIfPresent(String.self, forKey: .encode)
+        self.hashValue = try container.decodeIfPresent(Int.self, forKey: .hashValue)
+        self.declaredKeys = try container.decodeIfPresent(String.self, forKey: .declaredKeys)
+        self.nothing = try container.decodeIfPresent(JSONValue.self, forKey: .nothing)
+        self.empty = try container.decodeIfPresent(EdgeEmptyModel.self, forKey: .empty)
+        self.extraOnly = try container.decodeIfPresent(EdgeExtraOnly.self, forKey: .extraOnly)
+        let extra = try decoder.container(keyedBy: GeneratedCodingKey.self)
+        var additional: [String: String] = [:]
+        for key in extra.allKeys where !Self.declaredKeys.contains(key.stringValue) {
+            additional[key.stringValue] = try extra.decode(String.self, forKey: key)
+        }
+        self.additionalProperties = additional
+    }
+
+    /// Encodes the declared members, then the others in key order.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(mode, forKey: .mode)
+        try container.encodeIfPresent(additionalProperties2, forKey: .additionalProperties2)
+        try container.encodeIfPresent(encode, forKey: .encode)
+        try container.encodeIfPresent(hashValue, forKey: .hashValue)
+        try container.encodeIfPresent(declaredKeys, forKey: .declaredKeys)
+        try container.encodeIfPresent(nothing, forKey: .nothing)
+        try container.encodeIfPresent(empty, forKey: .empty)
+        try container.encodeIfPresent(extraOnly, forKey: .extraOnly)
+        var extra = encoder.container(keyedBy: GeneratedCodingKey.self)
+        for (key, value) in additionalProperties.sorted(by: { $0.key < $1.key }) where !Self.declaredKeys.contains(key)
+        {
+            try extra.encode(value, forKey: GeneratedCodingKey(key))
+        }
     }
 }

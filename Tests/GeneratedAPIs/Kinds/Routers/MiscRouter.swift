@@ -15,14 +15,14 @@ public enum MiscRouter: KindsBaseRouter {
     /// Named like a Router member.
     ///
     /// `GET /edge/{path}`
-    case path2(path: String, queue2: String? = nil, completion2: String? = nil)
+    case path2(path: String, days: [Date], queue2: String? = nil, completion2: String? = nil)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
         switch self {
         case .decoder2(let path, _): return "/edge/\(segment: path)"
         case .misc: return "/misc"
-        case .path2(let path, _, _): return "/edge/\(segment: path)"
+        case .path2(let path, _, _, _): return "/edge/\(segment: path)"
         }
     }
 
@@ -40,8 +40,10 @@ public enum MiscRouter: KindsBaseRouter {
         switch self {
         case .decoder2(_, let body): return .jsonEncodable(body, encoder: KindsCoding.makeEncoder())
         case .misc: return .requestPlain
-        case .path2(_, let queue2, _):
-            return .query(["queue": queue2 as any Sendable], options: KindsCoding.queryOptions)
+        case .path2(_, let days, let queue2, _):
+            return .query(
+                ["days": days.map { KindsCoding.text($0) }, "queue": queue2 as any Sendable],
+                options: KindsCoding.queryOptions)
         }
     }
 
@@ -50,7 +52,7 @@ public enum MiscRouter: KindsBaseRouter {
         switch self {
         case .decoder2: return HTTPHeaders()
         case .misc: return HTTPHeaders()
-        case .path2(_, _, let completion2):
+        case .path2(_, _, _, let completion2):
             return HTTPHeaders((["completion": completion2] as [String: String?]).compactMapValues { $0 })
         }
     }
@@ -63,7 +65,10 @@ public enum MiscRouter: KindsBaseRouter {
             return Data(
                 #"{"odd":{"2fa":false,"@type":"string","attachment":"","class":"string","default":false,"e-mail":"string","extra":{},"first-name":"string","inline":{},"self":"string"},"settings":{"theme":"string"},"tree":{"children":[],"name":"string"}}"#
                     .utf8)
-        case .path2: return Data(#"{"empty":{},"extraOnly":{},"mode":"rawValue","nothing":{}}"#.utf8)
+        case .path2:
+            return Data(
+                #"{"additionalProperties":false,"declaredKeys":"string","empty":{},"encode":"string","extraOnly":{},"hashValue":0,"mode":"rawValue","nothing":{}}"#
+                    .utf8)
         }
     }
 

@@ -45,18 +45,20 @@ public final class MiscService: Service {
     }
 
     /// Named like a Router member.
-    public func path2(path: String, queue2: String? = nil, completion2: String? = nil) async -> NetworkResult<Edge> {
-        await request(MiscRouter.path2(path: path, queue2: queue2, completion2: completion2))
+    public func path2(
+        path: String, days: [Date], queue2: String? = nil, completion2: String? = nil
+    ) async -> NetworkResult<Edge> {
+        await request(MiscRouter.path2(path: path, days: days, queue2: queue2, completion2: completion2))
     }
 
     /// Named like a Router member. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func path2(
-        path: String, queue2: String? = nil, completion2: String? = nil, queue: DispatchQueue? = nil,
+        path: String, days: [Date], queue2: String? = nil, completion2: String? = nil, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Edge>) -> Void
     ) -> DataRequest {
         request(
-            MiscRouter.path2(path: path, queue2: queue2, completion2: completion2), queue: queue, completion: completion
-        )
+            MiscRouter.path2(path: path, days: days, queue2: queue2, completion2: completion2), queue: queue,
+            completion: completion)
     }
 }
