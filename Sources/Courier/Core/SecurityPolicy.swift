@@ -20,6 +20,8 @@ public struct SecurityPolicy: Sendable, Equatable {
 
     /// The default ``maxResponseSize``: 64 MiB.
     public static let defaultMaxResponseSize = 64 << 20
+    /// The default ``maxDownloadSize``: 8 GiB.
+    public static let defaultMaxDownloadSize = 8 << 30
 
     /// Header names (case-insensitive) treated as secrets in addition to
     /// ``alwaysSecretHeaders``. Default: `X-Api-Key`, `X-Auth-Token`.
@@ -39,7 +41,8 @@ public struct SecurityPolicy: Sendable, Equatable {
     public var maxResponseSize: Int?
 
     /// The largest body ``Session/download(_:to:)`` writes to its file, counted the same way.
-    /// Default `nil` (no limit): a download goes to disk, not memory.
+    /// Default ``defaultMaxDownloadSize`` (8 GiB), so a hostile server cannot fill the disk;
+    /// `nil` means no limit.
     public var maxDownloadSize: Int?
 
     /// Every secret header name, lowercased, for case-insensitive look-ups.
@@ -50,7 +53,7 @@ public struct SecurityPolicy: Sendable, Equatable {
         secretHeaders: Set<String> = ["X-Api-Key", "X-Auth-Token"],
         allowsInsecureRedirects: Bool = false,
         maxResponseSize: Int? = SecurityPolicy.defaultMaxResponseSize,
-        maxDownloadSize: Int? = nil
+        maxDownloadSize: Int? = SecurityPolicy.defaultMaxDownloadSize
     ) {
         self.secretHeaders = secretHeaders
         self.allowsInsecureRedirects = allowsInsecureRedirects

@@ -37,14 +37,6 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
         self.error = error
     }
 
-    /// Creates a failure context with a numeric application code.
-    @available(*, deprecated, message: "pass the code as sent: appCode: \"2001\"")
-    public init(
-        statusCode: Int? = nil, message: String? = nil, code: Int?, body: Data = Data(),
-        error: CourierError? = nil
-    ) {
-        self.init(statusCode: statusCode, message: message, appCode: code.map { String($0) }, body: body, error: error)
-    }
 
     /// The application code as a number, when it is one (`"2001"` → `2001`); nil for codes such
     /// as `"USER404"`, which ``appCode`` holds.

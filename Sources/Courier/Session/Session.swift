@@ -99,7 +99,7 @@ public final class Session: Sendable {
     /// lands there (redirect bodies are discarded), and it is removed again if the request fails
     /// — unless the download can be continued: then the partial file stays and
     /// `response.resumeData` says how (see ``download(_:resumingWith:)``).
-    /// `security.maxDownloadSize` (no limit by default) applies to the bytes written. Validation and status handling are as for
+    /// `security.maxDownloadSize` (8 GiB by default) applies to the bytes written. Validation and status handling are as for
     /// ``request(_:)``; the in-memory `data` of the response stays empty.
     public func download(_ convertible: any URLRequestConvertible, to destination: URL) -> DataRequest {
         guard destination.isFileURL else {

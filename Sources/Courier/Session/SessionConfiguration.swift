@@ -29,21 +29,8 @@ extension Session {
         /// host or port, redacted in cURL descriptions and logs), whether `https` → `http`
         /// redirects are refused (by default they are), and the response size limits.
         public var security = SecurityPolicy()
-        /// Extra secret header names; the same set as ``SecurityPolicy/secretHeaders`` of ``security``.
-        @available(*, deprecated, renamed: "security.secretHeaders")
-        public var sensitiveHeaders: Set<String> {
-            get { security.secretHeaders }
-            set { security.secretHeaders = newValue }
-        }
         /// Advertise gzip, deflate, br and zstd and decode the body transparently. Default: on.
         public var automaticDecompression = true
-        /// The largest response body held in memory; the same value as
-        /// ``SecurityPolicy/maxResponseSize`` of ``security`` (default 64 MiB, `nil` for no limit).
-        @available(*, deprecated, renamed: "security.maxResponseSize")
-        public var maxResponseSize: Int? {
-            get { security.maxResponseSize }
-            set { security.maxResponseSize = newValue }
-        }
         /// Certificate verification, custom trust, client certificates and key pinning.
         public var tls = TLSConfiguration()
         /// Which proxy to use. Default: the `http_proxy`/`https_proxy`/`no_proxy` environment.
