@@ -17,7 +17,7 @@ public func fuzzFormEncoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     guard
         let encoded = typedResult(
             { try ParameterFormConverter.encode(parameters, options: options) },
-            expected: { if case .parameterEncodingFailed = $0 { true } else { false } })
+            expected: { if $0 == .parameterEncodingFailed { true } else { false } })
     else { return 0 }
     let bytes = Array(encoded.utf8)
     for (index, byte) in bytes.enumerated() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Courier test on a fresh Debian machine that has the Swift toolchain:
-#   1. the XCTest suite (after the format check, scripts/format.sh --check, and the documentation
-#      check, scripts/docs.sh),
+#   1. the XCTest suite (after the format check, scripts/format.sh --check, the documentation
+#      check, scripts/docs.sh, and the API-breakage check against the last release,
+#      scripts/api-breakage.sh),
 #   2. the suite again under ThreadSanitizer,
 #   3. the suite again under AddressSanitizer with LeakSanitizer,
 #   4. a smoke run of every libFuzzer target in Fuzz/ (a few seconds each),
@@ -78,6 +79,8 @@ run_suite() {
         # undocumented symbols, guide code that does not compile) fail the run before any test does.
         bash scripts/format.sh --check || { failed=$((failed + 1)); status=1; report+=("format: FAILED"); return; }
         bash scripts/docs.sh || { failed=$((failed + 1)); status=1; report+=("docs: FAILED"); return; }
+        # The public API against the last release: a break CHANGELOG.md does not announce fails.
+        bash scripts/api-breakage.sh || { failed=$((failed + 1)); status=1; report+=("api-breakage: FAILED"); return; }
     elif ! swift build --build-tests "$@" >".build/build-$name.log" 2>&1; then
         grep -E "error" ".build/build-$name.log" | head -40
         failed=$((failed + 1)); status=1; report+=("$name: build failed"); return

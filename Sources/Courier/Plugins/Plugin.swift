@@ -22,7 +22,7 @@ import FoundationNetworking
 ///   handler runs or its `await` returns, so a log line is written before the result is seen.
 /// - Hooks never run on the engine thread: a slow plugin delays only its own request.
 /// - A hook that throws fails the request with that ``CourierError``, or with
-///   ``CourierError/pluginFailed(plugin:hook:reason:)`` for any other error; the request still
+///   ``CourierError/pluginFailed`` for any other error; the request still
 ///   completes exactly once.
 public protocol Plugin: Sendable {
     /// Whether the plugin takes part at all. A session (or request) whose plugins are all disabled

@@ -39,7 +39,6 @@ extension MultipartFormData {
     }
 
     private static func reason(_ error: CourierError) -> String {
-        if case .invalidRequest(let reason) = error { return reason }
-        return error.description
+        error == .invalidRequest ? error.reason ?? error.description : error.description
     }
 }

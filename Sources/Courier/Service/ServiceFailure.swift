@@ -37,7 +37,6 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
         self.error = error
     }
 
-
     /// The application code as a number, when it is one (`"2001"` → `2001`); nil for codes such
     /// as `"USER404"`, which ``appCode`` holds.
     public var code: Int? { appCode.flatMap { Int($0) } }

@@ -184,7 +184,6 @@ struct RequestExtensions: Sendable {
 
     private static func typed(_ error: any Error, plugin: any Plugin, hook: CourierError.PluginHook) -> CourierError {
         if let error = error as? CourierError { return error }
-        return .pluginFailed(
-            plugin: String(describing: type(of: plugin)), hook: hook, reason: String(describing: error))
+        return .pluginFailed(plugin: String(describing: type(of: plugin)), hook: hook, underlying: error)
     }
 }

@@ -119,9 +119,9 @@ public final class Session: Sendable {
         // Read and assign the header dictionary once: per-header `setValue` is costly on Linux.
         var fields = request.allHTTPHeaderFields ?? [:]
         var changed = false
-        for (name, value) in configuration.defaultHeaders
-        where !fields.keys.contains(where: { $0.caseInsensitiveEquals(name) }) {
-            fields[name] = value
+        for header in configuration.defaultHeaders
+        where !fields.keys.contains(where: { $0.caseInsensitiveEquals(header.name) }) {
+            fields[header.name] = header.value
             changed = true
         }
         guard changed else { return request }

@@ -38,7 +38,7 @@ extension Session {
         /// The HTTP version to prefer. Default: HTTP/2 over TLS when the server offers it, else 1.1.
         public var httpVersion = HTTPVersion.automatic
         /// Headers added to every request that does not set them itself.
-        public var defaultHeaders: [String: String] = ["User-Agent": "Courier/\(CourierInfo.version)"]
+        public var defaultHeaders: HTTPHeaders = [.userAgent("Courier/\(CourierInfo.version)")]
         /// The most connections open to one host at a time (0 for no limit). Further requests wait.
         public var maxConnectionsPerHost = 64
         /// The most connections open in total (0 for no limit).
@@ -176,6 +176,7 @@ extension Session {
 
 /// Library-wide constants.
 public enum CourierInfo {
-    /// This version of Courier, as sent in the default `User-Agent`.
-    public static let version = "0.1.0"
+    /// This version of Courier, as sent in the default `User-Agent`: the one place it is set
+    /// (CHANGELOG.md names the same version, and `scripts/api-breakage.sh` checks against the last).
+    public static let version = "0.2.0"
 }

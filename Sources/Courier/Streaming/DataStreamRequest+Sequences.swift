@@ -189,12 +189,11 @@ extension DataStreamRequest {
                     do {
                         return try decoder.decode(Value.self, from: Data(line.utf8))
                     } catch {
-                        guard case .decodingFailed(let path, let reason) = CourierError.decoding(error) else {
-                            throw CourierError.decoding(error)
-                        }
+                        let failure = CourierError.decoding(error)
+                        guard failure == .decodingFailed, let path = failure.subject else { throw failure }
                         let place = "line \(lines.lineNumber)"
                         throw CourierError.decodingFailed(
-                            path: path.isEmpty ? place : place + ": " + path, reason: reason)
+                            path: path.isEmpty ? place : place + ": " + path, reason: failure.reason ?? "")
                     }
                 }
                 return nil

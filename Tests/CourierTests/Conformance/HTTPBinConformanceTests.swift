@@ -76,7 +76,7 @@ final class HTTPBinConformanceTests: XCTestCase {
             if (200..<300).contains(code) {
                 XCTAssertNil(validated.error)
             } else {
-                XCTAssertEqual(validated.error, .unacceptableStatusCode(code))
+                XCTAssertSameError(validated.error, .unacceptableStatusCode(code))
             }
         }
     }
@@ -95,7 +95,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         configuration.redirectPolicy = .follow(max: 2)
         let limited = Session(configuration: configuration)
         let response = await limited.request(try request("GET", "/redirect/3")).response()
-        XCTAssertEqual(response.error, .tooManyRedirects(limit: 2))
+        XCTAssertSameError(response.error, .tooManyRedirects(limit: 2))
     }
 
     func testDoNotFollowReturnsTheRedirect() async throws {
@@ -135,7 +135,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         var short = try request("GET", "/delay/3")
         short.timeoutInterval = 0.5
         let timedOut = await session.request(short).response()
-        XCTAssertEqual(timedOut.error, .timedOut(.request))
+        XCTAssertSameError(timedOut.error, .timedOut(.request))
     }
 
     func testBasicAuth() async throws {

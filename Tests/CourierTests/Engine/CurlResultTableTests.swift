@@ -114,7 +114,7 @@ final class CurlResultTableTests: XCTestCase {
         ]
         for raw in UInt32(1)...UInt32(99) {
             let error = CurlResultTable.error(for: CURLcode(rawValue: raw), state())
-            if case .transport(let code, _) = error {
+            if case let failure_ = error, failure_ == .transport, let code = failure_.transportCode {
                 XCTAssertFalse(rows.contains(raw), "code \(raw) has a row")
                 XCTAssertEqual(code, Int(raw))
             } else {

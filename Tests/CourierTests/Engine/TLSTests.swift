@@ -34,7 +34,7 @@ final class TLSTests: XCTestCase {
     func testUntrustedCertificateIsRejectedByDefault() async throws {
         let env = try environment()
         let response = await Session().request(env.url + "/info").response()
-        guard case .tlsFailure? = response.error else {
+        guard response.error == .tlsFailure else {
             return XCTFail("expected tlsFailure, got \(String(describing: response.error))")
         }
     }

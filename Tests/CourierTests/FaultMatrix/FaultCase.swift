@@ -96,8 +96,7 @@ enum FaultOutcome: Sendable {
 
     /// `protocolViolation` for `.protocolViolation(message: …)`, `cancelled` for `.cancelled`.
     static func caseName(_ error: CourierError) -> String {
-        if let label = Mirror(reflecting: error).children.first?.label { return label }
-        return String(describing: error)
+        error.kind
     }
 }
 

@@ -39,7 +39,7 @@ final class RouterHabitTests: XCTestCase {
             var headers: [String: String] { ["X-Evil": "a\r\nX-Admin: 1"] }
         }
         XCTAssertThrowsError(try Injected().asURLRequest()) { error in
-            XCTAssertEqual(error as? CourierError, .invalidHeader(name: "X-Evil", reason: "the value contains CR"))
+            XCTAssertSameError(error as? CourierError, .invalidHeader(name: "X-Evil", reason: "the value contains CR"))
         }
     }
 
@@ -105,7 +105,7 @@ final class RouterHabitTests: XCTestCase {
             var timeout: Int { 0 }
         }
         XCTAssertThrowsError(try Zero().asURLRequest()) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .invalidRequest(reason: "timeout must be a positive number of seconds, got 0.0"))
         }
