@@ -9,6 +9,7 @@
 # emptied.
 #
 #   bash scripts/api-breakage.sh          # exit 1 and the unannounced breaks, if any
+#   bash scripts/api-breakage.sh --list   # every break since the release, in the list's format
 set -euo pipefail
 cd "$(dirname "$0")/.."
 read -r release commit <api/baseline
@@ -19,11 +20,17 @@ git cat-file -e "$commit^{commit}" 2>/dev/null \
     || { echo "api-breakage: the baseline commit $commit ($release) is not in this clone" >&2; exit 1; }
 log=.build/api-breakage.log
 mkdir -p .build
+allowlist=api/announced-breaks.txt
+if [ "${1:-}" = "--list" ]; then allowlist=/dev/null; fi
 set +e
 swift package diagnose-api-breaking-changes "$commit" --products Courier CourierTesting CourierTestServer \
-    --baseline-dir ".build/api-baseline" --breakage-allowlist-path api/announced-breaks.txt >"$log" 2>&1
+    --baseline-dir ".build/api-baseline" --breakage-allowlist-path "$allowlist" >"$log" 2>&1
 code=$?
 set -e
+if [ "${1:-}" = "--list" ]; then
+    sed -n 's/^ *💔 \(API breakage: .*\)$/\1/p' "$log" | sort -u
+    exit 0
+fi
 if [ "$code" -eq 0 ]; then
     echo "api-breakage: no unannounced break since $release ($commit)"
     exit 0
