@@ -202,23 +202,23 @@ extension DataStreamRequest {
     }
 
     /// The body parsed as server-sent events; see ``DataStreamRequest/events``.
-    public struct Events: AsyncSequence, Sendable {
+    package struct Events: AsyncSequence, Sendable {
         /// An event.
-        public typealias Element = ServerSentEvent
+        package typealias Element = ServerSentEvent
         /// Every failure is a ``CourierError``.
-        public typealias Failure = CourierError
+        package typealias Failure = CourierError
 
         let bytes: Bytes
 
         /// Reads the body; see ``Events``.
-        public func makeAsyncIterator() -> Iterator {
+        package func makeAsyncIterator() -> Iterator {
             Iterator(request: bytes.request, bytes: bytes.makeAsyncIterator())
         }
 
         /// Reads events; see ``Events``.
-        public struct Iterator: AsyncIteratorProtocol {
+        package struct Iterator: AsyncIteratorProtocol {
             /// Every failure is a ``CourierError``.
-            public typealias Failure = CourierError
+            package typealias Failure = CourierError
 
             private var reader: EventReader
 
@@ -227,7 +227,7 @@ extension DataStreamRequest {
             }
 
             /// The next event, or nil when the stream ended.
-            public mutating func next() async throws(CourierError) -> ServerSentEvent? {
+            package mutating func next() async throws(CourierError) -> ServerSentEvent? {
                 try await reader.next()
             }
         }

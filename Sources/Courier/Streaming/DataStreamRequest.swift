@@ -10,7 +10,7 @@ import FoundationNetworking
 /// ```swift
 /// let stream = session.streamRequest(LogsAPI.tail(service: "api")).validate()
 /// let head = try await stream.head()                 // status and headers, before the body
-/// for try await line in stream.lines {               // or .bytes, .jsonLines(of:), .events
+/// for try await line in stream.lines {               // or .bytes, .jsonLines(of:)
 ///     print(line)
 /// }
 /// ```
@@ -114,10 +114,11 @@ public final class DataStreamRequest: Sendable {
             lines: lines(maximumLineLength: maximumLineLength), decoder: decoder ?? session.configuration.decoder)
     }
 
-    /// The body parsed as server-sent events (see ``ServerSentEventParser``), without
-    /// reconnection; ``Session/eventStream(_:reconnection:bufferSize:)`` reconnects. Throws
-    /// ``CourierError/unacceptableContentType(_:)`` when the response is not `text/event-stream`.
-    public var events: Events { Events(bytes: bytes) }
+    /// The body parsed as server-sent events, without reconnection: what each connection of
+    /// ``Session/eventStream(_:reconnection:bufferSize:)`` reads (users call that, with
+    /// ``EventStreamReconnection/never`` for one connection). Throws
+    /// ``CourierError/unacceptableContentType`` when the response is not `text/event-stream`.
+    package var events: Events { Events(bytes: bytes) }
 
     /// Cancels the request; the body's sequence then throws ``CourierError/cancelled``. Safe from
     /// any thread, any number of times; does nothing once the request has completed.
