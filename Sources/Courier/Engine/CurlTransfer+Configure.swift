@@ -124,10 +124,10 @@ extension CurlTransfer {
 
     private func configureVersion(_ easy: UnsafeMutableRawPointer) {
         let value: Int
-        switch options.httpVersion {
-        case .automatic: value = Int(CURL_HTTP_VERSION_2TLS)
+        switch options.maxHTTPVersion {
+        case .http1_0: value = Int(CURL_HTTP_VERSION_1_0)
         case .http1_1: value = Int(CURL_HTTP_VERSION_1_1)
-        case .http2: value = Int(CURL_HTTP_VERSION_2TLS)
+        case .http2, .http3: value = Int(CURL_HTTP_VERSION_2TLS)
         }
         set(easy, CURLOPT_HTTP_VERSION, value)
     }

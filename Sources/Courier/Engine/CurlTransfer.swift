@@ -139,10 +139,10 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         let statusCode = status > 0 ? status : headParser.statusCode
         if statusCode > 0, let url = request.url {
-            let version = metrics?.httpVersion ?? .unknown
+            let version = metrics?.httpVersion
             head = ResponseHead(
                 url: url, statusCode: statusCode,
-                httpVersion: version == .unknown ? nil : version.rawValue, fields: headParser.fields)
+                httpVersion: version?.rawValue, fields: headParser.fields)
         }
     }
 

@@ -20,7 +20,7 @@ public struct TransferOptions: Sendable {
     var automaticDecompression: Bool { didSet { cachedProfile = nil } }
     var tls: Session.TLSConfiguration { didSet { cachedProfile = nil } }
     var proxy: Session.Proxy { didSet { cachedProfile = nil } }
-    var httpVersion: Session.HTTPVersion { didSet { cachedProfile = nil } }
+    var maxHTTPVersion: HTTPVersion { didSet { cachedProfile = nil } }
     var tcpKeepAlive: Bool { didSet { cachedProfile = nil } }
     var receiveBufferSize: Int? { didSet { cachedProfile = nil } }
     /// libcurl's upload buffer for bodies read through the read callback; nil keeps its 64 KiB.

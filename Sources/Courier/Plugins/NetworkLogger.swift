@@ -148,7 +148,7 @@ public struct NetworkLogger: Plugin {
             facts.append(response.fileURL != nil ? "saved to a file" : Self.size(response.data?.count ?? 0))
         }
         if let metrics = response.metrics, response.statusCode != nil {
-            facts.append(metrics.httpVersion.rawValue)
+            facts.append(metrics.httpVersion?.rawValue ?? "HTTP version unknown")
             facts.append(metrics.connectionReused ? "reused connection" : "new connection")
             if metrics.redirectCount > 0 {
                 facts.append("after \(metrics.redirectCount) redirect\(metrics.redirectCount == 1 ? "" : "s")")

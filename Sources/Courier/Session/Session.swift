@@ -151,7 +151,7 @@ public final class Session: Sendable {
             automaticDecompression: configuration.automaticDecompression,
             tls: configuration.tls,
             proxy: configuration.proxy,
-            httpVersion: configuration.httpVersion,
+            maxHTTPVersion: configuration.maxHTTPVersion,
             tcpKeepAlive: configuration.tcpKeepAlive,
             receiveBufferSize: configuration.receiveBufferSize,
             uploadBufferSize: configuration.uploadBufferSize,

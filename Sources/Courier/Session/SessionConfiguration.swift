@@ -35,8 +35,9 @@ extension Session {
         public var tls = TLSConfiguration()
         /// Which proxy to use. Default: the `http_proxy`/`https_proxy`/`no_proxy` environment.
         public var proxy = Proxy.environment
-        /// The HTTP version to prefer. Default: HTTP/2 over TLS when the server offers it, else 1.1.
-        public var httpVersion = HTTPVersion.automatic
+        /// The highest HTTP version to negotiate. Default ``HTTPVersion/http2``: HTTP/2 over TLS
+        /// when the server offers it, else HTTP/1.1; ``HTTPVersion/http1_1`` never uses HTTP/2.
+        public var maxHTTPVersion = HTTPVersion.http2
         /// Headers added to every request that does not set them itself.
         public var defaultHeaders: HTTPHeaders = [.userAgent("Courier/\(CourierInfo.version)")]
         /// The most connections open to one host at a time (0 for no limit). Further requests wait.
@@ -162,16 +163,6 @@ extension Session {
         case url(String, bypass: [String] = [])
     }
 
-    /// Which HTTP version to prefer.
-    public enum HTTPVersion: Sendable, Equatable {
-        /// HTTP/2 when a TLS server offers it through ALPN, otherwise HTTP/1.1.
-        case automatic
-        /// Always HTTP/1.1.
-        case http1_1
-        /// HTTP/2 over TLS (via ALPN). Cleartext HTTP/2 with prior knowledge is not offered: it is
-        /// unreliable in libcurl 7.88.
-        case http2
-    }
 }
 
 /// Library-wide constants.

@@ -19,7 +19,7 @@ public struct HTTPResponseHead: Sendable {
     public var url: URL { head.url }
 
     /// The HTTP version, such as `HTTP/1.1` or `HTTP/2`, when known.
-    public var httpVersion: String? { head.httpVersion }
+    public var httpVersion: HTTPVersion? { head.httpVersion.flatMap(HTTPVersion.init(rawValue:)) }
 
     /// The headers in arrival order, repeated names joined with ", ".
     public var headers: HTTPHeaders { head.headers }
