@@ -93,7 +93,7 @@ extension DataRequest.Outcome {
     func replaced(by response: DataResponse<Data?>) -> Self {
         var outcome = self
         outcome.request = response.request
-        outcome.head = response.head
+        outcome.head = response.responseHead
         outcome.metrics = response.metrics
         switch response.result {
         case .success(let body):

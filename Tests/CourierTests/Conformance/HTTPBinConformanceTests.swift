@@ -54,7 +54,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertNil(response.error)
         XCTAssertTrue(response.data?.isEmpty ?? true)
-        XCTAssertNotNil(response.response?.value(forHTTPHeaderField: "Content-Length"))
+        XCTAssertNotNil(response.head?.value(forHeader: "Content-Length"))
     }
 
     func testHeadersEndpointReflectsCustomHeaders() async throws {
@@ -103,7 +103,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         configuration.redirectPolicy = .doNotFollow
         let response = await Session(configuration: configuration).request(try request("GET", "/redirect/1")).response()
         XCTAssertEqual(response.statusCode, 302)
-        XCTAssertNotNil(response.response?.value(forHTTPHeaderField: "Location"))
+        XCTAssertNotNil(response.head?.value(forHeader: "Location"))
     }
 
     func testCompressedBodiesAreDecoded() async throws {

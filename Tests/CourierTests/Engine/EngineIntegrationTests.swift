@@ -56,7 +56,7 @@ final class EngineIntegrationTests: XCTestCase {
         XCTAssertEqual(echo.headers["accept"], "application/json")
         XCTAssertEqual(echo.headers["user-agent"], "Courier/\(CourierInfo.version)")
         let response = await session.request(request("/set-cookie?session=abc")).response()
-        XCTAssertNotNil(response.response?.value(forHTTPHeaderField: "Set-Cookie"))
+        XCTAssertNotNil(response.head?.value(forHeader: "Set-Cookie"))
     }
 
     func testHeaderInjectionNeverReachesTheWire() async throws {

@@ -117,7 +117,7 @@ final class TLSTests: XCTestCase {
                 group.addTask {
                     let response = await trusted.request(url).validate().response()
                     return response.error == nil && response.data?.count == 262_144
-                        ? response.response?.value(forHTTPHeaderField: "X-Connection") : nil
+                        ? response.head?.value(forHeader: "X-Connection") : nil
                 }
             }
             var seen: [String?] = []

@@ -23,7 +23,7 @@ final class DataStreamTests: XCTestCase {
         XCTAssertEqual(head.statusCode, 200)
         XCTAssertEqual(head.value(forHeader: "content-length"), "1000")
         XCTAssertEqual(head.headers["Content-Type"], "text/plain; charset=utf-8")
-        XCTAssertEqual(head.response?.statusCode, 200)
+        XCTAssertEqual(head.urlResponse?.statusCode, 200)
         stream.cancel()
         let completion = await stream.completion()
         XCTAssertEqual(completion.error, .cancelled)
