@@ -7,8 +7,9 @@ blocks joined in order, so a later block may use what an earlier one declared. N
 to what the guide shows: no imports, no hidden declarations. Every unit must start with its
 imports (`import Courier`, `import Foundation`, FoundationNetworking on Linux where it uses
 `URLRequest`), or the check fails naming the guide and the line. A guide can add:
-- `<!-- snippet-define: NAME -->` before a block: the block (shown in the guide, for example the
-  models and routers the examples use) is a unit of its own, and becomes the prelude NAME;
+- `<!-- snippet-define: NAME [NEEDS...] -->` before a block: the block (shown in the guide, for
+  example the models and routers the examples use) becomes the prelude NAME, and is checked as a
+  unit of its own, after the preludes NEEDS it builds on;
 - `<!-- snippet-prelude: NAME [NAME...] -->`: the blocks defined as NAME (in the same guide) are
   put in front of every following unit; the guide says in prose where those declarations are;
 - `<!-- snippet-unit -->` before a block: that block starts a new unit (for a second version of a
@@ -64,6 +65,7 @@ def units(path: pathlib.Path):
     current_prelude: list[str] | None = None
     declarations = False
     define: str | None = None
+    needs: list[str] = []
 
     def close():
         nonlocal current, current_prelude
@@ -84,9 +86,9 @@ def units(path: pathlib.Path):
                 current_prelude = [n for n in unit.group(1).split() if n != "none"]
         if re.match(r"\s*<!--\s*snippet-declarations\s*-->", line):
             declarations = True
-        definition = re.match(r"\s*<!--\s*snippet-define:\s*([\w-]+)\s*-->", line)
+        definition = re.match(r"\s*<!--\s*snippet-define:\s*([\w\s-]+?)\s*-->", line)
         if definition:
-            define = definition.group(1)
+            define, *needs = definition.group(1).split()
         fence = re.match(r"^(\s*)```swift\s*$", line)
         if fence:
             indent = len(fence.group(1))
@@ -99,7 +101,7 @@ def units(path: pathlib.Path):
             if declarations or define:
                 saved = current_prelude
                 close()
-                current_prelude = [] if define else saved
+                current_prelude = needs if define else saved
                 text = declarations_unit(body) if declarations else body
                 current = [(start + 1, "\n".join(text))]
                 if define:
