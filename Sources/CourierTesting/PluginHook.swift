@@ -5,7 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A member of ``Courier/Plugin`` that Courier calls, for checking that a plugin implements the
+/// A member of `Plugin` that Courier calls, for checking that a plugin implements the
 /// hooks it means to.
 ///
 /// A hook written with a wrong signature, say `prepare(_ request: URLRequest, ctx: RequestContext)`,
@@ -16,15 +16,15 @@ import FoundationNetworking
 /// XCTAssertEqual(PluginHook.implemented(by: Stopwatch()), [.willSend, .process])
 /// ```
 public enum PluginHook: String, CaseIterable, Sendable {
-    /// ``Courier/Plugin/isEnabled``.
+    /// `Plugin.isEnabled`.
     case isEnabled
-    /// ``Courier/Plugin/prepare(_:context:)``.
+    /// `Plugin.prepare(_:context:)`.
     case prepare
-    /// ``Courier/Plugin/willSend(_:context:)``.
+    /// `Plugin.willSend(_:context:)`.
     case willSend
-    /// ``Courier/Plugin/didReceive(_:context:)``.
+    /// `Plugin.didReceive(_:context:)`.
     case didReceive
-    /// ``Courier/Plugin/process(_:context:)``.
+    /// `Plugin.process(_:context:)`.
     case process
 
     /// The hooks `plugin` implements itself, rather than inheriting the protocol's default.

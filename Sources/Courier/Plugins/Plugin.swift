@@ -5,8 +5,10 @@ import FoundationNetworking
 
 /// A hook into every request: sees (and may change) what is sent and what comes back.
 ///
-/// Implement only the hooks you need; the others do nothing. Register plugins on a session, on a
-/// service, or on one request:
+/// Implement only the hooks you need; the others do nothing. Copy their signatures exactly: a
+/// method whose labels or types differ compiles (the default satisfies the requirement) and is
+/// never called; `PluginHook.implemented(by:)` in CourierTesting tells, in a test, which hooks a
+/// plugin really implements. Register plugins on a session, on a service, or on one request:
 /// ```swift
 /// var configuration = Session.Configuration()
 /// configuration.plugins = [NetworkLogger(level: .basic)]                  // every request
