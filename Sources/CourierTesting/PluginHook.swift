@@ -38,7 +38,7 @@ public enum PluginHook: String, CaseIterable, Sendable {
         let context = PluginDefaultHooks.context(for: request, session: .default)
         let response = DataResponse<Data?>(
             request: request,
-            response: HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:]),
+            head: HTTPResponseHead(url: url, statusCode: 200),
             data: Data(), metrics: nil, result: .success(Data()))
         PluginDefaultHooks.$current.withValue(recorder) {
             _ = plugin.isEnabled

@@ -201,7 +201,7 @@ extension DataStreamRequest {
         }
     }
 
-    /// The body parsed as server-sent events; see ``DataStreamRequest/events``.
+    /// The body parsed as server-sent events; see `DataStreamRequest.events`.
     package struct Events: AsyncSequence, Sendable {
         /// An event.
         package typealias Element = ServerSentEvent

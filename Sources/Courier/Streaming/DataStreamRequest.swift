@@ -15,8 +15,8 @@ import FoundationNetworking
 /// }
 /// ```
 /// The transfer starts with the first `head()`, `completion()` or read of the body. The body can
-/// be read once, through one of ``bytes``, ``lines``, ``jsonLines(of:decoder:maximumLineLength:)``
-/// or ``events``. Cancelling the reading task, breaking out of the loop, calling ``cancel()`` or
+/// be read once, through one of ``bytes``, ``lines`` or ``jsonLines(of:decoder:maximumLineLength:)``
+/// (server-sent events: ``Session/eventStream(_:reconnection:bufferSize:)``). Cancelling the reading task, breaking out of the loop, calling ``cancel()`` or
 /// dropping the request (and its sequences) cancels the transfer at once; the request completes
 /// exactly once (see ``completion()``).
 ///
