@@ -12,10 +12,12 @@
 ///
 /// One more wait: until a connection has delivered a response, the server's SETTINGS frame
 /// (its stream limit) may not have been processed, and libcurl then places up to 100 transfers
-/// on it; a server allowing fewer refuses the excess, and libcurl retries each refused request
-/// on a new connection of its own (measured: 20 to 38 connections for 200 requests to a
-/// 50-stream server). So at most ``unsettledStreams`` transfers share a connection that has not
-/// yet delivered a response.
+/// on it; a server allowing fewer refuses the excess, and libcurl sends each refused request
+/// again on a new connection, giving up after 5 refusals ("Connection died, tried 5 times":
+/// measured against a server allowing one stream, 1 to 17 of 1,000 requests failed with 32
+/// streams allowed here). So a connection that has not yet delivered a response carries a single
+/// transfer (``unsettledStreams``); the rest wait here, in Courier's own queue. Once it has
+/// answered, libcurl knows the server's limit and places no more than that on it.
 ///
 /// An origin found to speak HTTP/1.x (one request per connection) is no longer gated:
 /// libcurl's per-host connection limit queues its requests.
@@ -50,13 +52,16 @@ struct StreamAdmission<ID: Hashable> {
         var mostStreams = 0
         /// Speaks HTTP/1.x: not gated any more.
         var serial = false
+        /// Has delivered an HTTP/2 response: it multiplexes, whatever its stream limit.
+        var multiplexes = false
     }
 
     private var origins: [String: Origin] = [:]
     private var originOf: [ID: String] = [:]
 
-    /// The most transfers started on a connection before it delivers a response.
-    static var unsettledStreams: Int { 32 }
+    /// The most transfers started on a connection before it delivers a response (its SETTINGS,
+    /// sent before any response, are known after that).
+    static var unsettledStreams: Int { 1 }
 
     /// Registers a transfer for `origin`; it waits until ``admit()`` returns it.
     mutating func submit(_ id: ID, origin: String) {
@@ -124,16 +129,18 @@ struct StreamAdmission<ID: Hashable> {
 
     /// libcurl opened a new connection, so it found every open one full.
     private static func learnFromNewConnection(_ origin: inout Origin) {
-        if origin.mostStreams <= 1, origin.streams.values.max() == 1 {
+        // A server that answered with HTTP/2 and allows one stream per connection is not HTTP/1.x.
+        if !origin.multiplexes, origin.mostStreams <= 1, origin.streams.values.max() == 1 {
             // A second connection while the first carries one request: one request per
             // connection, as HTTP/1.x does. Stop gating; libcurl queues by its host limit.
             origin.serial = true
         }
     }
 
-    /// A response head arrived on `connection` for `id`: the server's settings are known there.
+    /// An HTTP/2 response head arrived on `connection` for `id`: the server's settings are known there.
     mutating func responseArrived(_ id: ID, connection: Int) {
         guard let key = originOf[id], var origin = origins[key], origin.streams[connection] != nil else { return }
+        origin.multiplexes = true
         origin.settled.insert(connection)
         origins[key] = origin
     }

@@ -5,15 +5,22 @@ import XCTest
 final class StreamAdmissionTests: XCTestCase {
     /// libcurl 7.88 as measured: a started transfer takes a free stream on an open connection,
     /// else waits for a connection still being set up only if it is the first, else opens a new
-    /// connection of its own, which is ready one perform later.
+    /// connection of its own, which is ready one perform later. Until a connection has delivered
+    /// a response, libcurl does not know the server's limit and places up to 100 streams on it;
+    /// the server refuses those past its limit.
     private struct SimulatedCurl {
         let streamLimit: Int
         var connections: [Int] = []  // transfers per open connection
         var opening: [Int: Int] = [:]  // transfer → connection it is opening
         var placement: [Int: StreamAdmission<Int>.Placement] = [:]
+        var settled: Set<Int> = []  // connections whose server settings libcurl has processed
+        var refused = 0  // streams the server refused
 
         mutating func start(_ id: Int) {
-            if let index = connections.firstIndex(where: { $0 < streamLimit }) {
+            if let index = connections.indices.first(where: {
+                connections[$0] < (settled.contains($0) ? streamLimit : 100)
+            }) {
+                if connections[index] >= streamLimit { refused += 1 }
                 connections[index] += 1
                 placement[id] = .joined(connection: index, isNew: false)
             } else {
@@ -55,6 +62,7 @@ final class StreamAdmissionTests: XCTestCase {
             if responding {
                 for (id, placement) in curl.placement {
                     if case .joined(let connection, _) = placement {
+                        curl.settled.insert(connection)
                         admission.responseArrived(id, connection: connection)
                     }
                 }
@@ -74,7 +82,20 @@ final class StreamAdmissionTests: XCTestCase {
             let needed = (requests + limit - 1) / limit
             XCTAssertEqual(curl.connections.count, needed, "\(requests)/\(limit)")
             XCTAssertEqual(admission.mostStreams(origin: "https://h:443"), limit)
+            XCTAssertEqual(curl.refused, 0, "\(requests)/\(limit): no stream past the server's limit")
         }
+    }
+
+    /// A server allowing one stream per connection (issue 20): libcurl never learns its limit
+    /// too late, so nothing is refused, and it is not mistaken for HTTP/1.x.
+    func testAServerAllowingOneStreamRefusesNothing() {
+        var admission = StreamAdmission<Int>()
+        var curl = SimulatedCurl(streamLimit: 1)
+        for id in 0..<50 { admission.submit(id, origin: "https://one:443") }
+        XCTAssertEqual(drive(&admission, &curl), 50)
+        XCTAssertEqual(curl.refused, 0)
+        XCTAssertEqual(curl.connections, Array(repeating: 1, count: 50))
+        XCTAssertFalse(admission.isSerial(origin: "https://one:443"))
     }
 
     func testOneAtATimeEvenWithFreeStreams() {
@@ -100,6 +121,8 @@ final class StreamAdmissionTests: XCTestCase {
         admission.observe(0, .opening)
         XCTAssertTrue(admission.admit().isEmpty, "the others wait while it opens the connection")
         admission.observe(0, .joined(connection: 7, isNew: true))
+        XCTAssertTrue(admission.admit().isEmpty, "one stream until the connection has answered")
+        admission.responseArrived(0, connection: 7)
         XCTAssertEqual(admission.admit(), [1], "a probe: is there a second stream?")
         admission.observe(1, .joined(connection: 7, isNew: false))
         XCTAssertEqual(admission.admit(), [2])
@@ -128,11 +151,13 @@ final class StreamAdmissionTests: XCTestCase {
     }
 
     func testHTTP1OriginsStopBeingGated() {
+        // The engine reports an HTTP/1.x response head with markSerial: the rest go at once.
         var admission = StreamAdmission<Int>()
         var curl = SimulatedCurl(streamLimit: 1)
         for id in 0..<20 { admission.submit(id, origin: "https://h1:443") }
-        let started = drive(&admission, &curl, rounds: 4)
-        XCTAssertEqual(started, 20, "after the second connection, the rest go to libcurl at once")
+        XCTAssertEqual(drive(&admission, &curl, rounds: 4, responding: false), 1, "one until it answers")
+        admission.markSerial(origin: "https://h1:443")
+        XCTAssertEqual(admission.admit().count, 19)
         XCTAssertTrue(admission.isSerial(origin: "https://h1:443"))
 
         var told = StreamAdmission<Int>()
