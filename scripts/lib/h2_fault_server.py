@@ -90,6 +90,7 @@ class Connection:
         self.open_streams = set()
         self.requests = {}
         self.silent = False
+        self.closed = False
 
     def flush(self):
         data = self.conn.data_to_send()
@@ -106,13 +107,22 @@ class Connection:
                     break
                 if self.silent:
                     continue
-                for event in self.conn.receive_data(data):
+                try:
+                    events = self.conn.receive_data(data)
+                except h2.exceptions.StreamClosedError:
+                    # Frames for a stream this server reset (the rest of an upload it answered
+                    # early): h2 has queued RST_STREAM(STREAM_CLOSED); the connection goes on.
+                    events = []
+                for event in events:
                     await self.handle(event)
                 self.flush()
                 await self.writer.drain()
-        except (ConnectionError, h2.exceptions.ProtocolError, ssl.SSLError, OSError):
+        except (ConnectionError, ssl.SSLError, OSError):
             pass
+        except h2.exceptions.ProtocolError as error:
+            print(f"h2 protocol error from the client: {error!r}", flush=True)
         finally:
+            self.closed = True
             self.writer.close()
 
     async def handle(self, event):
@@ -150,6 +160,19 @@ class Connection:
         except (h2.exceptions.ProtocolError, ConnectionError):
             pass
 
+    async def flood(self, sid):
+        """CONTINUATION frames until the client goes away (or 200,000 of them)."""
+        chunk = b"".join(literal_header(b"x-flood-%d" % (i % 10), b"v" * 40) for i in range(8))
+        try:
+            for _ in range(200_000):
+                if self.closed or self.writer.is_closing() or self.reader.at_eof():
+                    break
+                self.writer.write(frame(0x9, 0, sid, chunk))
+                await self.writer.drain()
+                await asyncio.sleep(0)
+        except (ConnectionError, OSError):
+            pass
+
     async def route(self, sid, headers, ended):
         fields = dict(headers)
         target = urlsplit(fields.get(":path", "/"))
@@ -164,7 +187,8 @@ class Connection:
         elif path == "/early":
             status = int(query.get("status", "401"))
             self.respond(sid, status, f"early {status}", [("content-type", "text/plain")])
-            self.conn.reset_stream(sid, h2.errors.ErrorCodes.NO_ERROR)
+            if not ended:
+                self.conn.reset_stream(sid, h2.errors.ErrorCodes.NO_ERROR)
         elif path == "/goaway":
             case = query.get("case", "")
             attempts = STATE["goaway"].get(case, 0) + 1
@@ -198,12 +222,7 @@ class Connection:
             self.flush()
             self.silent = True
             self.writer.write(frame(0x1, 0, sid, self.conn.encoder.encode([(":status", "200")])))
-            chunk = b"".join(literal_header(b"x-flood-%d" % (i % 10), b"v" * 40) for i in range(8))
-            for _ in range(200_000):
-                if self.writer.is_closing():
-                    break
-                self.writer.write(frame(0x9, 0, sid, chunk))
-                await self.writer.drain()
+            asyncio.get_running_loop().create_task(self.flood(sid))
         elif path == "/header-bomb":
             self.flush()
             self.silent = True

@@ -99,6 +99,9 @@ extension CurlEngine {
             case .redirect(let next):
                 transfer.beginRedirect(to: next)
                 attach(transfer)
+            case .resend:
+                transfer.beginResend()
+                attach(transfer)
             }
         }
         return count
