@@ -21,6 +21,8 @@ Routes of --port (query items in brackets):
   /continuation-flood   a HEADERS frame without END_HEADERS, then CONTINUATION frames without end.
   /header-bomb          a header block of 16 KiB that decodes to 16 MB (one indexed HPACK entry
                         referenced 4,000 times).
+  /upload-auth          an upload: answered 401 early (then RST_STREAM NO_ERROR) unless it carries
+                        "Authorization: Bearer fresh-token", then read whole: 200 "stored N bytes".
   /echo-headers         200 with the request's headers as a JSON list of [name, value] pairs.
 After /continuation-flood and /header-bomb the connection goes silent (reads, never answers)
 but stays open, as a broken server's would: a client must not send another request on it.
@@ -89,6 +91,7 @@ class Connection:
             })
         self.open_streams = set()
         self.requests = {}
+        self.uploads = {}
         self.silent = False
         self.closed = False
 
@@ -138,8 +141,13 @@ class Connection:
             await self.route(sid, headers, event.stream_ended is not None)
         elif isinstance(event, h2.events.DataReceived):
             # Flow control is given back for every stream but /early's.
-            if self.path(event.stream_id) != "/early":
+            if self.path(event.stream_id) not in ("/early", "/upload-auth") or event.stream_id in self.uploads:
                 self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+            if event.stream_id in self.uploads:
+                self.uploads[event.stream_id] += len(event.data)
+        elif isinstance(event, h2.events.StreamEnded):
+            if event.stream_id in self.uploads:
+                self.respond(event.stream_id, 200, f"stored {self.uploads.pop(event.stream_id)} bytes")
         elif isinstance(event, h2.events.StreamReset):
             self.open_streams.discard(event.stream_id)
 
@@ -189,6 +197,16 @@ class Connection:
             self.respond(sid, status, f"early {status}", [("content-type", "text/plain")])
             if not ended:
                 self.conn.reset_stream(sid, h2.errors.ErrorCodes.NO_ERROR)
+        elif path == "/upload-auth":
+            # Takes the upload only with the fresh token; answers 401 early to any other.
+            if fields.get("authorization") == "Bearer fresh-token":
+                self.uploads[sid] = 0
+                if ended:
+                    self.respond(sid, 200, f"stored {self.uploads.pop(sid)} bytes")
+            else:
+                self.respond(sid, 401, "token expired", [("www-authenticate", "Bearer")])
+                if not ended:
+                    self.conn.reset_stream(sid, h2.errors.ErrorCodes.NO_ERROR)
         elif path == "/goaway":
             case = query.get("case", "")
             attempts = STATE["goaway"].get(case, 0) + 1

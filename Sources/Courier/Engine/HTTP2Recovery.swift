@@ -90,19 +90,13 @@ enum HTTP2Recovery {
         wasUnprocessed(facts) && facts.replayable && facts.unprocessedRetries < maxUnprocessedRetries
     }
 
-    /// Whether the failure leaves the connection unfit for another request: the HTTP/2 session
-    /// failed as a whole (nghttp2 rejected what the server sent, or libcurl reported a
-    /// connection-level HTTP/2 error). libcurl 7.88 may keep such a connection in its pool, and the
-    /// next request on it waits for its timeout. A stream-level failure leaves the connection,
-    /// and the other streams on it, alone.
+    /// Whether the failure leaves the connection unfit for another request: nghttp2 rejected what
+    /// the server sent (a CONTINUATION flood, a header block that decodes to megabytes), so the
+    /// connection's HTTP/2 session has failed as a whole. libcurl 7.88 may keep such a connection
+    /// in its pool, and the next request on it waits for its timeout. Stream-level failures, and a
+    /// GOAWAY (after which libcurl itself stops using the connection while the streams the server
+    /// kept finish), leave the connection alone.
     static func poisonsConnection(_ facts: HTTP2FailureFacts) -> Bool {
-        switch facts.code {
-        case CURLE_RECV_ERROR:
-            return facts.message.contains(CurlResultTable.nghttp2Rejected)
-        case CURLE_HTTP2:
-            return true
-        default:
-            return false
-        }
+        facts.code == CURLE_RECV_ERROR && facts.message.contains(CurlResultTable.nghttp2Rejected)
     }
 }
