@@ -149,7 +149,10 @@ final class CurlEngine: Transport, @unchecked Sendable {
             noteHeadsArrived()
             let started = startAdmitted()
             let now = ContinuousClock.now
-            let nextDeadline = expireDeadlines(now: now)
+            var nextDeadline = expireDeadlines(now: now)
+            if !held.isEmpty, let settling = admission.nextSettling(now: now) {
+                nextDeadline = min(nextDeadline ?? settling, settling)
+            }
             let flushHold = flushStreams(now: now)
             // Newly started transfers are performed (and placed) at once, without waiting.
             if started > 0 { continue }
