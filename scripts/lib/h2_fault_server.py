@@ -17,6 +17,8 @@ Routes of --port (query items in brackets):
                         section 8.1).
   /goaway[case]         the first request of a case gets GOAWAY with a last-stream-id below its
                         stream, then the connection closes; later ones get 200 "attempt N".
+  /refuse[case, times]  the first `times` (default 6) requests of a case are refused
+                        (RST_STREAM REFUSED_STREAM); later ones get 200 "attempt N".
   /push                 sends a PUSH_PROMISE (whether or not the client allowed pushes), then 200.
   /continuation-flood   a HEADERS frame without END_HEADERS, then CONTINUATION frames without end.
   /header-bomb          a header block of 16 KiB that decodes to 16 MB (one indexed HPACK entry
@@ -42,7 +44,7 @@ import h2.events
 import h2.exceptions
 import h2.settings
 
-STATE = {"refused": 0, "goaway": {}}
+STATE = {"refused": 0, "goaway": {}, "refuse": {}}
 
 
 class LyingSettings(h2.settings.Settings):
@@ -207,6 +209,15 @@ class Connection:
                 self.respond(sid, 401, "token expired", [("www-authenticate", "Bearer")])
                 if not ended:
                     self.conn.reset_stream(sid, h2.errors.ErrorCodes.NO_ERROR)
+        elif path == "/refuse":
+            case = query.get("case", "")
+            attempts = STATE["refuse"].get(case, 0) + 1
+            STATE["refuse"][case] = attempts
+            if attempts <= int(query.get("times", "6")):
+                self.conn.reset_stream(sid, h2.errors.ErrorCodes.REFUSED_STREAM)
+                self.open_streams.discard(sid)
+            else:
+                self.respond(sid, 200, f"attempt {attempts}")
         elif path == "/goaway":
             case = query.get("case", "")
             attempts = STATE["goaway"].get(case, 0) + 1

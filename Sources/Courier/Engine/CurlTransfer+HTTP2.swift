@@ -37,6 +37,7 @@ extension CurlTransfer {
         facts.message = String(cString: errorBuffer)
         facts.libcurlExplained = !facts.message.isEmpty
         facts.isHTTP2 = metrics?.httpVersion == .http2
+        facts.multiplexed = multiplexOrigin != nil
         facts.headBytes = headParser.byteCount
         facts.headComplete = headParser.isComplete
         facts.statusCode = headParser.statusCode

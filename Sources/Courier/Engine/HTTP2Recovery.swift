@@ -11,6 +11,8 @@ struct HTTP2FailureFacts {
     var message = ""
     /// The connection carried HTTP/2 (as far as libcurl reported a version).
     var isHTTP2 = false
+    /// The request went to an origin where HTTP/2 is possible (https, HTTP/1.1 not required).
+    var multiplexed = false
     /// Bytes of response head received (0: nothing of a response).
     var headBytes = 0
     /// The final response head arrived complete.
@@ -79,10 +81,19 @@ enum HTTP2Recovery {
     /// RFC 9113 §6.8: streams above a GOAWAY's last-stream-id were not processed, so any request
     /// on them may be sent again on a new connection. libcurl 7.88 then ends the transfer with
     /// `CURLE_HTTP2` and no message of its own (the session has nothing left to do: the GOAWAY
-    /// closed the stream before any response), which nothing else it reports looks like; a
-    /// response that had begun is never sent again.
+    /// closed the stream before any response), which nothing else it reports looks like.
+    ///
+    /// RFC 9113 §8.7: a stream refused with REFUSED_STREAM was not processed either. libcurl sends
+    /// such a request again itself, and gives up after 5 tries ("Connection died, tried 5 times
+    /// before giving up", with `CURLE_RECV_ERROR` or `CURLE_SEND_ERROR`); to an HTTP/2 origin the request then goes back to
+    /// Courier's own queue, where it waits for a connection whose limit is known.
+    ///
+    /// A response that had begun is never sent again.
     static func wasUnprocessed(_ facts: HTTP2FailureFacts) -> Bool {
-        facts.code == CURLE_HTTP2 && !facts.libcurlExplained && facts.headBytes == 0
+        guard facts.headBytes == 0 else { return false }
+        if facts.code == CURLE_HTTP2 { return !facts.libcurlExplained }
+        return (facts.code == CURLE_RECV_ERROR || facts.code == CURLE_SEND_ERROR) && facts.multiplexed
+            && facts.message.hasPrefix("Connection died, tried ")
     }
 
     /// Whether the request is sent again on a new connection (see ``wasUnprocessed(_:)``).

@@ -103,6 +103,33 @@ final class HTTP2RecoveryTests: XCTestCase {
                 }, false, "a failure libcurl explained"
             ),
             (facts(CURLE_HTTP2_STREAM), false, "a stream error"),
+            (
+                facts(CURLE_SEND_ERROR) {
+                    $0.multiplexed = true
+                    $0.libcurlExplained = true
+                    $0.message = "Connection died, tried 5 times before giving up"
+                }, true, "refused (REFUSED_STREAM) 5 times: back to Courier's queue"
+            ),
+            (
+                facts(CURLE_RECV_ERROR) {
+                    $0.multiplexed = true
+                    $0.libcurlExplained = true
+                    $0.message = "Connection died, tried 5 times before giving up"
+                }, true, "the same, as libcurl 7.88 reports it after refusals"
+            ),
+            (
+                facts(CURLE_SEND_ERROR) {
+                    $0.libcurlExplained = true
+                    $0.message = "Connection died, tried 5 times before giving up"
+                }, false, "not an HTTP/2 origin"
+            ),
+            (
+                facts(CURLE_SEND_ERROR) {
+                    $0.multiplexed = true
+                    $0.libcurlExplained = true
+                    $0.message = "Send failure: Broken pipe"
+                }, false, "a failed send may have been processed"
+            ),
             (facts(CURLE_RECV_ERROR), false, "a connection reset")
         ]
         for (row, expected, why) in rows {

@@ -88,6 +88,13 @@ extension FaultMatrix {
             // 4 times before failing the request: there must be none.
             return after == before ? outcome : .broken("the server refused \(after - before) streams")
         },
+        h2(
+            "h2: a POST refused 6 times (libcurl gives up after 5 retries) goes back to Courier's queue",
+            expect: .success(status: 200, body: "attempt 7")
+        ) { bench, h2 in
+            let request = upload(h2.url + "/refuse?times=6&case=\(UUID().uuidString)", size: 10)
+            return FaultOutcome(await bench.session().request(request).response())
+        },
         h2("h2: PUSH_PROMISE", expect: .success(status: 200, body: "pushed")) { bench, h2 in
             FaultOutcome(await bench.session { $0.timeouts.request = 20 }.request(h2.url + "/push").response())
         },
