@@ -142,7 +142,7 @@ class Connection:
             self.requests[sid] = headers
             await self.route(sid, headers, event.stream_ended is not None)
         elif isinstance(event, h2.events.DataReceived):
-            # Flow control is given back for every stream but /early's.
+            # Flow control is given back for every stream but the uploads answered early.
             if self.path(event.stream_id) not in ("/early", "/upload-auth") or event.stream_id in self.uploads:
                 self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
             if event.stream_id in self.uploads:
