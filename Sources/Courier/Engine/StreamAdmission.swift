@@ -17,8 +17,9 @@
 /// Against a server allowing one stream, 1,000 requests 50 at a time met some 60 refusals with
 /// 32 streams allowed here (and 1 to 17 failed requests were reported), none with one. So a
 /// connection that has not yet delivered a response carries a single transfer
-/// (``unsettledStreams``); the rest wait here, in Courier's own queue. Once it has answered, libcurl knows the server's limit and places no more than that on it. A server sends
-/// its SETTINGS first, within a round trip of the connection's set-up, so a connection that has
+/// (``unsettledStreams``); the rest wait here, in Courier's own queue. Once it has answered,
+/// libcurl knows the server's limit and places no more than that on it. A server sends its
+/// SETTINGS first, within a round trip of the connection's set-up, so a connection that has
 /// carried a request for ``settleDelay`` counts as settled too: a slow first response (a long
 /// poll) holds the others back that long at most.
 ///
