@@ -8,8 +8,8 @@
 #   4. a smoke run of every libFuzzer target in Fuzz/ (a few seconds each),
 #   5. a short soak (5,000 requests), docs/reliability.md says what it checks.
 # Installs what is missing (libcurl headers, pkg-config, python venv support), creates a
-# virtualenv with httpbin + gunicorn, starts httpbin and a TLS nginx on 127.0.0.1, and stops them
-# again. Extra arguments go to every `swift test` (e.g. `--filter X`); COURIER_TEST_RUNS picks
+# virtualenv with httpbin + gunicorn + h2, starts httpbin, a TLS nginx and the HTTP/2 fault server
+# (scripts/lib/h2_fault_server.py) on 127.0.0.1, and stops them again. Extra arguments go to every `swift test` (e.g. `--filter X`); COURIER_TEST_RUNS picks
 # the parts (default "plain tsan asan fuzz soak"). Ends with one line: `tests: N passed, M failed`
 # (every XCTest test of every run, plus one per fuzz target and one for the soak; a run with a
 # sanitizer report counts one more failure). Exits non-zero if anything failed or any sanitizer
@@ -18,6 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
 source scripts/lib/tls-server.sh
+source scripts/lib/h2-fault-server.sh
 ensure_system_packages
 ensure_tls_tools
 ensure_httpbin_venv
@@ -33,7 +34,7 @@ port="$(free_port)"
 "$HTTPBIN_VENV/bin/gunicorn" --bind "127.0.0.1:$port" --workers 2 --worker-class gthread --threads 16 \
     --log-level warning httpbin:app >".build/httpbin.log" 2>&1 &
 httpbin_pid=$!
-trap 'kill "$httpbin_pid" 2>/dev/null || true; wait "$httpbin_pid" 2>/dev/null || true; stop_tls_server' EXIT
+trap 'kill "$httpbin_pid" 2>/dev/null || true; wait "$httpbin_pid" 2>/dev/null || true; stop_tls_server; stop_h2_fault_server' EXIT
 wait_for_http "http://127.0.0.1:$port/get" || { cat .build/httpbin.log; echo "httpbin did not start" >&2; exit 1; }
 export COURIER_HTTPBIN_URL="http://127.0.0.1:$port"
 echo "httpbin listening on $COURIER_HTTPBIN_URL"
@@ -49,6 +50,11 @@ wait_for_tls() {
 }
 wait_for_tls || { cat .build/tls-server/logs/error.log; echo "TLS nginx did not start" >&2; exit 1; }
 echo "TLS/HTTP2 nginx listening on $COURIER_TLS_URL"
+
+start_h2_fault_server .build/tls-server || { echo "the HTTP/2 fault server did not start" >&2; exit 1; }
+echo "HTTP/2 fault server listening on $COURIER_H2_FAULT_URL (one stream per connection: $COURIER_H2_FAULT_SERIAL_URL)"
+# Tests that need a server this script starts fail, rather than skip, when it is missing.
+export COURIER_TEST_SCRIPT=1
 
 passed=0
 failed=0

@@ -14,6 +14,8 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     enum Outcome {
         case complete(CourierError?)
         case redirect(URLRequest)
+        /// Send the same request again: the server did not process it (see ``HTTP2Recovery``).
+        case resend
     }
 
     @exclusivity(unchecked) private(set) var request: URLRequest
@@ -45,6 +47,8 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     @exclusivity(unchecked) var head: ResponseHead?
     @exclusivity(unchecked) var metrics: TransferMetrics?
     @exclusivity(unchecked) var redirectCount = 0
+    /// Times the request was sent again because an HTTP/2 server had not processed it.
+    @exclusivity(unchecked) var unprocessedRetries = 0
     @exclusivity(unchecked) var startedAt: ContinuousClock.Instant?
     @exclusivity(unchecked) var hopStartedAt: ContinuousClock.Instant?
     /// The current hop's HTTP/2 origin, if it may be multiplexed (set at creation and at each
@@ -150,10 +154,15 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     func evaluate(code: CURLcode) -> Outcome {
         guard let easy else { return .complete(.transport(code: -1, message: "transfer has no handle")) }
         captureResponse()
-        let statusCode = head?.statusCode ?? 0
-        guard code == CURLE_OK else {
-            return .complete(flow?.failure ?? mapError(code))
+        if code != CURLE_OK {
+            if let failure = flow?.failure { return .complete(failure) }
+            switch recoverHTTP2(code: code, easy: easy) {
+            case .fail: return .complete(mapError(code))
+            case .resend: return .resend
+            case .deliver: break
+            }
         }
+        let statusCode = head?.statusCode ?? 0
         if (300...399).contains(statusCode) {
             var location: UnsafeMutablePointer<CChar>?
             courier_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &location)
@@ -168,6 +177,14 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
             }
         }
         return .complete(nil)
+    }
+
+    /// Resets response state to send the same request again.
+    func beginResend() {
+        unprocessedRetries += 1
+        resetResponseState()
+        rewindDestination()
+        head = nil
     }
 
     /// Resets response state for the next hop of a redirect chain.
