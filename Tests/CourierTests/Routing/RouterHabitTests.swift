@@ -112,6 +112,49 @@ final class RouterHabitTests: XCTestCase {
     }
 }
 
+extension RouterHabitTests {
+    /// A type Courier cannot read is used (not silently replaced by the default) and fails the
+    /// request with an error naming the property and what to declare.
+    func testHeadersAndTimeoutsOfOtherTypesFailNamingTheProperty() {
+        struct NumericHeaders: Router {
+            var baseURL: String { "https://api.test" }
+            var path: String { "/" }
+            var method: HTTPMethod { .get }
+            var headers: [String: Int] { ["X-Count": 1] }
+        }
+        struct TextTimeout: Router {
+            var baseURL: String { "https://api.test" }
+            var path: String { "/" }
+            var method: HTTPMethod { .get }
+            var timeout: String { "30" }
+        }
+        XCTAssertThrowsError(try NumericHeaders().asURLRequest()) { error in
+            XCTAssertEqual(error as? CourierError, .invalidRequest)
+            XCTAssertTrue(
+                (error as? CourierError)?.description.contains("headers of type Dictionary<String, Int>") ?? false,
+                "\(error)")
+        }
+        XCTAssertThrowsError(try TextTimeout().asURLRequest()) { error in
+            XCTAssertEqual(error as? CourierError, .invalidRequest)
+            XCTAssertTrue((error as? CourierError)?.description.contains("timeout of type String") ?? false, "\(error)")
+        }
+    }
+
+    func testNilOptionalHeadersAndTimeoutsSendNone() throws {
+        struct Nothing: Router {
+            var baseURL: String { "https://api.test" }
+            var path: String { "/" }
+            var method: HTTPMethod { .get }
+            var headers: HTTPHeaders? { nil }
+            var defaultHeaders: [String: String]? { nil }
+            var timeout: Int? { nil }
+        }
+        let request = try Nothing().asURLRequest()
+        XCTAssertEqual(request.allHTTPHeaderFields ?? [:], [:])
+        XCTAssertEqual(request.timeoutInterval, URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval)
+    }
+}
+
 protocol KeyedAPIRouter: Router {}
 
 extension KeyedAPIRouter {
