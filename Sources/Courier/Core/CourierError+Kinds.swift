@@ -1,7 +1,8 @@
 import Foundation
 
 // The kinds of CourierError. Each kind is a static value (for `switch` and `==`) and, when it
-// carries details, a static function of the same name that builds one.
+// carries details, Courier builds it with a package function of the same name; code outside
+// Courier uses `CourierError(_:reason:underlying:)`.
 
 extension CourierError {
 
@@ -10,10 +11,10 @@ extension CourierError {
     /// A URL could not be formed or parsed; ``subject`` is the offending text.
     ///
     /// As a kind, for `switch` and `==`: `case .invalidURL:` matches every `invalidURL` error.
-    public static let invalidURL = CourierError(code: .invalidURL, description: "invalidURL")
+    public static let invalidURL = CourierError(code: .invalidURL, description: "Invalid URL")
 
-    /// A ``invalidURL`` error; see the kind for what it means.
-    public static func invalidURL(_ text: String) -> CourierError {
+    /// A ``invalidURL`` error with its details.
+    package static func invalidURL(_ text: String) -> CourierError {
         CourierError(
             code: .invalidURL,
             description: "Invalid URL: \(text)",
@@ -23,10 +24,11 @@ extension CourierError {
     /// The URL's scheme is not `http` or `https`; ``subject`` is the scheme found.
     ///
     /// As a kind, for `switch` and `==`: `case .unsupportedScheme:` matches every `unsupportedScheme` error.
-    public static let unsupportedScheme = CourierError(code: .unsupportedScheme, description: "unsupportedScheme")
+    public static let unsupportedScheme = CourierError(
+        code: .unsupportedScheme, description: "Unsupported URL scheme: only http and https are allowed")
 
-    /// A ``unsupportedScheme`` error; see the kind for what it means.
-    public static func unsupportedScheme(_ scheme: String) -> CourierError {
+    /// A ``unsupportedScheme`` error with its details.
+    package static func unsupportedScheme(_ scheme: String) -> CourierError {
         CourierError(
             code: .unsupportedScheme,
             description: "Unsupported URL scheme '\(scheme)': only http and https are allowed",
@@ -36,10 +38,10 @@ extension CourierError {
     /// A header name or value is not allowed (for example it contains CR or LF); ``subject`` is its name.
     ///
     /// As a kind, for `switch` and `==`: `case .invalidHeader:` matches every `invalidHeader` error.
-    public static let invalidHeader = CourierError(code: .invalidHeader, description: "invalidHeader")
+    public static let invalidHeader = CourierError(code: .invalidHeader, description: "Invalid header")
 
-    /// A ``invalidHeader`` error; see the kind for what it means.
-    public static func invalidHeader(name: String, reason: String) -> CourierError {
+    /// A ``invalidHeader`` error with its details.
+    package static func invalidHeader(name: String, reason: String) -> CourierError {
         CourierError(
             code: .invalidHeader,
             description: "Invalid header '\(name)': \(reason)",
@@ -51,10 +53,10 @@ extension CourierError {
     ///
     /// As a kind, for `switch` and `==`: `case .parameterEncodingFailed:` matches every `parameterEncodingFailed` error.
     public static let parameterEncodingFailed = CourierError(
-        code: .parameterEncodingFailed, description: "parameterEncodingFailed")
+        code: .parameterEncodingFailed, description: "Cannot encode a parameter")
 
-    /// A ``parameterEncodingFailed`` error; see the kind for what it means.
-    public static func parameterEncodingFailed(keyPath: String, reason: String) -> CourierError {
+    /// A ``parameterEncodingFailed`` error with its details.
+    package static func parameterEncodingFailed(keyPath: String, reason: String) -> CourierError {
         CourierError(
             code: .parameterEncodingFailed,
             description: "Cannot encode parameter '\(keyPath)': \(reason)",
@@ -66,10 +68,10 @@ extension CourierError {
     ///
     /// As a kind, for `switch` and `==`: `case .multipartEncodingFailed:` matches every `multipartEncodingFailed` error.
     public static let multipartEncodingFailed = CourierError(
-        code: .multipartEncodingFailed, description: "multipartEncodingFailed")
+        code: .multipartEncodingFailed, description: "Cannot build multipart body")
 
-    /// A ``multipartEncodingFailed`` error; see the kind for what it means.
-    public static func multipartEncodingFailed(reason: String) -> CourierError {
+    /// A ``multipartEncodingFailed`` error with its details.
+    package static func multipartEncodingFailed(reason: String) -> CourierError {
         CourierError(
             code: .multipartEncodingFailed,
             description: "Cannot build multipart body: \(reason)",
@@ -79,10 +81,10 @@ extension CourierError {
     /// The request is malformed in another way; ``reason`` says how.
     ///
     /// As a kind, for `switch` and `==`: `case .invalidRequest:` matches every `invalidRequest` error.
-    public static let invalidRequest = CourierError(code: .invalidRequest, description: "invalidRequest")
+    public static let invalidRequest = CourierError(code: .invalidRequest, description: "Invalid request")
 
-    /// A ``invalidRequest`` error; see the kind for what it means.
-    public static func invalidRequest(reason: String) -> CourierError {
+    /// A ``invalidRequest`` error with its details.
+    package static func invalidRequest(reason: String) -> CourierError {
         CourierError(
             code: .invalidRequest,
             description: "Invalid request: \(reason)",
@@ -94,10 +96,10 @@ extension CourierError {
     /// The host name could not be resolved; ``subject`` is the host.
     ///
     /// As a kind, for `switch` and `==`: `case .dnsFailure:` matches every `dnsFailure` error.
-    public static let dnsFailure = CourierError(code: .dnsFailure, description: "dnsFailure")
+    public static let dnsFailure = CourierError(code: .dnsFailure, description: "Could not resolve the host")
 
-    /// A ``dnsFailure`` error; see the kind for what it means.
-    public static func dnsFailure(host: String) -> CourierError {
+    /// A ``dnsFailure`` error with its details.
+    package static func dnsFailure(host: String) -> CourierError {
         CourierError(
             code: .dnsFailure,
             description: "Could not resolve host '\(host)'",
@@ -107,10 +109,10 @@ extension CourierError {
     /// No connection could be made to the server (refused, unreachable).
     ///
     /// As a kind, for `switch` and `==`: `case .cannotConnect:` matches every `cannotConnect` error.
-    public static let cannotConnect = CourierError(code: .cannotConnect, description: "cannotConnect")
+    public static let cannotConnect = CourierError(code: .cannotConnect, description: "Cannot connect")
 
-    /// A ``cannotConnect`` error; see the kind for what it means.
-    public static func cannotConnect(message: String) -> CourierError {
+    /// A ``cannotConnect`` error with its details.
+    package static func cannotConnect(message: String) -> CourierError {
         CourierError(
             code: .cannotConnect,
             description: "Cannot connect: \(message)",
@@ -120,10 +122,10 @@ extension CourierError {
     /// The request took too long; ``timeoutKind`` says which limit fired.
     ///
     /// As a kind, for `switch` and `==`: `case .timedOut:` matches every `timedOut` error.
-    public static let timedOut = CourierError(code: .timedOut, description: "timedOut")
+    public static let timedOut = CourierError(code: .timedOut, description: "Timed out")
 
-    /// A ``timedOut`` error; see the kind for what it means.
-    public static func timedOut(_ kind: TimeoutKind) -> CourierError {
+    /// A ``timedOut`` error with its details.
+    package static func timedOut(_ kind: TimeoutKind) -> CourierError {
         CourierError(
             code: .timedOut,
             description: "Timed out (\(kind.rawValue) timeout)",
@@ -133,10 +135,10 @@ extension CourierError {
     /// The TLS handshake or certificate verification failed.
     ///
     /// As a kind, for `switch` and `==`: `case .tlsFailure:` matches every `tlsFailure` error.
-    public static let tlsFailure = CourierError(code: .tlsFailure, description: "tlsFailure")
+    public static let tlsFailure = CourierError(code: .tlsFailure, description: "TLS failure")
 
-    /// A ``tlsFailure`` error; see the kind for what it means.
-    public static func tlsFailure(message: String) -> CourierError {
+    /// A ``tlsFailure`` error with its details.
+    package static func tlsFailure(message: String) -> CourierError {
         CourierError(
             code: .tlsFailure,
             description: "TLS failure: \(message)",
@@ -152,10 +154,10 @@ extension CourierError {
     /// More redirects were offered than the configured maximum (``limit``) allows.
     ///
     /// As a kind, for `switch` and `==`: `case .tooManyRedirects:` matches every `tooManyRedirects` error.
-    public static let tooManyRedirects = CourierError(code: .tooManyRedirects, description: "tooManyRedirects")
+    public static let tooManyRedirects = CourierError(code: .tooManyRedirects, description: "Too many redirects")
 
-    /// A ``tooManyRedirects`` error; see the kind for what it means.
-    public static func tooManyRedirects(limit: Int) -> CourierError {
+    /// A ``tooManyRedirects`` error with its details.
+    package static func tooManyRedirects(limit: Int) -> CourierError {
         CourierError(
             code: .tooManyRedirects,
             description: "Too many redirects (limit \(limit))",
@@ -165,10 +167,11 @@ extension CourierError {
     /// A redirect pointed at a scheme other than `http` or `https`; ``subject`` is its target.
     ///
     /// As a kind, for `switch` and `==`: `case .redirectRefused:` matches every `redirectRefused` error.
-    public static let redirectRefused = CourierError(code: .redirectRefused, description: "redirectRefused")
+    public static let redirectRefused = CourierError(
+        code: .redirectRefused, description: "Redirect to a disallowed URL refused")
 
-    /// A ``redirectRefused`` error; see the kind for what it means.
-    public static func redirectRefused(location: String) -> CourierError {
+    /// A ``redirectRefused`` error with its details.
+    package static func redirectRefused(location: String) -> CourierError {
         CourierError(
             code: .redirectRefused,
             description: "Redirect to a disallowed URL refused: \(location)",
@@ -178,10 +181,12 @@ extension CourierError {
     /// A redirect from `https` to plain `http` was refused (``SecurityPolicy/allowsInsecureRedirects`` is off); ``subject`` is its target.
     ///
     /// As a kind, for `switch` and `==`: `case .insecureRedirect:` matches every `insecureRedirect` error.
-    public static let insecureRedirect = CourierError(code: .insecureRedirect, description: "insecureRedirect")
+    public static let insecureRedirect = CourierError(
+        code: .insecureRedirect,
+        description: "Redirect from https to plain http refused (see SecurityPolicy.allowsInsecureRedirects)")
 
-    /// A ``insecureRedirect`` error; see the kind for what it means.
-    public static func insecureRedirect(location: String) -> CourierError {
+    /// A ``insecureRedirect`` error with its details.
+    package static func insecureRedirect(location: String) -> CourierError {
         CourierError(
             code: .insecureRedirect,
             description:
@@ -197,10 +202,11 @@ extension CourierError {
     /// The decoded response body exceeded the configured limit (``limit``, in bytes).
     ///
     /// As a kind, for `switch` and `==`: `case .responseTooLarge:` matches every `responseTooLarge` error.
-    public static let responseTooLarge = CourierError(code: .responseTooLarge, description: "responseTooLarge")
+    public static let responseTooLarge = CourierError(
+        code: .responseTooLarge, description: "Response larger than the limit")
 
-    /// A ``responseTooLarge`` error; see the kind for what it means.
-    public static func responseTooLarge(limit: Int) -> CourierError {
+    /// A ``responseTooLarge`` error with its details.
+    package static func responseTooLarge(limit: Int) -> CourierError {
         CourierError(
             code: .responseTooLarge,
             description: "Response larger than the limit of \(limit) bytes",
@@ -210,10 +216,11 @@ extension CourierError {
     /// The connection closed before the whole response arrived.
     ///
     /// As a kind, for `switch` and `==`: `case .truncatedResponse:` matches every `truncatedResponse` error.
-    public static let truncatedResponse = CourierError(code: .truncatedResponse, description: "truncatedResponse")
+    public static let truncatedResponse = CourierError(
+        code: .truncatedResponse, description: "Connection closed before the response was complete")
 
-    /// A ``truncatedResponse`` error; see the kind for what it means.
-    public static func truncatedResponse(message: String) -> CourierError {
+    /// A ``truncatedResponse`` error with its details.
+    package static func truncatedResponse(message: String) -> CourierError {
         CourierError(
             code: .truncatedResponse,
             description: "Connection closed before the response was complete: \(message)",
@@ -223,10 +230,11 @@ extension CourierError {
     /// The server sent something that is not valid HTTP. Never retried.
     ///
     /// As a kind, for `switch` and `==`: `case .protocolViolation:` matches every `protocolViolation` error.
-    public static let protocolViolation = CourierError(code: .protocolViolation, description: "protocolViolation")
+    public static let protocolViolation = CourierError(
+        code: .protocolViolation, description: "Invalid HTTP from server")
 
-    /// A ``protocolViolation`` error; see the kind for what it means.
-    public static func protocolViolation(message: String) -> CourierError {
+    /// A ``protocolViolation`` error with its details.
+    package static func protocolViolation(message: String) -> CourierError {
         CourierError(
             code: .protocolViolation,
             description: "Invalid HTTP from server: \(message)",
@@ -236,10 +244,10 @@ extension CourierError {
     /// Any other libcurl failure; ``transportCode`` is its `CURLcode`.
     ///
     /// As a kind, for `switch` and `==`: `case .transport:` matches every `transport` error.
-    public static let transport = CourierError(code: .transport, description: "transport")
+    public static let transport = CourierError(code: .transport, description: "Transfer failed")
 
-    /// A ``transport`` error; see the kind for what it means.
-    public static func transport(code: Int, message: String) -> CourierError {
+    /// A ``transport`` error with its details.
+    package static func transport(code: Int, message: String) -> CourierError {
         CourierError(
             code: .transport,
             description: "Transfer failed (curl \(code)): \(message)",
@@ -250,10 +258,11 @@ extension CourierError {
     /// A transport other than the engine (a stub, a replay store, your own) had no answer for the request; ``reason`` describes the request and what was missing.
     ///
     /// As a kind, for `switch` and `==`: `case .unhandledRequest:` matches every `unhandledRequest` error.
-    public static let unhandledRequest = CourierError(code: .unhandledRequest, description: "unhandledRequest")
+    public static let unhandledRequest = CourierError(
+        code: .unhandledRequest, description: "No response for the request")
 
-    /// A ``unhandledRequest`` error; see the kind for what it means.
-    public static func unhandledRequest(reason: String) -> CourierError {
+    /// A ``unhandledRequest`` error with its details.
+    package static func unhandledRequest(reason: String) -> CourierError {
         CourierError(
             code: .unhandledRequest,
             description: "No response for the request: \(reason)",
@@ -266,10 +275,10 @@ extension CourierError {
     ///
     /// As a kind, for `switch` and `==`: `case .unacceptableStatusCode:` matches every `unacceptableStatusCode` error.
     public static let unacceptableStatusCode = CourierError(
-        code: .unacceptableStatusCode, description: "unacceptableStatusCode")
+        code: .unacceptableStatusCode, description: "Unacceptable status code")
 
-    /// A ``unacceptableStatusCode`` error; see the kind for what it means.
-    public static func unacceptableStatusCode(_ code: Int) -> CourierError {
+    /// A ``unacceptableStatusCode`` error with its details.
+    package static func unacceptableStatusCode(_ code: Int) -> CourierError {
         CourierError(
             code: .unacceptableStatusCode,
             description: "Unacceptable status code \(code)",
@@ -280,10 +289,10 @@ extension CourierError {
     ///
     /// As a kind, for `switch` and `==`: `case .unacceptableContentType:` matches every `unacceptableContentType` error.
     public static let unacceptableContentType = CourierError(
-        code: .unacceptableContentType, description: "unacceptableContentType")
+        code: .unacceptableContentType, description: "Unacceptable content type")
 
-    /// A ``unacceptableContentType`` error; see the kind for what it means.
-    public static func unacceptableContentType(_ contentType: String?) -> CourierError {
+    /// A ``unacceptableContentType`` error with its details.
+    package static func unacceptableContentType(_ contentType: String?) -> CourierError {
         CourierError(
             code: .unacceptableContentType,
             description: "Unacceptable content type \(contentType ?? "(none)")",
@@ -293,10 +302,10 @@ extension CourierError {
     /// The body could not be decoded; ``subject`` names the failing coding path (empty for the root).
     ///
     /// As a kind, for `switch` and `==`: `case .decodingFailed:` matches every `decodingFailed` error.
-    public static let decodingFailed = CourierError(code: .decodingFailed, description: "decodingFailed")
+    public static let decodingFailed = CourierError(code: .decodingFailed, description: "Decoding failed")
 
-    /// A ``decodingFailed`` error; see the kind for what it means.
-    public static func decodingFailed(path: String, reason: String) -> CourierError {
+    /// A ``decodingFailed`` error with its details.
+    package static func decodingFailed(path: String, reason: String) -> CourierError {
         CourierError(
             code: .decodingFailed,
             description: "Decoding failed at \(path.isEmpty ? "(root)" : path): \(reason)",
@@ -315,10 +324,10 @@ extension CourierError {
     /// A ``Plugin``'s hook threw an error that is not a `CourierError`; ``subject`` is the plugin's type name and ``underlying`` the error it threw.
     ///
     /// As a kind, for `switch` and `==`: `case .pluginFailed:` matches every `pluginFailed` error.
-    public static let pluginFailed = CourierError(code: .pluginFailed, description: "pluginFailed")
+    public static let pluginFailed = CourierError(code: .pluginFailed, description: "A plugin failed")
 
-    /// A ``pluginFailed`` error; see the kind for what it means.
-    public static func pluginFailed(plugin: String, hook: PluginHook, underlying: any Error) -> CourierError {
+    /// A ``pluginFailed`` error with its details.
+    package static func pluginFailed(plugin: String, hook: PluginHook, underlying: any Error) -> CourierError {
         CourierError(
             code: .pluginFailed,
             description: "Plugin \(plugin) failed in \(hook.rawValue): \(String(describing: underlying))",
@@ -330,10 +339,11 @@ extension CourierError {
     /// A ``RequestInterceptor``'s adapter threw an error that is not a `CourierError`; the request was not sent. ``subject`` is the interceptor's type name and ``underlying`` the error it threw.
     ///
     /// As a kind, for `switch` and `==`: `case .adaptationFailed:` matches every `adaptationFailed` error.
-    public static let adaptationFailed = CourierError(code: .adaptationFailed, description: "adaptationFailed")
+    public static let adaptationFailed = CourierError(
+        code: .adaptationFailed, description: "An interceptor could not adapt the request")
 
-    /// A ``adaptationFailed`` error; see the kind for what it means.
-    public static func adaptationFailed(interceptor: String, underlying: any Error) -> CourierError {
+    /// A ``adaptationFailed`` error with its details.
+    package static func adaptationFailed(interceptor: String, underlying: any Error) -> CourierError {
         CourierError(
             code: .adaptationFailed,
             description: "Interceptor \(interceptor) could not adapt the request: \(String(describing: underlying))",
@@ -354,10 +364,10 @@ extension CourierError {
     ///
     /// As a kind, for `switch` and `==`: `case .credentialRefreshFailed:` matches every `credentialRefreshFailed` error.
     public static let credentialRefreshFailed = CourierError(
-        code: .credentialRefreshFailed, description: "credentialRefreshFailed")
+        code: .credentialRefreshFailed, description: "Refreshing the credential failed")
 
-    /// A ``credentialRefreshFailed`` error; see the kind for what it means.
-    public static func credentialRefreshFailed(underlying: any Error) -> CourierError {
+    /// A ``credentialRefreshFailed`` error with its details.
+    package static func credentialRefreshFailed(underlying: any Error) -> CourierError {
         CourierError(
             code: .credentialRefreshFailed,
             description: "Refreshing the credential failed: \(String(describing: underlying))",
@@ -369,10 +379,11 @@ extension CourierError {
     ///
     /// As a kind, for `switch` and `==`: `case .tooManyCredentialRefreshes:` matches every `tooManyCredentialRefreshes` error.
     public static let tooManyCredentialRefreshes = CourierError(
-        code: .tooManyCredentialRefreshes, description: "tooManyCredentialRefreshes")
+        code: .tooManyCredentialRefreshes,
+        description: "The credential was refreshed too often and is still refused; not refreshing again")
 
-    /// A ``tooManyCredentialRefreshes`` error; see the kind for what it means.
-    public static func tooManyCredentialRefreshes(limit: Int, window: TimeInterval) -> CourierError {
+    /// A ``tooManyCredentialRefreshes`` error with its details.
+    package static func tooManyCredentialRefreshes(limit: Int, window: TimeInterval) -> CourierError {
         CourierError(
             code: .tooManyCredentialRefreshes,
             description:

@@ -72,6 +72,18 @@ public struct CourierError: Error, Sendable, Equatable, CustomStringConvertible 
         self.underlying = underlying
     }
 
+    /// An error of `kind` (one of the static values, such as ``timedOut`` or ``unhandledRequest``),
+    /// for code outside Courier that reports one: a custom ``Transport``, a plugin, a validation.
+    /// `reason` is added to the kind's description; `underlying` keeps the error that caused it.
+    /// ```swift
+    /// throw CourierError(.invalidRequest, reason: "the cart is empty")
+    /// ```
+    public init(_ kind: CourierError, reason: String? = nil, underlying: (any Error)? = nil) {
+        self.init(
+            code: kind.code, description: reason.map { kind.description + ": " + $0 } ?? kind.description,
+            reason: reason, underlying: underlying)
+    }
+
     /// Two errors are equal when they are of the same kind; messages and details are not compared.
     public static func == (lhs: CourierError, rhs: CourierError) -> Bool {
         lhs.code == rhs.code

@@ -33,7 +33,7 @@ import FoundationNetworking
 /// sent with an older credential is replayed with the current one without refreshing again.
 /// Refresh loops are impossible: after ``RefreshLimit/maxRefreshes`` refreshes within
 /// ``RefreshLimit/window`` seconds (of the session's ``Session/Configuration/clock``), requests
-/// that would need another fail with ``CourierError/tooManyCredentialRefreshes(limit:window:)``.
+/// that would need another fail with ``CourierError/tooManyCredentialRefreshes``.
 /// A request with no credential set fails with ``CourierError/missingCredential`` before it is sent.
 public final class AuthenticationInterceptor: RequestInterceptor {
     /// Exchanges an expired (or refused) credential for a new one; throwing fails every waiting request.

@@ -52,8 +52,8 @@ public protocol Router: URLRequestConvertible {
 
     /// The absolute `http`/`https` URL that ``path`` is relative to, such as
     /// `"https://api.example.com/v1"`. It may end with `/` and may carry a query.
-    /// An invalid value makes ``asURLRequest()`` throw ``CourierError/invalidURL(_:)``
-    /// (or ``CourierError/unsupportedScheme(_:)`` for schemes such as `file`).
+    /// An invalid value makes ``asURLRequest()`` throw ``CourierError/invalidURL``
+    /// (or ``CourierError/unsupportedScheme`` for schemes such as `file`).
     var baseURL: String { get }
     /// The endpoint path, such as `"/users/\(segment: id)"`; may include `?query`.
     /// Use ``PathSegment/escape(_:)`` or `\(segment:)` for user data.

@@ -21,7 +21,7 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
     /// The raw response body (empty when none arrived).
     public var body: Data
     /// The underlying error: the transport failure for ``NetworkResult/networkFail(_:)``, the
-    /// ``CourierError/decodingFailed(path:reason:)`` for ``NetworkResult/pathErr(_:)``, the
+    /// ``CourierError/decodingFailed`` for ``NetworkResult/pathErr(_:)``, the
     /// validation error for a status or content type that `validate()` rejected, nil otherwise.
     public var error: CourierError?
 

@@ -59,7 +59,7 @@ extension DataRequest {
         return self
     }
 
-    /// Accepts only status codes in `acceptable`; others fail with ``CourierError/unacceptableStatusCode(_:)``.
+    /// Accepts only status codes in `acceptable`; others fail with ``CourierError/unacceptableStatusCode``.
     @discardableResult
     public func validate<S: Sequence & Sendable>(statusCode acceptable: S) -> Self where S.Element == Int {
         addValidator(.statusCode({ acceptable.contains($0) }))

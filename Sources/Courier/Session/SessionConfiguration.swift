@@ -109,7 +109,7 @@ extension Session {
 
     /// How redirects are handled.
     public enum RedirectPolicy: Sendable, Equatable {
-        /// Follow up to `max` redirects, then fail with ``CourierError/tooManyRedirects(limit:)``.
+        /// Follow up to `max` redirects, then fail with ``CourierError/tooManyRedirects``.
         case follow(max: Int)
         /// Return 3xx responses to the caller as they are.
         case doNotFollow

@@ -25,7 +25,7 @@ extension DataStreamRequest {
         let request: DataStreamRequest
 
         /// Reads the body; a second iterator of the same request throws
-        /// ``CourierError/invalidRequest(reason:)``: a body can be read once.
+        /// ``CourierError/invalidRequest``: a body can be read once.
         public func makeAsyncIterator() -> Iterator {
             Iterator(request: request)
         }
@@ -77,7 +77,7 @@ extension DataStreamRequest {
 
     /// The body as lines of text: split at LF (a CR before it is dropped), decoded as UTF-8
     /// (invalid bytes become U+FFFD); a last line without a line end is included. A line longer
-    /// than `maximumLineLength` bytes throws ``CourierError/decodingFailed(path:reason:)``, so a
+    /// than `maximumLineLength` bytes throws ``CourierError/decodingFailed``, so a
     /// server cannot make the reader hold unbounded memory.
     public struct Lines: AsyncSequence, Sendable {
         /// The default longest line: 1 MiB.

@@ -66,7 +66,7 @@ public final class DataStreamRequest: Sendable {
     }
 
     /// Accepts only status codes in `acceptable`; others fail with
-    /// ``CourierError/unacceptableStatusCode(_:)`` before any body is read, and the transfer stops.
+    /// ``CourierError/unacceptableStatusCode`` before any body is read, and the transfer stops.
     @discardableResult
     public func validate<S: Sequence & Sendable>(statusCode acceptable: S) -> Self where S.Element == Int {
         core.addStatusValidation { acceptable.contains($0) }
@@ -74,7 +74,7 @@ public final class DataStreamRequest: Sendable {
     }
 
     /// Accepts only a `Content-Type` matching one of `acceptable` (`type/subtype`, `type/*`, `*/*`);
-    /// others fail with ``CourierError/unacceptableContentType(_:)`` before any body is read.
+    /// others fail with ``CourierError/unacceptableContentType`` before any body is read.
     @discardableResult
     public func validate(contentType acceptable: [String]) -> Self {
         core.addContentTypeValidation(acceptable)
@@ -105,7 +105,7 @@ public final class DataStreamRequest: Sendable {
     /// The body as one JSON value per line (JSON Lines, NDJSON), decoded as `type` with
     /// `decoder`, or the session's ``Session/Configuration/decoder`` (``CourierJSONDecoder``
     /// unless configured otherwise); blank lines are skipped. A line that does not decode throws
-    /// ``CourierError/decodingFailed(path:reason:)`` with a path starting `line N`.
+    /// ``CourierError/decodingFailed`` with a path starting `line N`.
     public func jsonLines<T: Decodable & Sendable>(
         of type: T.Type = T.self, decoder: (any DataDecoder)? = nil,
         maximumLineLength: Int = Lines.defaultMaximumLineLength

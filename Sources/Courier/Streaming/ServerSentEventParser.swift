@@ -22,7 +22,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
         "\(event)\(id.isEmpty ? "" : " #\(id)"): \(data)"
     }
 
-    /// `data` decoded as JSON into `type`; throws ``CourierError/decodingFailed(path:reason:)``.
+    /// `data` decoded as JSON into `type`; throws ``CourierError/decodingFailed``.
     public func decode<T: Decodable>(
         _ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()
     ) throws(CourierError) -> T {
@@ -80,7 +80,7 @@ package struct ServerSentEventParser: Sendable {
     }
 
     /// Feeds the next piece of the stream; returns the events it completed, in order. Throws
-    /// ``CourierError/decodingFailed(path:reason:)`` when an event grows past ``maximumEventSize``.
+    /// ``CourierError/decodingFailed`` when an event grows past ``maximumEventSize``.
     package mutating func parse(_ bytes: Data) throws(CourierError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         var failure: CourierError?
