@@ -16,7 +16,8 @@ Routes of --port (query items in brackets):
                         window is never opened), then resets the stream with NO_ERROR (RFC 9113
                         section 8.1). The response: `status`, "x-early: yes", a Location (/sink)
                         on a 3xx, "WWW-Authenticate: Bearer" on a 401, "Retry-After: 7" on a 413
-                        or 429, and the body "early STATUS".
+                        or 429, and the body "early STATUS". With http1=stall the HTTP/1.1
+                        side (below) never answers.
   /sink                 reads an upload whole: 200 "stored N bytes".
   /goaway[case]         the first request of a case gets GOAWAY with a last-stream-id below its
                         stream, then the connection closes; later ones get 200 "attempt N".
@@ -90,7 +91,11 @@ async def serve_http1(reader, writer):
             writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
 
         stale = path == "/upload-auth" and fields.get("authorization") != "Bearer fresh-token"
-        if path == "/early" or stale:
+        if path == "/early" and query.get("http1") == "stall":
+            # Reads the body and never answers.
+            while await asyncio.wait_for(reader.read(65536), 30):
+                pass
+        elif path == "/early" or stale:
             status, headers, body = early_answer(int(query.get("status", "401")) if path == "/early" else 401)
             send(status, headers, body if path == "/early" else "token expired")
             await writer.drain()

@@ -49,7 +49,7 @@ extension CurlTransfer {
 
     /// Makes the response `status` alone, over HTTP/2: libcurl dropped the early response's head
     /// and body.
-    private func deliverStatusOnly(_ status: Int) {
+    func deliverStatusOnly(_ status: Int) {
         resetResponseState()
         rewindDestination()
         head = request.url.map { ResponseHead(url: $0, statusCode: status, httpVersion: "HTTP/2", fields: []) }

@@ -103,6 +103,20 @@ extension FaultMatrix {
             FaultOutcome(await bench.session().request(upload(h2.serialURL + "/early?status=413")).response())
         },
         h2(
+            "h2: 413 before the upload is read, the HTTP/1.1 attempt outlasts the request limit: the status alone",
+            expect: .success(status: 413, body: "")
+        ) { bench, h2 in
+            let session = bench.session { $0.timeouts.request = 3 }
+            return FaultOutcome(await session.request(upload(h2.url + "/early?status=413&http1=stall")).response())
+        },
+        h2(
+            "h2: 413 before the upload is read, the HTTP/1.1 attempt outlasts the idle limit: the status alone",
+            expect: .success(status: 413, body: "")
+        ) { bench, h2 in
+            let session = bench.session { $0.timeouts.idle = 2 }
+            return FaultOutcome(await session.request(upload(h2.url + "/early?status=413&http1=stall")).response())
+        },
+        h2(
             "h2: an authenticated upload answered early with 401 refreshes the token and is sent again",
             expect: .success(status: 200, body: "stored 1048576 bytes")
         ) { bench, h2 in
