@@ -14,7 +14,11 @@ Routes of --port (query items in brackets):
   /ok                   200 "ok".
   /early[status, case]  answers a request at once, before reading its body (the body's flow-control
                         window is never opened), then resets the stream with NO_ERROR (RFC 9113
-                        section 8.1).
+                        section 8.1). The response: `status`, "x-early: yes", a Location (/sink)
+                        on a 3xx, "WWW-Authenticate: Bearer" on a 401, "Retry-After: 7" on a 413
+                        or 429, and the body "early STATUS". With http1=stall the HTTP/1.1
+                        side (below) never answers.
+  /sink                 reads an upload whole: 200 "stored N bytes".
   /goaway[case]         the first request of a case gets GOAWAY with a last-stream-id below its
                         stream, then the connection closes; later ones get 200 "attempt N".
   /refuse[case, times]  the first `times` (default 6) requests of a case are refused
@@ -28,6 +32,12 @@ Routes of --port (query items in brackets):
   /echo-headers         200 with the request's headers as a JSON list of [name, value] pairs.
 After /continuation-flood and /header-bomb the connection goes silent (reads, never answers)
 but stays open, as a broken server's would: a client must not send another request on it.
+
+--port also speaks HTTP/1.1 (ALPN "http/1.1"), as the servers that answer uploads early do:
+/early and /upload-auth answer the same way, at once, before reading the body, which they then
+read and discard until the client closes (a lingering close); /sink and /upload-auth with the
+fresh token read a Content-Length body. --serial-port speaks only h2: an HTTP/1.1 request there
+fails (the h2 connection rejects it).
 """
 
 import argparse
@@ -45,6 +55,65 @@ import h2.exceptions
 import h2.settings
 
 STATE = {"refused": 0, "goaway": {}, "refuse": {}}
+
+
+def early_answer(status):
+    """The response of /early: status, headers (without content-length), body."""
+    headers = [("content-type", "text/plain"), ("x-early", "yes")]
+    if 300 <= status < 400:
+        headers.append(("location", "/sink"))
+    if status == 401:
+        headers.append(("www-authenticate", "Bearer"))
+    if status in (413, 429):
+        headers.append(("retry-after", "7"))
+    return status, headers, f"early {status}"
+
+
+async def serve_http1(reader, writer):
+    """One HTTP/1.1 request (the connection closes after it)."""
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        method, target, _ = lines[0].split(" ", 2)
+        fields = {}
+        for line in lines[1:]:
+            if ":" in line:
+                name, value = line.split(":", 1)
+                fields[name.strip().lower()] = value.strip()
+        split = urlsplit(target)
+        query = {k: v[0] for k, v in parse_qs(split.query).items()}
+        path = split.path
+
+        def send(status, headers, body):
+            body = body.encode()
+            lines = [f"HTTP/1.1 {status} Status", f"content-length: {len(body)}", "connection: close"]
+            lines += [f"{name}: {value}" for name, value in headers]
+            writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+
+        stale = path == "/upload-auth" and fields.get("authorization") != "Bearer fresh-token"
+        if path == "/early" and query.get("http1") == "stall":
+            # Reads the body and never answers.
+            while await asyncio.wait_for(reader.read(65536), 30):
+                pass
+        elif path == "/early" or stale:
+            status, headers, body = early_answer(int(query.get("status", "401")) if path == "/early" else 401)
+            send(status, headers, body if path == "/early" else "token expired")
+            await writer.drain()
+            # A lingering close: the rest of the body is read and dropped until the client closes
+            # (closing at once would reset the connection and could destroy the response).
+            while await asyncio.wait_for(reader.read(65536), 30):
+                pass
+        elif path in ("/sink", "/upload-auth") and "content-length" in fields:
+            body = await reader.readexactly(int(fields["content-length"]))
+            send(200, [], f"stored {len(body)} bytes")
+        else:
+            send(404, [], "no such route over HTTP/1.1")
+        await writer.drain()
+    except (ConnectionError, ssl.SSLError, OSError, ValueError, asyncio.IncompleteReadError,
+            asyncio.LimitOverrunError, asyncio.TimeoutError):
+        pass
+    finally:
+        writer.close()
 
 
 class LyingSettings(h2.settings.Settings):
@@ -195,10 +264,14 @@ class Connection:
         elif path == "/stats":
             self.respond(sid, 200, json.dumps({"refused": STATE["refused"]}))
         elif path == "/early":
-            status = int(query.get("status", "401"))
-            self.respond(sid, status, f"early {status}", [("content-type", "text/plain")])
+            status, answer_headers, body = early_answer(int(query.get("status", "401")))
+            self.respond(sid, status, body, answer_headers)
             if not ended:
                 self.conn.reset_stream(sid, h2.errors.ErrorCodes.NO_ERROR)
+        elif path == "/sink":
+            self.uploads[sid] = 0
+            if ended:
+                self.respond(sid, 200, f"stored {self.uploads.pop(sid)} bytes")
         elif path == "/upload-auth":
             # Takes the upload only with the fresh token; answers 401 early to any other.
             if fields.get("authorization") == "Bearer fresh-token":
@@ -273,18 +346,24 @@ async def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--serial-port", type=int, required=True)
     args = parser.parse_args()
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(args.cert, args.key)
-    context.set_alpn_protocols(["h2"])
+
+    def tls(protocols):
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(args.cert, args.key)
+        context.set_alpn_protocols(protocols)
+        return context
 
     def serve(serial):
         async def accept(reader, writer):
-            await Connection(reader, writer, serial).run()
+            if writer.get_extra_info("ssl_object").selected_alpn_protocol() == "http/1.1":
+                await serve_http1(reader, writer)
+            else:
+                await Connection(reader, writer, serial).run()
         return accept
 
     servers = [
-        await asyncio.start_server(serve(False), "127.0.0.1", args.port, ssl=context),
-        await asyncio.start_server(serve(True), "127.0.0.1", args.serial_port, ssl=context),
+        await asyncio.start_server(serve(False), "127.0.0.1", args.port, ssl=tls(["h2", "http/1.1"])),
+        await asyncio.start_server(serve(True), "127.0.0.1", args.serial_port, ssl=tls(["h2"])),
     ]
     await asyncio.gather(*(server.serve_forever() for server in servers))
 

@@ -102,6 +102,9 @@ extension CurlEngine {
             case .resend:
                 transfer.beginResend()
                 attach(transfer)
+            case .resendOverHTTP1:
+                transfer.beginHTTP1Resend()
+                attach(transfer)
             }
         }
         return count

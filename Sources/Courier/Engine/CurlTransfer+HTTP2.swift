@@ -1,6 +1,9 @@
 import CCurl
 import CCurlShim
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -15,21 +18,41 @@ extension CurlTransfer {
         case resend
         /// The complete response arrived: deliver it as if the transfer had succeeded.
         case deliver
+        /// Send the request again over HTTP/1.1 on a new connection: libcurl discarded the
+        /// head and body of an early response.
+        case resendOverHTTP1
     }
 
     /// What to do about a transfer libcurl failed with `code`; shuts the connection down first
     /// when the failure leaves it unfit for another request.
     func recoverHTTP2(code: CURLcode, easy: UnsafeMutableRawPointer) -> HTTP2Action {
         let facts = http2Facts(code: code, easy: easy)
+        if let status = http1ResendStatus {
+            // The HTTP/1.1 resend failed: what it got, when complete, else the status alone.
+            if !HTTP2Recovery.resendDelivers(facts) { deliverStatusOnly(status) }
+            return .deliver
+        }
         if HTTP2Recovery.poisonsConnection(facts) { shutDownConnection(easy) }
         if HTTP2Recovery.retriesUnprocessed(facts) { return .resend }
         if HTTP2Recovery.deliversEarlyResponse(facts) { return .deliver }
-        guard let status = HTTP2Recovery.discardedEarlyStatus(facts), let url = request.url else { return .fail }
-        // libcurl dropped the head and body: the status is all there is to deliver.
+        switch HTTP2Recovery.discardedEarlyResponse(facts) {
+        case nil:
+            return .fail
+        case .resendOverHTTP1(let status)?:
+            http1ResendStatus = status
+            return .resendOverHTTP1
+        case .deliverStatus(let status)?:
+            deliverStatusOnly(status)
+            return .deliver
+        }
+    }
+
+    /// Makes the response `status` alone, over HTTP/2: libcurl dropped the early response's head
+    /// and body.
+    func deliverStatusOnly(_ status: Int) {
         resetResponseState()
         rewindDestination()
-        head = ResponseHead(url: url, statusCode: status, httpVersion: "HTTP/2", fields: [])
-        return .deliver
+        head = request.url.map { ResponseHead(url: $0, statusCode: status, httpVersion: "HTTP/2", fields: []) }
     }
 
     func http2Facts(code: CURLcode, easy: UnsafeMutableRawPointer) -> HTTP2FailureFacts {
@@ -46,10 +69,19 @@ extension CurlTransfer {
         courier_easy_getinfo_off_t(easy, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
         facts.receivedBodyBytes = Int(downloaded)
         facts.isHeadRequest = request.httpMethod == "HEAD"
-        facts.replayable = flow?.upload == nil && request.httpBodyStream == nil
+        facts.replayable = Self.isReplayable(request)
         facts.unprocessedRetries = unprocessedRetries
+        facts.resentOverHTTP1 = http1ResendStatus != nil
         facts.storedStatus = Self.storedStatus(easy)
         return facts
+    }
+
+    /// The body can be sent again byte for byte: in memory, or bytes and files read anew (not a
+    /// stream of chunks, consumed as it was sent).
+    private static func isReplayable(_ request: URLRequest) -> Bool {
+        guard let stream = request.httpBodyStream else { return true }
+        guard let carrier = stream as? UploadBodyStream, case .segments = carrier.source else { return false }
+        return true
     }
 
     /// The `:status` in libcurl's header store for the last response (0: none).

@@ -16,6 +16,9 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         case redirect(URLRequest)
         /// Send the same request again: the server did not process it (see ``HTTP2Recovery``).
         case resend
+        /// Send the same request again over HTTP/1.1: libcurl discarded an early HTTP/2
+        /// response's head and body (see ``HTTP2Recovery/discardedEarlyResponse(_:)``).
+        case resendOverHTTP1
     }
 
     @exclusivity(unchecked) private(set) var request: URLRequest
@@ -49,6 +52,9 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     @exclusivity(unchecked) var redirectCount = 0
     /// Times the request was sent again because an HTTP/2 server had not processed it.
     @exclusivity(unchecked) var unprocessedRetries = 0
+    /// This hop is the HTTP/1.1 resend of an early HTTP/2 response libcurl discarded: the status
+    /// that response had (delivered alone if the resend fails); nil otherwise.
+    @exclusivity(unchecked) var http1ResendStatus: Int?
     @exclusivity(unchecked) var startedAt: ContinuousClock.Instant?
     @exclusivity(unchecked) var hopStartedAt: ContinuousClock.Instant?
     /// The current hop's HTTP/2 origin, if it may be multiplexed (set at creation and at each
@@ -159,6 +165,7 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
             switch recoverHTTP2(code: code, easy: easy) {
             case .fail: return .complete(mapError(code))
             case .resend: return .resend
+            case .resendOverHTTP1: return .resendOverHTTP1
             case .deliver: break
             }
         }
@@ -187,10 +194,20 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         head = nil
     }
 
+    /// Resets response state to send the same request again over HTTP/1.1 on a new connection
+    /// (``http1ResendStatus`` is set): it takes no HTTP/2 stream.
+    func beginHTTP1Resend() {
+        multiplexOrigin = nil
+        resetResponseState()
+        rewindDestination()
+        head = nil
+    }
+
     /// Resets response state for the next hop of a redirect chain.
     func beginRedirect(to next: URLRequest) {
         request = next
         multiplexOrigin = Self.multiplexOrigin(of: next, options: options)
+        http1ResendStatus = nil
         redirectCount += 1
         resetResponseState()
         rewindDestination()

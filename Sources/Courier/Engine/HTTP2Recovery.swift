@@ -32,6 +32,17 @@ struct HTTP2FailureFacts {
     var replayable = true
     /// Times this request was already sent again because the server had not processed it.
     var unprocessedRetries = 0
+    /// This attempt is the HTTP/1.1 resend of an early response libcurl discarded.
+    var resentOverHTTP1 = false
+}
+
+/// What becomes of an early HTTP/2 response of which libcurl kept only the status.
+enum DiscardedEarlyResponse: Equatable {
+    /// Send the request once more, over HTTP/1.1 on a new connection, where libcurl delivers an
+    /// early response whole; deliver `status` alone if that attempt fails.
+    case resendOverHTTP1(status: Int)
+    /// Deliver the status alone (no headers, no body).
+    case deliverStatus(Int)
 }
 
 /// Pure decisions about failed HTTP/2 transfers, each the behaviour RFC 9113 asks for where
@@ -48,9 +59,16 @@ enum HTTP2Recovery {
     /// with a final status, and its body is as long as its Content-Length says (or it has none:
     /// 204, 304, a HEAD request).
     static func deliversEarlyResponse(_ facts: HTTP2FailureFacts) -> Bool {
-        guard [CURLE_HTTP2_STREAM, CURLE_HTTP2, CURLE_SEND_ERROR].contains(facts.code),
-            facts.isHTTP2, facts.headComplete, facts.statusCode >= 200
-        else { return false }
+        guard [CURLE_HTTP2_STREAM, CURLE_HTTP2, CURLE_SEND_ERROR].contains(facts.code), facts.isHTTP2 else {
+            return false
+        }
+        return isComplete(facts)
+    }
+
+    /// The response's whole head arrived with a final status, and its body is as long as its
+    /// Content-Length says (or it has none: 204, 304, a HEAD request).
+    private static func isComplete(_ facts: HTTP2FailureFacts) -> Bool {
+        guard facts.headComplete, facts.statusCode >= 200 else { return false }
         if facts.isHeadRequest || facts.statusCode == 204 || facts.statusCode == 304 {
             return facts.receivedBodyBytes == 0
         }
@@ -67,15 +85,51 @@ enum HTTP2Recovery {
     /// closed stream ("stream N closed": the stream had closed cleanly), or "HTTP/2 stream N was
     /// reset" (a reset without an error code: one with an error code reads "was not closed
     /// cleanly"). Only the `:status`, which it records in its header store as the head arrives,
-    /// survives. So the response is delivered with that status and no headers or body: a 401 to
-    /// an upload still lets an authenticator refresh its token, a 413 still says what was wrong.
+    /// survives (see ``discardedEarlyResponse(_:)`` for what becomes of it).
     static func discardedEarlyStatus(_ facts: HTTP2FailureFacts) -> Int? {
-        guard facts.headBytes == 0, facts.storedStatus >= 200 else { return nil }
+        guard !facts.resentOverHTTP1, facts.headBytes == 0, facts.storedStatus >= 200 else { return nil }
         let cleanlyClosed = facts.code == CURLE_HTTP2_STREAM && !facts.libcurlExplained
         let resetWithoutError =
             (facts.code == CURLE_PARTIAL_FILE || facts.code == CURLE_RECV_ERROR)
             && facts.message.hasPrefix("HTTP/2 stream ") && facts.message.hasSuffix(" was reset")
         return cleanlyClosed || resetWithoutError ? facts.storedStatus : nil
+    }
+
+    /// What becomes of an early response libcurl discarded (nil: the failure is not one).
+    ///
+    /// Over HTTP/1.1 libcurl 7.88 handles an early response as RFC 9112 §9.3 expects: it stops
+    /// sending the body and delivers the whole response. So a request that can be sent again byte
+    /// for byte (an in-memory or file body, not a stream already consumed), answered with a status
+    /// by which the server says it did not act on it (``answeredWithoutActing(status:)``), is sent
+    /// once more over HTTP/1.1 on a new connection, to get the response's headers and body.
+    /// Otherwise the status is delivered alone: a 401 still lets an authenticator refresh its
+    /// token, a 413 still says what was wrong.
+    static func discardedEarlyResponse(_ facts: HTTP2FailureFacts) -> DiscardedEarlyResponse? {
+        guard let status = discardedEarlyStatus(facts) else { return nil }
+        guard facts.replayable, answeredWithoutActing(status: status) else { return .deliverStatus(status) }
+        return .resendOverHTTP1(status: status)
+    }
+
+    /// Final statuses by which a server that answered before reading the body says it did not act
+    /// on the request, so that sending it again changes nothing on the server (RFC 9110 §15):
+    /// the redirects that move the request elsewhere (301, 302, 307, 308: the target resource is
+    /// not here) and every client error (4xx: the request was refused as it stands). Not 2xx (the
+    /// server says it succeeded without the body: it acted), not 303 (how a server points to the
+    /// result of what it did), not 5xx (a server error may come after acting in part; and a 503
+    /// is an overloaded server, not to be sent more).
+    static func answeredWithoutActing(status: Int) -> Bool {
+        [301, 302, 307, 308].contains(status) || (400...499).contains(status)
+    }
+
+    /// Whether the HTTP/1.1 resend (see ``discardedEarlyResponse(_:)``), which libcurl failed with
+    /// `facts.code`, still got a complete response to deliver (a server may close the connection
+    /// after its early response, before libcurl stopped sending). If not, the status of the
+    /// HTTP/2 attempt is delivered alone, as if there had been no resend.
+    static func resendDelivers(_ facts: HTTP2FailureFacts) -> Bool {
+        guard facts.resentOverHTTP1, [CURLE_SEND_ERROR, CURLE_RECV_ERROR].contains(facts.code) else {
+            return false
+        }
+        return isComplete(facts)
     }
 
     /// RFC 9113 §6.8: streams above a GOAWAY's last-stream-id were not processed, so any request

@@ -87,6 +87,64 @@ final class HTTP2RecoveryTests: XCTestCase {
         }
     }
 
+    func testADiscardedEarlyResponseIsFetchedAgainOverHTTP1WhenThatChangesNothing() {
+        func discarded(_ status: Int, _ change: (inout HTTP2FailureFacts) -> Void = { _ in }) -> HTTP2FailureFacts {
+            facts(CURLE_HTTP2_STREAM) {
+                $0.storedStatus = status
+                change(&$0)
+            }
+        }
+        let rows: [(HTTP2FailureFacts, DiscardedEarlyResponse?, String)] = [
+            (discarded(401), .resendOverHTTP1(status: 401), "401: WWW-Authenticate and body wanted"),
+            (discarded(413), .resendOverHTTP1(status: 413), "413: the message and Retry-After wanted"),
+            (discarded(307), .resendOverHTTP1(status: 307), "307: the Location, to follow it"),
+            (discarded(308), .resendOverHTTP1(status: 308), "308"),
+            (discarded(301), .resendOverHTTP1(status: 301), "301"),
+            (discarded(302), .resendOverHTTP1(status: 302), "302"),
+            (discarded(407), .resendOverHTTP1(status: 407), "407"),
+            (discarded(429), .resendOverHTTP1(status: 429), "429: Retry-After wanted"),
+            (discarded(400), .resendOverHTTP1(status: 400), "any 4xx: refused as it stands"),
+            (discarded(201), .deliverStatus(201), "2xx: the server acted, it must not act again"),
+            (discarded(200), .deliverStatus(200), "200"),
+            (discarded(303), .deliverStatus(303), "303 points to the result of an action"),
+            (discarded(304), .deliverStatus(304), "304 is no redirect"),
+            (discarded(500), .deliverStatus(500), "5xx: the server may have acted in part"),
+            (discarded(503), .deliverStatus(503), "503: an overloaded server is not sent more"),
+            (discarded(401) { $0.replayable = false }, .deliverStatus(401), "a streamed body cannot be sent again"),
+            (discarded(307) { $0.replayable = false }, .deliverStatus(307), "nor followed"),
+            (discarded(401) { $0.resentOverHTTP1 = true }, nil, "at most once: the resend's own failure"),
+            (discarded(401) { $0.headBytes = 40 }, nil, "the head was not discarded"),
+            (facts(CURLE_HTTP2_STREAM), nil, "no early response")
+        ]
+        for (row, expected, why) in rows {
+            XCTAssertEqual(HTTP2Recovery.discardedEarlyResponse(row), expected, why)
+        }
+    }
+
+    func testTheHTTP1ResendDeliversOnlyACompleteResponse() {
+        func resent(_ code: CURLcode, declared: Int? = 9, received: Int = 9) -> HTTP2FailureFacts {
+            var row = answered(code, status: 401, declared: declared, received: received)
+            row.isHTTP2 = false
+            row.resentOverHTTP1 = true
+            return row
+        }
+        let rows: [(HTTP2FailureFacts, Bool, String)] = [
+            (resent(CURLE_SEND_ERROR), true, "the server closed after its whole response"),
+            (resent(CURLE_RECV_ERROR), true, "reset after the whole response"),
+            (resent(CURLE_RECV_ERROR, received: 3), false, "a body cut short: the status alone instead"),
+            (resent(CURLE_SEND_ERROR, declared: nil), false, "completeness unknown"),
+            (resent(CURLE_COULDNT_CONNECT, declared: nil, received: 0), false, "no connection"),
+            (resent(CURLE_SSL_CONNECT_ERROR, declared: nil, received: 0), false, "no HTTP/1.1 (ALPN h2 only)"),
+            (resent(CURLE_OPERATION_TIMEDOUT), false, "a timeout")
+        ]
+        for (row, expected, why) in rows {
+            XCTAssertEqual(HTTP2Recovery.resendDelivers(row), expected, why)
+        }
+        var notResent = resent(CURLE_SEND_ERROR)
+        notResent.resentOverHTTP1 = false
+        XCTAssertFalse(HTTP2Recovery.resendDelivers(notResent), "only for the resend")
+    }
+
     func testOnlyUnprocessedRequestsAreSentAgain() {
         let goaway = facts(CURLE_HTTP2)
         XCTAssertTrue(HTTP2Recovery.wasUnprocessed(goaway))

@@ -39,13 +39,82 @@ extension FaultMatrix {
     }
 
     static let http2: [FaultCase] = [
-        h2("h2: 401 before the upload is read, then RST_STREAM(NO_ERROR)", expect: .success(status: 401, body: "")) {
-            bench, h2 in
+        h2(
+            "h2: 401 before the upload is read, then RST_STREAM(NO_ERROR): the whole response",
+            expect: .success(status: 401, body: "early 401", headers: ["WWW-Authenticate": "Bearer", "X-Early": "yes"])
+        ) { bench, h2 in
             FaultOutcome(await bench.session().request(upload(h2.url + "/early?status=401")).response())
         },
-        h2("h2: 413 before the upload is read, then RST_STREAM(NO_ERROR)", expect: .success(status: 413, body: "")) {
-            bench, h2 in
+        h2(
+            "h2: 413 before the upload is read, then RST_STREAM(NO_ERROR): the whole response",
+            expect: .success(status: 413, body: "early 413", headers: ["Retry-After": "7", "X-Early": "yes"])
+        ) { bench, h2 in
             FaultOutcome(await bench.session().request(upload(h2.url + "/early?status=413")).response())
+        },
+        h2(
+            "h2: 307 before the upload is read is followed, the body sent again",
+            expect: .success(status: 200, body: "stored 1048576 bytes")
+        ) { bench, h2 in
+            let response = await bench.session().request(upload(h2.url + "/early?status=307")).response()
+            guard response.metrics?.redirectCount == 1 else {
+                return .broken("redirects followed: \(String(describing: response.metrics?.redirectCount))")
+            }
+            return FaultOutcome(response)
+        },
+        h2(
+            "h2: 307 before the upload is read, redirects not followed: Location delivered",
+            expect: .success(status: 307, body: "early 307", headers: ["Location": "/sink"])
+        ) { bench, h2 in
+            let session = bench.session { $0.redirectPolicy = .doNotFollow }
+            return FaultOutcome(await session.request(upload(h2.url + "/early?status=307")).response())
+        },
+        h2(
+            "h2: 308 before a file upload is read is followed, the file sent again",
+            expect: .success(status: 200, body: "stored 1048576 bytes")
+        ) { bench, h2 in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-h2-\(UUID()).bin")
+            guard FileManager.default.createFile(atPath: file.path, contents: Data(repeating: 0x63, count: 1 << 20))
+            else { return .broken("could not write \(file.path)") }
+            defer { try? FileManager.default.removeItem(at: file) }
+            let request = bench.session().upload(.file(file), to: h2.url + "/early?status=308")
+            return FaultOutcome(await request.response())
+        },
+        h2(
+            "h2: 307 before a streamed upload is read: not sent again, the status alone",
+            expect: .success(status: 307, body: "")
+        ) { bench, h2 in
+            let chunks = AsyncStream<Data> { continuation in
+                for _ in 0..<16 { continuation.yield(Data(repeating: 0x64, count: 1 << 16)) }
+                continuation.finish()
+            }
+            let request = bench.session().upload(.stream(chunks, length: 1 << 20), to: h2.url + "/early?status=307")
+            return FaultOutcome(await request.response())
+        },
+        h2(
+            "h2: 201 before the upload is read (the server acted): not sent again, the status alone",
+            expect: .success(status: 201, body: "")
+        ) { bench, h2 in
+            FaultOutcome(await bench.session().request(upload(h2.url + "/early?status=201")).response())
+        },
+        h2(
+            "h2: 413 before the upload is read, on a server without HTTP/1.1: the status alone",
+            expect: .success(status: 413, body: "")
+        ) { bench, h2 in
+            FaultOutcome(await bench.session().request(upload(h2.serialURL + "/early?status=413")).response())
+        },
+        h2(
+            "h2: 413 before the upload is read, the HTTP/1.1 attempt outlasts the request limit: the status alone",
+            expect: .success(status: 413, body: "")
+        ) { bench, h2 in
+            let session = bench.session { $0.timeouts.request = 3 }
+            return FaultOutcome(await session.request(upload(h2.url + "/early?status=413&http1=stall")).response())
+        },
+        h2(
+            "h2: 413 before the upload is read, the HTTP/1.1 attempt outlasts the idle limit: the status alone",
+            expect: .success(status: 413, body: "")
+        ) { bench, h2 in
+            let session = bench.session { $0.timeouts.idle = 2 }
+            return FaultOutcome(await session.request(upload(h2.url + "/early?status=413&http1=stall")).response())
         },
         h2(
             "h2: an authenticated upload answered early with 401 refreshes the token and is sent again",
