@@ -299,7 +299,7 @@ if [ "$CALLGRIND" = 1 ]; then
             FAILURES=$((FAILURES + 1))
         fi
     done
-    # The cost of plugins (docs/performance.md): W1 with a NetworkLogger at .off (disabled, so the
+    # The cost of plugins (Benchmarks/EXPERIMENTS.md): W1 with a NetworkLogger at .off (disabled, so the
     # direct path) and at .basic (the plugin path), against W1 without plugins above.
     if [ "$PLUGIN_COST" = 1 ]; then
         summary="courier W1 instructions/request:"
@@ -323,7 +323,7 @@ if [ "$CALLGRIND" = 1 ]; then
         log "$summary"
         echo "$summary" > "$CG/plugin-cost.txt"
     fi
-    # Where Courier's instructions go (inclusive and exclusive), for docs/performance.md.
+    # Where Courier's instructions go (inclusive and exclusive), for Benchmarks/EXPERIMENTS.md.
     if [ -f "$CG/courier.$N2.out" ]; then
         callgrind_annotate --inclusive=yes --threshold=99 "$CG/courier.$N2.out" 2>/dev/null \
             | head -80 > "$CG/courier.inclusive.txt" || true

@@ -7,7 +7,7 @@ import Foundation
 private struct Profile: Decodable { let id: Int; let name: String?; let tags: [String]? }
 
 private let formats: [any EnvelopeFormat.Type] = [
-    StatusEnvelope.self, ResultEnvelope.self, GenericEnvelope.self, SuccessErrorEnvelope.self, NoEnvelope.self
+    StatusEnvelope.self, ResultEnvelope.self, SuccessErrorEnvelope.self, NoEnvelope.self
 ]
 private let modes: [DecodingMode] = [.payload, .envelope, .message]
 

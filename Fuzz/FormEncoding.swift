@@ -12,12 +12,12 @@ public func fuzzFormEncoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     let options = URLEncodingOptions(
         arrayEncoding: arrays[input.int(in: 0...2)], boolEncoding: input.bool() ? .numeric : .literal,
         spaceEncoding: input.bool() ? .percentEscaped : .plusReplaced,
-        nilEncoding: input.bool() ? .dropKey : .emptyValue)
+        nilEncoding: input.bool() ? .dropKey : .dropValue)
     let parameters = input.parameters(depth: 3)
     guard
         let encoded = typedResult(
             { try ParameterFormConverter.encode(parameters, options: options) },
-            expected: { if case .parameterEncodingFailed = $0 { true } else { false } })
+            expected: { if $0 == .parameterEncodingFailed { true } else { false } })
     else { return 0 }
     let bytes = Array(encoded.utf8)
     for (index, byte) in bytes.enumerated() {
@@ -86,7 +86,7 @@ private enum FormReference {
         key: String, value: Any, options: URLEncodingOptions, into output: inout [(String, String)]
     ) -> Bool {
         if Mirror(reflecting: value).displayStyle == .optional || value is NSNull {
-            if options.nilEncoding == .emptyValue { output.append((key, "")) }
+            if options.nilEncoding == .dropValue { output.append((key, "")) }
             return true
         }
         switch value {

@@ -27,7 +27,9 @@ private func check(_ name: String, _ validate: () throws -> Void, expectValid: B
         try validate()
         require(expectValid, "invalid header '\(name)' accepted")
     } catch let error as CourierError {
-        guard case .invalidHeader(let reported, _) = error else { fatalError("unexpected error \(error)") }
+        guard case let failure_ = error, failure_ == .invalidHeader, let reported = failure_.subject else {
+            fatalError("unexpected error \(error)")
+        }
         require(!expectValid, "valid header '\(name)' refused: \(error)")
         require(reported == name, "error names '\(reported)', the bad header is '\(name)'")
     } catch {

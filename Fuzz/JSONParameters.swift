@@ -13,7 +13,7 @@ public func fuzzJSONParameters(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     guard
         let json = typedResult(
             { try JSONParameterSerializer.serialize(parameters, options: options) },
-            expected: { if case .parameterEncodingFailed = $0 { true } else { false } })
+            expected: { if $0 == .parameterEncodingFailed { true } else { false } })
     else { return 0 }
     let text = String(decoding: json, as: UTF8.self)
     let decoded: JSONValue

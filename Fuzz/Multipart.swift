@@ -32,7 +32,7 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard
         let body = typedResult(
             { try form.encode() },
-            expected: { if case .multipartEncodingFailed = $0 { true } else { false } })
+            expected: { if $0 == .multipartEncodingFailed { true } else { false } })
     else {
         require(!isValidBoundary(boundary), "valid boundary '\(boundary)' refused")
         return 0

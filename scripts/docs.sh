@@ -3,6 +3,7 @@
 # CourierTestServer, with the guides in docs/ as articles (docs/ stays the one source of truth).
 # Fails on any DocC warning, on an undocumented public symbol, on a public type that no Topics
 # group lists, and on a ```swift block of the guides that does not compile against the modules
+# exactly as shown, or whose code does not start with its imports
 # (scripts/lib/check_doc_snippets.py). Output: .build/docs-site (open it through a static server).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Courier test on a fresh Debian machine that has the Swift toolchain:
-#   1. the XCTest suite (after the format check, scripts/format.sh --check, and the documentation
-#      check, scripts/docs.sh),
+#   1. the XCTest suite (after the format check, scripts/format.sh --check, the documentation
+#      check, scripts/docs.sh, and the API-breakage check against the last release,
+#      scripts/api-breakage.sh),
 #   2. the suite again under ThreadSanitizer,
 #   3. the suite again under AddressSanitizer with LeakSanitizer,
 #   4. a smoke run of every libFuzzer target in Fuzz/ (a few seconds each),
@@ -10,8 +11,8 @@
 #      present beside the clone): each generated and built with warnings as errors, or rejected
 #      with a message naming a JSON pointer (scripts/generator-check.sh, docs/generator.md).
 # Installs what is missing (libcurl headers, pkg-config, python venv support), creates a
-# virtualenv with httpbin + gunicorn, starts httpbin and a TLS nginx on 127.0.0.1, and stops them
-# again. Extra arguments go to every `swift test` (e.g. `--filter X`); COURIER_TEST_RUNS picks
+# virtualenv with httpbin + gunicorn + h2, starts httpbin, a TLS nginx and the HTTP/2 fault server
+# (scripts/lib/h2_fault_server.py) on 127.0.0.1, and stops them again. Extra arguments go to every `swift test` (e.g. `--filter X`); COURIER_TEST_RUNS picks
 # the parts (default "plain tsan asan fuzz soak generator"). Ends with one line: `tests: N passed, M failed`
 # (every XCTest test of every run, plus one per fuzz target, one for the soak and one per
 # third-party OpenAPI document; a run with a
@@ -21,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
 source scripts/lib/tls-server.sh
+source scripts/lib/h2-fault-server.sh
 ensure_system_packages
 ensure_tls_tools
 ensure_httpbin_venv
@@ -36,7 +38,7 @@ port="$(free_port)"
 "$HTTPBIN_VENV/bin/gunicorn" --bind "127.0.0.1:$port" --workers 2 --worker-class gthread --threads 16 \
     --log-level warning httpbin:app >".build/httpbin.log" 2>&1 &
 httpbin_pid=$!
-trap 'kill "$httpbin_pid" 2>/dev/null || true; wait "$httpbin_pid" 2>/dev/null || true; stop_tls_server' EXIT
+trap 'kill "$httpbin_pid" 2>/dev/null || true; wait "$httpbin_pid" 2>/dev/null || true; stop_tls_server; stop_h2_fault_server' EXIT
 wait_for_http "http://127.0.0.1:$port/get" || { cat .build/httpbin.log; echo "httpbin did not start" >&2; exit 1; }
 export COURIER_HTTPBIN_URL="http://127.0.0.1:$port"
 echo "httpbin listening on $COURIER_HTTPBIN_URL"
@@ -52,6 +54,11 @@ wait_for_tls() {
 }
 wait_for_tls || { cat .build/tls-server/logs/error.log; echo "TLS nginx did not start" >&2; exit 1; }
 echo "TLS/HTTP2 nginx listening on $COURIER_TLS_URL"
+
+start_h2_fault_server .build/tls-server || { echo "the HTTP/2 fault server did not start" >&2; exit 1; }
+echo "HTTP/2 fault server listening on $COURIER_H2_FAULT_URL (one stream per connection: $COURIER_H2_FAULT_SERIAL_URL)"
+# Tests that need a server this script starts fail, rather than skip, when it is missing.
+export COURIER_TEST_SCRIPT=1
 
 passed=0
 failed=0
@@ -82,6 +89,8 @@ run_suite() {
         # undocumented symbols, guide code that does not compile) fail the run before any test does.
         bash scripts/format.sh --check || { failed=$((failed + 1)); status=1; report+=("format: FAILED"); return; }
         bash scripts/docs.sh || { failed=$((failed + 1)); status=1; report+=("docs: FAILED"); return; }
+        # The public API against the last release: a break CHANGELOG.md does not announce fails.
+        bash scripts/api-breakage.sh || { failed=$((failed + 1)); status=1; report+=("api-breakage: FAILED"); return; }
     elif ! swift build --build-tests "$@" >".build/build-$name.log" 2>&1; then
         grep -E "error" ".build/build-$name.log" | head -40
         failed=$((failed + 1)); status=1; report+=("$name: build failed"); return

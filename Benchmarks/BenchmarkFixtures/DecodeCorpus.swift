@@ -1,6 +1,6 @@
 import Foundation
 
-/// The documents of the decoder micro-benchmark (see docs/performance.md), generated
+/// The documents of the decoder micro-benchmark (see Benchmarks/EXPERIMENTS.md), generated
 /// deterministically, and the models they decode into.
 public enum DecodeCorpus {
     /// A named document.

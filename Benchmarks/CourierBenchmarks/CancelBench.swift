@@ -20,7 +20,7 @@ enum CancelBench {
                 try await Task.sleep(for: .milliseconds(20))
                 let start = ContinuousClock.now
                 request.cancel()
-                guard case .cancelled? = await task.value else { throw BenchmarkFailure("not cancelled") }
+                guard await task.value == .cancelled else { throw BenchmarkFailure("not cancelled") }
                 let elapsed = (ContinuousClock.now - start).components
                 latencies.append(Double(elapsed.seconds) * 1e6 + Double(elapsed.attoseconds) / 1e12)
             }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns the lines written by the runs into the Markdown tables of docs/performance.md.
+/// Turns the lines written by the runs into the Markdown tables of Benchmarks/EXPERIMENTS.md.
 struct Report {
     struct Run {
         var client: Client

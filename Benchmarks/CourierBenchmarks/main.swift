@@ -12,7 +12,7 @@ import Foundation
 //   CourierBenchmarks deadlines <count>      (how late time limits fire; no nginx needed)
 //   CourierBenchmarks cancel <count>         (from cancel() to the result; no nginx needed)
 
-/// The benchmark workloads (see docs/performance.md): requests against nginx (`w…`) and
+/// The benchmark workloads (see Benchmarks/EXPERIMENTS.md): requests against nginx (`w…`) and
 /// parameter encoding without any network (`form-…`, Courier only). `w1logoff` and `w1logged`
 /// are W1 through completion handlers with a `NetworkLogger` registered, at `.off` and at `.basic`
 /// (discarding its lines): Courier only, for the cost of plugins. `w1park` is W1 with

@@ -59,7 +59,7 @@ struct Scenario: Sendable {
         case (.timedOut, .timedOut?): return true
         case (.truncated, .truncatedResponse?), (.truncated, .protocolViolation?): return true
         case (.connectionFailure, .cannotConnect?): return true
-        case (.unacceptableStatus(let code), .unacceptableStatusCode(let got)?): return got == code
+        case (.unacceptableStatus(let code), .unacceptableStatusCode?): return response.error?.statusCode == code
         default: return false
         }
     }

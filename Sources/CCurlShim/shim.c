@@ -56,3 +56,22 @@ int courier_msg_is_done(const CURLMsg *msg) { return msg->msg == CURLMSG_DONE; }
 const curl_version_info_data *courier_version_info(void) {
     return curl_version_info(CURLVERSION_NOW);
 }
+
+/* libcurl 7.88 with no push function tells servers that pushes are off, and a server that pushes
+   anyway gets GOAWAY(PROTOCOL_ERROR) while the transfer waits for its timeout. With this function
+   pushes are allowed in SETTINGS and each one is refused (RST_STREAM), so the response completes. */
+static int courier_deny_push(CURL *parent, CURL *easy, size_t num_headers,
+                             struct curl_pushheaders *headers, void *userp) {
+    (void)parent; (void)easy; (void)num_headers; (void)headers; (void)userp;
+    return CURL_PUSH_DENY;
+}
+
+CURLMcode courier_multi_deny_pushes(CURLM *multi) {
+    return curl_multi_setopt(multi, CURLMOPT_PUSHFUNCTION, courier_deny_push);
+}
+
+curl_socket_t courier_easy_active_socket(CURL *handle) {
+    curl_socket_t socket = CURL_SOCKET_BAD;
+    if (curl_easy_getinfo(handle, CURLINFO_ACTIVESOCKET, &socket) != CURLE_OK) return CURL_SOCKET_BAD;
+    return socket;
+}

@@ -31,7 +31,7 @@ enum CannedResult {
         }
         let metrics = TransferMetrics(
             bytesReceived: Int64(body.count),
-            httpVersion: TransferMetrics.HTTPVersion(rawValue: httpVersion) ?? .unknown)
+            httpVersion: HTTPVersion(rawValue: httpVersion))
         return TransportResult(
             request: request, statusCode: statusCode, headers: headers, body: delivered,
             httpVersion: httpVersion, metrics: metrics)

@@ -86,7 +86,7 @@ struct Fixture: Codable, Sendable {
         let headers = result.headers.filter { !framingHeaders.contains($0.name.lowercased()) }
             .map { line($0.name, $0.value, security) }
         var response = Response(
-            status: result.statusCode ?? 0, httpVersion: result.metrics?.httpVersion.rawValue,
+            status: result.statusCode ?? 0, httpVersion: result.metrics?.httpVersion?.rawValue,
             headers: headers)
         response.store(body, contentType: result.headers["Content-Type"])
         return response

@@ -3,7 +3,7 @@ import Foundation
 /// What a ``ReplayTransport`` does with a request: answer from fixtures, or go to the real server.
 public enum ReplayMode: String, Sendable, Equatable {
     /// Offline: every request is answered from its fixture file; a request without one fails
-    /// with `CourierError.unhandledRequest(reason:)` naming the request and the file.
+    /// with `CourierError.unhandledRequest` naming the request and the file.
     case replay
     /// Online: every request goes to the real server and its exchange is written again,
     /// replacing the fixture (re-recording).

@@ -16,7 +16,7 @@ import FoundationNetworking
 /// ```
 /// Run once with `COURIER_FIXTURES=record-missing` (or `record` to re-record everything) against
 /// the real server; commit the files; from then on the tests run offline, and a request
-/// without a fixture fails with `CourierError.unhandledRequest(reason:)` naming the
+/// without a fixture fails with `CourierError.unhandledRequest` naming the
 /// request and the file it looked for.
 ///
 /// Requests are matched by ``FixtureKey`` (method, path, sorted query, body hash; not the host

@@ -63,18 +63,18 @@ public struct StubResponse: Sendable {
         StubResponse(statusCode: statusCode)
     }
 
-    /// A transport failure such as `CourierError.timedOut(_:)`.
+    /// A transport failure such as `CourierError.timedOut`.
     public static func failure(_ error: CourierError) -> StubResponse {
         StubResponse(statusCode: 0, error: error)
     }
 
-    /// The request timed out (`CourierError.timedOut(_:)`, whole-request limit).
+    /// The request timed out (`CourierError.timedOut`, whole-request limit).
     public static var timedOut: StubResponse { failure(.timedOut(.request)) }
-    /// No connection could be made (`CourierError.cannotConnect(message:)`).
+    /// No connection could be made (`CourierError.cannotConnect`).
     public static var cannotConnect: StubResponse { failure(.cannotConnect(message: "connection refused (stub)")) }
     /// The transfer was cancelled (`CourierError.cancelled`), as if by another party.
     public static var cancelled: StubResponse { failure(.cancelled) }
-    /// The TLS handshake failed (`CourierError.tlsFailure(message:)`).
+    /// The TLS handshake failed (`CourierError.tlsFailure`).
     public static var tlsFailure: StubResponse { failure(.tlsFailure(message: "certificate verify failed (stub)")) }
     /// Never answers: the request completes only when cancelled.
     public static var never: StubResponse { StubResponse(behavior: .never) }

@@ -26,7 +26,7 @@ import FoundationNetworking
 /// 3. the router's `Router.sampleData` with its `Router.sampleStatusCode` and
 ///    `Router.sampleHeaders`, when the request came from a router that declares a sample
 ///    (non-empty data, or a status other than 200) and `sampleData` is on;
-/// 4. otherwise the request fails with `CourierError.unhandledRequest(reason:)`, whose
+/// 4. otherwise the request fails with `CourierError.unhandledRequest`, whose
 ///    reason describes the request (method, URL, headers with secrets redacted, body excerpt)
 ///    and lists the stubs tried; it is also listed in ``unmatchedRequests``. Never a silent success.
 public final class StubTransport: Transport {
@@ -114,7 +114,7 @@ public final class StubTransport: Transport {
     /// Every request received, in call order (retries and replays included).
     public var requests: [RecordedRequest] { state.withLock { $0.requests } }
 
-    /// The requests that matched nothing and failed with `CourierError.unhandledRequest(reason:)`.
+    /// The requests that matched nothing and failed with `CourierError.unhandledRequest`.
     public var unmatchedRequests: [RecordedRequest] { state.withLock { $0.unmatched } }
 
     /// The recorded requests that `matcher` accepts, in call order.

@@ -118,7 +118,7 @@ final class AuthServiceTestingTests: XCTestCase {
         XCTAssertEqual(refused.statusCode, 409)
         XCTAssertEqual(refused.message, "wrong password")
         XCTAssertEqual(missing.statusCode, 404)
-        XCTAssertEqual(down.error, .cannotConnect(message: "connection refused (stub)"))
+        XCTAssertSameError(down.error, .cannotConnect(message: "connection refused (stub)"))
 
         // What was sent: the bodies, and no token on sign-in (AuthRouter declares none).
         let sent = stubs.requests

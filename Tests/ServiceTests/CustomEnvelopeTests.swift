@@ -29,7 +29,7 @@ final class CustomEnvelopeTests: XCTestCase {
 
     func testMismatchesAreErrorsNamingTheField() {
         let missing = json(#"{"ok":true,"body":{"id":1,"title":"a"}}"#)
-        XCTAssertEqual(
+        XCTAssertSameError(
             service.judgeStatus(by: 200, missing, type: Item.self).failure?.error,
             .decodingFailed(path: "info", reason: "missing key 'info'"))
         let nested = json(#"{"ok":true,"info":"x","body":{"id":1}}"#)
@@ -37,11 +37,11 @@ final class CustomEnvelopeTests: XCTestCase {
             service.judgeStatus(by: 200, nested, type: Item.self).failure?.description,
             #"HTTP 200: Decoding failed at body.title: missing key 'title' (server message: "x")"#)
         let flag = json(#"{"ok":"yes","info":"x","body":{"id":1,"title":"a"}}"#)
-        XCTAssertEqual(
+        XCTAssertSameError(
             service.judgeStatus(by: 200, flag, type: Item.self).failure?.error,
             .decodingFailed(path: "ok", reason: "expected Bool, found a string"))
         let null = json(#"{"ok":true,"info":"x","body":null}"#)
-        XCTAssertEqual(
+        XCTAssertSameError(
             service.judgeStatus(by: 200, null, type: Item.self).failure?.error,
             .decodingFailed(path: "body", reason: "missing or null payload 'body'"))
     }

@@ -16,7 +16,7 @@ final class DecodingModeTests: XCTestCase {
             .success("saved"))
         let noMessage = json(#"{"status":200,"data":null,"success":true}"#)
         let result = StatusService().judgeStatus(by: 200, noMessage, type: String.self, decodingMode: .message)
-        XCTAssertEqual(result.failure?.error, .decodingFailed(path: "message", reason: "missing or null message"))
+        XCTAssertSameError(result.failure?.error, .decodingFailed(path: "message", reason: "missing or null message"))
         XCTAssertEqual(
             StatusService().judgeStatus(by: 200, body, type: Int.self, decodingMode: .message).kind, .pathErr)
     }

@@ -84,4 +84,21 @@ final class DocsTests: XCTestCase {
             XCTAssertTrue(docs.contains(signature), "docs/services.md does not show `\(signature)`")
         }
     }
+
+    /// docs/plugins.md lists every hook of `Plugin` with the signature Plugin.swift declares.
+    func testPluginHookSignaturesMatchTheSource() throws {
+        let docs = normalized(try text("docs/plugins.md"))
+        let source = normalized(try text("Sources/Courier/Plugins/Plugin.swift"))
+        let hooks = [
+            "var isEnabled: Bool { get }",
+            "func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest",
+            "func willSend(_ request: URLRequest, context: RequestContext)",
+            "func didReceive(_ response: DataResponse<Data?>, context: RequestContext)",
+            "func process(_ response: DataResponse<Data?>, context: RequestContext) throws -> DataResponse<Data?>"
+        ]
+        for hook in hooks {
+            XCTAssertTrue(source.contains(hook), "Plugin.swift does not declare `\(hook)`")
+            XCTAssertTrue(docs.contains(hook), "docs/plugins.md does not show `\(hook)`")
+        }
+    }
 }

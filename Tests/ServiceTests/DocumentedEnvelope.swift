@@ -1,9 +1,9 @@
 // The custom-envelope example of docs/services.md, compiled here and run by
 // CustomEnvelopeTests; DocsTests checks that the docs show exactly this code.
+// docs/services.md: custom envelope example begins
 import Courier
 import Foundation
 
-// docs/services.md: custom envelope example begins
 /// `{"ok": true, "info": "…", "errorCode": "E42", "body": …}`
 struct Wrapped<P: Decodable>: ResponseEnvelope {
     let ok: Bool

@@ -30,7 +30,7 @@ final class EnvelopeTests: XCTestCase {
         XCTAssertEqual(result.failure?.code, 2001)
 
         let missing = #"{"isSuccess":true,"code":1000,"message":"success"}"#
-        XCTAssertEqual(
+        XCTAssertSameError(
             service.judgeStatus(by: 200, json(missing), type: [Item].self).failure?.error,
             .decodingFailed(path: "result", reason: "missing or null payload 'result'"))
     }

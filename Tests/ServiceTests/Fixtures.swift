@@ -63,10 +63,8 @@ func makeResponse(
     headers: [String: String] = ["Content-Type": "application/json"]
 ) -> DataResponse<Data?> {
     let url = URL(string: "http://127.0.0.1/test") ?? URL(fileURLWithPath: "/")
-    let http = status.flatMap {
-        HTTPURLResponse(url: url, statusCode: $0, httpVersion: "HTTP/1.1", headerFields: headers)
-    }
+    let head = status.map { HTTPResponseHead(url: url, statusCode: $0, headers: HTTPHeaders(headers)) }
     let data = body.isEmpty ? nil : Data(body.utf8)
     let result: Result<Data?, CourierError> = error.map { .failure($0) } ?? .success(data)
-    return DataResponse(request: URLRequest(url: url), response: http, data: data, metrics: nil, result: result)
+    return DataResponse(request: URLRequest(url: url), head: head, data: data, metrics: nil, result: result)
 }

@@ -34,7 +34,8 @@ final class JudgeStatusTableTests: XCTestCase {
                 XCTAssertEqual(result.failure?.message, message, line: row.line)
             }
             if let path = row.path {
-                guard case .decodingFailed(let found, _)? = result.failure?.error else {
+                guard let failure_ = result.failure?.error, failure_ == .decodingFailed, let found = failure_.subject
+                else {
                     XCTFail("expected a decoding error in \(result)", line: row.line)
                     continue
                 }
@@ -112,7 +113,7 @@ final class JudgeStatusTableTests: XCTestCase {
     func testDecodingFailureReasonIsReadable() {
         let body = #"{"status":200,"success":true,"message":"ok","data":{"id":1,"title":null}}"#
         let result = StatusService().judgeStatus(by: 200, json(body), type: Item.self)
-        XCTAssertEqual(
+        XCTAssertSameError(
             result.failure?.error, .decodingFailed(path: "data.title", reason: "expected String, found null"))
     }
 
@@ -139,7 +140,7 @@ final class JudgeStatusTableTests: XCTestCase {
             as: Item.self)
         XCTAssertEqual(truncated.kind, .networkFail)
         XCTAssertEqual(truncated.failure?.statusCode, 200)
-        XCTAssertEqual(truncated.failure?.error, .truncatedResponse(message: "eof"))
+        XCTAssertSameError(truncated.failure?.error, .truncatedResponse(message: "eof"))
 
         let cancelled = service.judge(makeResponse(status: nil, error: .cancelled), as: Item.self)
         XCTAssertEqual(cancelled.failure?.isCancelled, true)

@@ -102,7 +102,7 @@ final class LenientEnvelopeTests: XCTestCase {
     func testThePayloadItselfIsStillDecodedStrictly() {
         let body = #"{"isSuccess":true,"code":"COMMON200","message":"success","result":{"id":"1","title":"a"}}"#
         let failure = ResultService().judgeStatus(by: 200, json(body), type: Item.self).failure
-        XCTAssertEqual(failure?.error, .decodingFailed(path: "result.id", reason: "expected Int, found a string"))
+        XCTAssertSameError(failure?.error, .decodingFailed(path: "result.id", reason: "expected Int, found a string"))
         XCTAssertEqual(failure?.appCode, "COMMON200")
     }
 }

@@ -133,4 +133,39 @@ final class MisuseDoesNotCompileTests: XCTestCase {
             with: "stored property 'calls' of 'Sendable'-conforming class 'CounterService' is mutable",
             whileAccepting: service.replacingOccurrences(of: "%@", with: "let"))
     }
+
+    // MARK: Plugins (issue 19)
+
+    /// A plugin hook with a wrong label or type compiles without any diagnostic in Swift 6.3 (its
+    /// "nearly matches defaulted requirement" warning does not fire), in the type or in an
+    /// extension, which is why docs/plugins.md points to `PluginHook.implemented(by:)`. When a
+    /// Swift release starts diagnosing these, this test fails: then test for the diagnostic and
+    /// update the guide.
+    func testAPluginHookWithAWrongSignatureCompilesSilently() throws {
+        let misspelled = [
+            "func prepare(_ request: URLRequest, ctx: RequestContext) throws -> URLRequest { request }",
+            "func willSend(_ request: URLRequest?, context: RequestContext) {}",
+            "func didReceive(_ response: DataResponse<Data>, context: RequestContext) {}",
+            "func process(_ response: DataResponse<Data?>, ctx: RequestContext) throws -> DataResponse<Data?> { response }"
+        ]
+        for hook in misspelled {
+            for source in [
+                "struct P: Plugin { \(hook) }",
+                "struct P: Plugin {}\nextension P { \(hook) }"
+            ] {
+                let outcome = try TypeChecker.typecheck(
+                    """
+                    import Courier
+                    import Foundation
+                    #if canImport(FoundationNetworking)
+                    import FoundationNetworking
+                    #endif
+                    \(source)
+                    """)
+                XCTAssertTrue(outcome.compiled, outcome.diagnostics)
+                XCTAssertFalse(
+                    outcome.diagnostics.contains("warning"), "Swift now diagnoses \(hook):\n\(outcome.diagnostics)")
+            }
+        }
+    }
 }

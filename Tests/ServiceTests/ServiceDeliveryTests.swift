@@ -157,6 +157,6 @@ final class ServiceDeliveryTests: XCTestCase {
     func testInvalidRequestIsNetworkFail() async {
         let result: NetworkResult<Item> = await service().request("not a url")
         XCTAssertEqual(result.kind, .networkFail)
-        XCTAssertEqual(result.failure?.error, .invalidURL("not a url"))
+        XCTAssertSameError(result.failure?.error, .invalidURL("not a url"))
     }
 }

@@ -130,18 +130,13 @@ final class ServiceProtocolTests: XCTestCase {
         wait(for: [done], timeout: 10)
     }
 
-    func testProcessWideSessionAndItsPrecedence() async {
-        ServiceSession.processWide = Self.statusStub("staging")
-        defer { ServiceSession.processWide = nil }
-        let staged = await ProfileService.shared.profile()
-        XCTAssertEqual(staged, .success(Item(id: 1, title: "staging")))
-        let fromAnotherThread = await Task.detached { await LegacyService.shared.profile() }.value
-        XCTAssertEqual(fromAnotherThread, .success(Item(id: 1, title: "staging")))
-        // A scoped override is more specific than the process-wide one.
-        let scoped = await ServiceSession.using(Self.statusStub("scoped")) { await ProfileService.shared.profile() }
+    func testAScopedOverrideReachesChildTasksButNotOtherTasks() async {
+        let scoped = await ServiceSession.using(Self.statusStub("scoped")) {
+            async let child = ProfileService.shared.profile()
+            return await child
+        }
         XCTAssertEqual(scoped, .success(Item(id: 1, title: "scoped")))
-        ServiceSession.processWide = nil
-        XCTAssertNil(ServiceSession.current)
+        XCTAssertNil(ServiceSession.current, "the override ends with its closure")
     }
 
     func testBaseServiceIsAServiceWithTheSameJudging() {

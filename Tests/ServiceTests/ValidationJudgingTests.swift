@@ -88,12 +88,12 @@ final class ValidationJudgingTests: XCTestCase {
             "http://stub.test/created")
         XCTAssertEqual(created.kind, .serverErr)
         XCTAssertEqual(created.failure?.statusCode, 201)
-        XCTAssertEqual(created.failure?.error, .unacceptableStatusCode(201))
+        XCTAssertSameError(created.failure?.error, .unacceptableStatusCode(201))
         XCTAssertEqual(created.failure?.message, "created")
 
         let html: NetworkResult<Item> = await ValidatingService(session: Self.session).request("http://stub.test/html")
         XCTAssertEqual(html.kind, .pathErr)
-        XCTAssertEqual(html.failure?.error, .unacceptableContentType("text/html"))
+        XCTAssertSameError(html.failure?.error, .unacceptableContentType("text/html"))
 
         // A refused content type on an error status is judged by its status.
         let html404: NetworkResult<Item> = await ValidatingService(session: Self.session).request(

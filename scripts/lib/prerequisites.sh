@@ -21,7 +21,9 @@ ensure_system_packages() {
     mkdir -p .build
 }
 
-# A virtualenv holding the third-party httpbin and gunicorn, for the conformance suite.
+# A virtualenv holding the third-party httpbin and gunicorn, for the conformance suite, and the
+# third-party h2 (a pure-Python HTTP/2 protocol library), for the HTTP/2 fault server
+# (scripts/lib/h2_fault_server.py).
 HTTPBIN_VENV="${HTTPBIN_VENV:-.build/httpbin-venv}"
 ensure_httpbin_venv() {
     if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then apt_install python3-venv; fi
@@ -29,6 +31,10 @@ ensure_httpbin_venv() {
         echo "Creating httpbin virtualenv in $HTTPBIN_VENV"
         python3 -m venv "$HTTPBIN_VENV"
         "$HTTPBIN_VENV/bin/pip" install --quiet --disable-pip-version-check httpbin gunicorn
+    fi
+    if ! "$HTTPBIN_VENV/bin/python" -c 'import h2' >/dev/null 2>&1; then
+        echo "Installing h2 into $HTTPBIN_VENV"
+        "$HTTPBIN_VENV/bin/pip" install --quiet --disable-pip-version-check 'h2>=4,<5'
     fi
 }
 

@@ -8,12 +8,15 @@ import Courier
 /// the token pair in it, every endpoint declaring `.bearer` gets the access token, and when the
 /// server answers 401 the interceptor refreshes the token once (however many calls are waiting)
 /// and replays the calls.
-public final class AuthService: BaseService, @unchecked Sendable {
+public final class AuthService: Service {
     /// The one instance the app uses.
     public static let shared = AuthService()
 
     /// Holds the credential and refreshes it.
     public let authentication: AuthenticationInterceptor
+
+    /// The session every call of this service goes through: it carries ``authentication``.
+    public let session: Session
 
     private init() {
         let authentication = AuthenticationInterceptor { expired in
@@ -22,11 +25,11 @@ public final class AuthService: BaseService, @unchecked Sendable {
         var configuration = Session.Configuration()
         configuration.interceptors = [authentication]
         self.authentication = authentication
-        super.init(session: Session(configuration: configuration))
+        session = Session(configuration: configuration)
     }
 
     /// Every response of this service is a `StatusEnvelope.Body`.
-    public override class var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
+    public static var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
 
     /// Creates an account; 409 (`requestErr`) when the email is taken.
     public func signUp(email: String, name: String, pw: String) async -> NetworkResult<SignUpResult> {

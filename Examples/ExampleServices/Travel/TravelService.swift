@@ -1,14 +1,14 @@
 import Courier
 
 /// Trip search against the travel API.
-public final class TravelService: BaseService, @unchecked Sendable {
+public final class TravelService: Service {
     /// The one instance the app uses.
     public static let shared = TravelService()
 
-    private init() { super.init() }
+    private init() {}
 
     /// Every response of this service is a ``TravelResponse`` (`StatusEnvelope.Body`).
-    public override class var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
+    public static var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
 
     /// One page of trips matching `filter`; an invalid filter is `requestErr` with the server's message.
     public func search(page: Int, size: Int, filter: TripFilter) async -> NetworkResult<TripPage> {

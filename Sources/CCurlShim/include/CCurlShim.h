@@ -24,8 +24,12 @@ CURLcode courier_easy_getinfo_long(CURL *handle, CURLINFO info, long *out);
 CURLcode courier_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *out);
 CURLcode courier_easy_getinfo_string(CURL *handle, CURLINFO info, char **out);
 CURLcode courier_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **out);
+/* CURLINFO_ACTIVESOCKET: the socket of the connection the transfer used, or CURL_SOCKET_BAD. */
+curl_socket_t courier_easy_active_socket(CURL *handle);
 
 CURLMcode courier_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+/* Installs a CURLMOPT_PUSHFUNCTION that refuses every HTTP/2 server push (CURL_PUSH_DENY). */
+CURLMcode courier_multi_deny_pushes(CURLM *multi);
 
 CURLSHcode courier_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
 CURLSHcode courier_share_setopt_lock_cb(CURLSH *share, courier_lock_cb value);

@@ -9,7 +9,7 @@
 /// configuration.security.maxResponseSize = 8 << 20       // 8 MiB, counted after decompression
 /// ```
 /// The defaults are safe: an `https` → `http` redirect fails with
-/// ``CourierError/insecureRedirect(location:)``, and a body held in memory may be at most
+/// ``CourierError/insecureRedirect``, and a body held in memory may be at most
 /// ``defaultMaxResponseSize`` bytes once decoded.
 public struct SecurityPolicy: Sendable, Equatable {
     /// Headers that are secrets whatever the configuration says: `Authorization`,
@@ -20,6 +20,8 @@ public struct SecurityPolicy: Sendable, Equatable {
 
     /// The default ``maxResponseSize``: 64 MiB.
     public static let defaultMaxResponseSize = 64 << 20
+    /// The default ``maxDownloadSize``: 8 GiB.
+    public static let defaultMaxDownloadSize = 8 << 30
 
     /// Header names (case-insensitive) treated as secrets in addition to
     /// ``alwaysSecretHeaders``. Default: `X-Api-Key`, `X-Auth-Token`.
@@ -28,18 +30,19 @@ public struct SecurityPolicy: Sendable, Equatable {
     }
 
     /// Whether a redirect from `https` to plain `http` is followed. Default `false`: the request
-    /// fails with ``CourierError/insecureRedirect(location:)`` and nothing goes out in cleartext.
+    /// fails with ``CourierError/insecureRedirect`` and nothing goes out in cleartext.
     /// Secret headers are dropped on such a redirect even when it is allowed.
     public var allowsInsecureRedirects: Bool
 
     /// The largest response body held in memory, in bytes counted after decompression (so a
     /// small gzip body cannot grow into gigabytes). Larger bodies fail with
-    /// ``CourierError/responseTooLarge(limit:)``. Default ``defaultMaxResponseSize``; `nil` means
+    /// ``CourierError/responseTooLarge``. Default ``defaultMaxResponseSize``; `nil` means
     /// no limit.
     public var maxResponseSize: Int?
 
     /// The largest body ``Session/download(_:to:)`` writes to its file, counted the same way.
-    /// Default `nil` (no limit): a download goes to disk, not memory.
+    /// Default ``defaultMaxDownloadSize`` (8 GiB), so a hostile server cannot fill the disk;
+    /// `nil` means no limit.
     public var maxDownloadSize: Int?
 
     /// Every secret header name, lowercased, for case-insensitive look-ups.
@@ -50,7 +53,7 @@ public struct SecurityPolicy: Sendable, Equatable {
         secretHeaders: Set<String> = ["X-Api-Key", "X-Auth-Token"],
         allowsInsecureRedirects: Bool = false,
         maxResponseSize: Int? = SecurityPolicy.defaultMaxResponseSize,
-        maxDownloadSize: Int? = nil
+        maxDownloadSize: Int? = SecurityPolicy.defaultMaxDownloadSize
     ) {
         self.secretHeaders = secretHeaders
         self.allowsInsecureRedirects = allowsInsecureRedirects
@@ -88,18 +91,18 @@ public struct SecurityPolicy: Sendable, Equatable {
 
 extension SecurityPolicy {
     /// The largest response head (status line and header fields, interim responses included)
-    /// Courier accepts: 200 KiB. A larger head fails with ``CourierError/protocolViolation(message:)``.
+    /// Courier accepts: 200 KiB. A larger head fails with ``CourierError/protocolViolation``.
     /// It sits below libcurl's own 300 KB limit so that the error is always Courier's, typed and
     /// never retried; libcurl also caps a single header line at 100 KB.
     public static let maxResponseHeadSize = 200 * 1024
 
     /// The largest single request header field Courier sends, counting name, value, `: ` and CRLF:
-    /// 64 KiB. A larger one fails with ``CourierError/invalidHeader(name:reason:)`` naming it,
+    /// 64 KiB. A larger one fails with ``CourierError/invalidHeader`` naming it,
     /// before anything is sent.
     public static let maxRequestHeaderFieldSize = 64 * 1024
 
     /// The largest total of all request header fields Courier sends, counted the same way:
     /// 256 KiB (libcurl refuses a request head over 1 MB, and servers commonly refuse far less).
-    /// The field that crosses it is named in the ``CourierError/invalidHeader(name:reason:)``.
+    /// The field that crosses it is named in the ``CourierError/invalidHeader``.
     public static let maxRequestHeadSize = 256 * 1024
 }

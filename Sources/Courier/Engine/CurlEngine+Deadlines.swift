@@ -46,10 +46,17 @@ extension CurlEngine {
         return next
     }
 
-    /// Ends an active transfer with a timeout, keeping the metrics and head seen so far.
+    /// Ends an active transfer with a timeout, keeping the metrics and head seen so far; the
+    /// HTTP/1.1 resend of an early HTTP/2 response ends with that response's status instead
+    /// (see ``HTTP2Recovery/discardedEarlyResponse(_:)``).
     private func expire(_ transfer: CurlTransfer, _ kind: CourierError.TimeoutKind) {
         transfer.captureResponse()
         detach(transfer)
+        if let status = transfer.http1ResendStatus {
+            transfer.deliverStatusOnly(status)
+            transfer.finish(error: nil)
+            return
+        }
         transfer.finish(error: .timedOut(kind))
     }
 

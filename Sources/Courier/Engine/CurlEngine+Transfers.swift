@@ -99,18 +99,30 @@ extension CurlEngine {
             case .redirect(let next):
                 transfer.beginRedirect(to: next)
                 attach(transfer)
+            case .resend:
+                transfer.beginResend()
+                attach(transfer)
+            case .resendOverHTTP1:
+                transfer.beginHTTP1Resend()
+                attach(transfer)
             }
         }
         return count
     }
 
-    /// Tells ``admission`` which connections delivered a response head (so their server's
-    /// settings are known); called before a finished transfer leaves ``admission``.
+    /// Tells ``admission`` which connections delivered an HTTP/2 response head (so their server's
+    /// settings are known) and which origins answered with HTTP/1.x; called before a finished
+    /// transfer leaves ``admission``.
     func noteHeadsArrived() {
         guard !headsArrived.isEmpty else { return }
         observePlacements()
         for transfer in headsArrived {
             guard let easy = transfer.easy else { continue }
+            if transfer.headParser.majorVersion == 1, let origin = transfer.multiplexOrigin {
+                // An HTTP/1.x origin: no settings to wait for, and no streams to share.
+                admission.markSerial(origin: origin)
+                continue
+            }
             var port = 0
             courier_easy_getinfo_long(easy, CURLINFO_LOCAL_PORT, &port)
             admission.responseArrived(ObjectIdentifier(transfer), connection: port)

@@ -69,6 +69,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
         guard let multi = curl_multi_init() else { return nil }
         self.multi = multi
         courier_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+        // HTTP/2 server pushes are refused one by one (see the shim): never a hang on a push.
+        courier_multi_deny_pushes(multi)
         if maxConnectionsPerHost > 0 {
             courier_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
         }
@@ -147,7 +149,10 @@ final class CurlEngine: Transport, @unchecked Sendable {
             noteHeadsArrived()
             let started = startAdmitted()
             let now = ContinuousClock.now
-            let nextDeadline = expireDeadlines(now: now)
+            var nextDeadline = expireDeadlines(now: now)
+            if !held.isEmpty, let settling = admission.nextSettling(now: now) {
+                nextDeadline = min(nextDeadline ?? settling, settling)
+            }
             let flushHold = flushStreams(now: now)
             // Newly started transfers are performed (and placed) at once, without waiting.
             if started > 0 { continue }

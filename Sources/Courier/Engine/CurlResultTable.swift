@@ -5,13 +5,13 @@ import Foundation
 /// verdicts (size limit, head parser, deadlines) and the transfer's state. A value, so that
 /// ``CurlResultTable`` is a pure function tested without sockets.
 struct TransferFailureState {
-    /// The request's host, for ``CourierError/dnsFailure(host:)``.
+    /// The request's host, for ``CourierError/dnsFailure``.
     var host = ""
-    /// The request's URL, for ``CourierError/invalidURL(_:)``.
+    /// The request's URL, for ``CourierError/invalidURL``.
     var url = ""
     /// libcurl's own explanation (its error buffer, else `curl_easy_strerror`).
     var message = ""
-    /// The body limit in force, for ``CourierError/responseTooLarge(limit:)``.
+    /// The body limit in force, for ``CourierError/responseTooLarge``.
     var bodyLimit: Int?
     /// The write callback stopped the transfer because the body outgrew `bodyLimit`.
     var exceededBodyLimit = false
@@ -39,18 +39,24 @@ struct TransferFailureState {
 
 /// The one table from libcurl's result codes to ``CourierError``: every code an HTTP(S) transfer
 /// configured by Courier can end with has a row; anything else is
-/// ``CourierError/transport(code:message:)`` with libcurl's code and words.
+/// ``CourierError/transport`` with libcurl's code and words.
 ///
 /// Rows that depend on more than the code read ``TransferFailureState``, never libcurl's English
-/// text, with one exception: libcurl 7.88 reports malformed chunked framing with
-/// `CURLE_RECV_ERROR`, the same code as a connection reset, and only its message (which ends in
-/// "in chunked-encoding") tells them apart.
+/// text, with two exceptions, where libcurl 7.88 reports malformed framing with
+/// `CURLE_RECV_ERROR`, the same code as a connection reset, and only its message tells them apart:
+/// malformed chunked framing (the message ends in "in chunked-encoding"), and every HTTP/2 frame
+/// or header block nghttp2 rejected (a CONTINUATION flood, a header block that decodes to
+/// megabytes: the message names `nghttp2_session_mem_recv()`, which fails only on what the
+/// server sent).
 ///
-/// The retry policy treats ``CourierError/truncatedResponse(message:)``,
-/// ``CourierError/cannotConnect(message:)`` and ``CourierError/timedOut(_:)`` as transient, so
+/// The retry policy treats ``CourierError/truncatedResponse``,
+/// ``CourierError/cannotConnect`` and ``CourierError/timedOut`` as transient, so
 /// the table sends malformed framing and oversized heads to
-/// ``CourierError/protocolViolation(message:)``, which is never retried.
+/// ``CourierError/protocolViolation``, which is never retried.
 enum CurlResultTable {
+    /// What libcurl 7.88's message says when nghttp2 rejected the bytes the server sent.
+    static let nghttp2Rejected = "nghttp2_session_mem_recv() returned"
+
     static func error(for code: CURLcode, _ state: TransferFailureState) -> CourierError {
         switch code {
         // Connecting.
@@ -76,6 +82,8 @@ enum CurlResultTable {
             return .protocolViolation(message: state.message)
         case CURLE_RECV_ERROR where state.message.hasSuffix("in chunked-encoding"):
             return .protocolViolation(message: "malformed chunked encoding: \(state.message)")
+        case CURLE_RECV_ERROR where state.message.contains(nghttp2Rejected):
+            return .protocolViolation(message: "malformed HTTP/2 framing: \(state.message)")
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING:
             return .truncatedResponse(message: state.message)
         case CURLE_OUT_OF_MEMORY where state.headBytes > 0 && !state.headComplete:

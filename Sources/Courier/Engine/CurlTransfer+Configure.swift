@@ -47,7 +47,15 @@ extension CurlTransfer {
         if let error = configureMethodAndBody(easy, reused: hasSessionOptions) { return error }
         if let error = configureHeaders(easy) { return error }
         configureFlow(easy)
-        keepsSessionOptions = flow == nil && options.idleTimeout == nil && keepsMethodOptions
+        if http1ResendStatus != nil {
+            // The resend of an early HTTP/2 response libcurl discarded (see HTTP2Recovery): over
+            // HTTP/1.1, on a connection of its own that is not kept.
+            set(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+            set(easy, CURLOPT_FRESH_CONNECT, 1)
+            set(easy, CURLOPT_FORBID_REUSE, 1)
+        }
+        keepsSessionOptions =
+            flow == nil && options.idleTimeout == nil && keepsMethodOptions && http1ResendStatus == nil
         return nil
     }
 
@@ -124,10 +132,10 @@ extension CurlTransfer {
 
     private func configureVersion(_ easy: UnsafeMutableRawPointer) {
         let value: Int
-        switch options.httpVersion {
-        case .automatic: value = Int(CURL_HTTP_VERSION_2TLS)
+        switch options.maxHTTPVersion {
+        case .http1_0: value = Int(CURL_HTTP_VERSION_1_0)
         case .http1_1: value = Int(CURL_HTTP_VERSION_1_1)
-        case .http2: value = Int(CURL_HTTP_VERSION_2TLS)
+        case .http2, .http3: value = Int(CURL_HTTP_VERSION_2TLS)
         }
         set(easy, CURLOPT_HTTP_VERSION, value)
     }

@@ -26,7 +26,7 @@ extension CurlTransfer {
     /// The file is truncated only when it holds bytes past `keep`. On ext4, truncating a file to
     /// zero makes its `close` write the whole file back to disk first (the replace-via-truncate
     /// safeguard, `auto_da_alloc`): a fresh download that truncated its empty file waited in
-    /// `close` for all 512 MiB to reach the disk (docs/performance.md, W4 to a file).
+    /// `close` for all 512 MiB to reach the disk (Benchmarks/EXPERIMENTS.md, W4 to a file).
     func rewindDestination(to offset: Int64? = nil) {
         guard fileDescriptor >= 0 else { return }
         let keep = off_t(offset ?? options.resumeOffset ?? 0)

@@ -166,10 +166,10 @@ extension CurlTransfer {
         var version = 0
         courier_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
         switch version {
-        case Int(CURL_HTTP_VERSION_1_0): return TransferMetrics.HTTPVersion.http1_0.rawValue
-        case Int(CURL_HTTP_VERSION_1_1): return TransferMetrics.HTTPVersion.http1_1.rawValue
-        case Int(CURL_HTTP_VERSION_2_0): return TransferMetrics.HTTPVersion.http2.rawValue
-        case Int(CURL_HTTP_VERSION_3): return TransferMetrics.HTTPVersion.http3.rawValue
+        case Int(CURL_HTTP_VERSION_1_0): return HTTPVersion.http1_0.rawValue
+        case Int(CURL_HTTP_VERSION_1_1): return HTTPVersion.http1_1.rawValue
+        case Int(CURL_HTTP_VERSION_2_0): return HTTPVersion.http2.rawValue
+        case Int(CURL_HTTP_VERSION_3): return HTTPVersion.http3.rawValue
         default: return nil
         }
     }

@@ -11,7 +11,7 @@ extension CurlTransfer {
     /// that ``StreamAdmission`` paces it; nil for cleartext (never HTTP/2 here) and HTTP/1.1-only
     /// requests. Worked out once per hop, into ``CurlTransfer/multiplexOrigin``.
     static func multiplexOrigin(of request: URLRequest, options: TransferOptions) -> String? {
-        guard options.httpVersion != .http1_1, let url = request.url, let scheme = url.scheme,
+        guard options.maxHTTPVersion >= .http2, let url = request.url, let scheme = url.scheme,
             scheme.caseInsensitiveEquals("https"), let host = url.host?.lowercased()
         else { return nil }
         return "https://\(host):\(url.port ?? 443)"

@@ -54,13 +54,13 @@ extension CurlTransfer {
         var ip: UnsafeMutablePointer<CChar>?
         courier_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &ip)
         let address = ip.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-        let version: TransferMetrics.HTTPVersion
+        let version: HTTPVersion?
         switch long(CURLINFO_HTTP_VERSION) {
         case Int(CURL_HTTP_VERSION_1_0): version = .http1_0
         case Int(CURL_HTTP_VERSION_1_1): version = .http1_1
         case Int(CURL_HTTP_VERSION_2_0): version = .http2
         case Int(CURL_HTTP_VERSION_3): version = .http3
-        default: version = .unknown
+        default: version = nil
         }
         let remotePort = long(CURLINFO_PRIMARY_PORT)
         let localPort = long(CURLINFO_LOCAL_PORT)

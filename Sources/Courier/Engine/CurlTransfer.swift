@@ -14,6 +14,11 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     enum Outcome {
         case complete(CourierError?)
         case redirect(URLRequest)
+        /// Send the same request again: the server did not process it (see ``HTTP2Recovery``).
+        case resend
+        /// Send the same request again over HTTP/1.1: libcurl discarded an early HTTP/2
+        /// response's head and body (see ``HTTP2Recovery/discardedEarlyResponse(_:)``).
+        case resendOverHTTP1
     }
 
     @exclusivity(unchecked) private(set) var request: URLRequest
@@ -45,6 +50,11 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     @exclusivity(unchecked) var head: ResponseHead?
     @exclusivity(unchecked) var metrics: TransferMetrics?
     @exclusivity(unchecked) var redirectCount = 0
+    /// Times the request was sent again because an HTTP/2 server had not processed it.
+    @exclusivity(unchecked) var unprocessedRetries = 0
+    /// This hop is the HTTP/1.1 resend of an early HTTP/2 response libcurl discarded: the status
+    /// that response had (delivered alone if the resend fails); nil otherwise.
+    @exclusivity(unchecked) var http1ResendStatus: Int?
     @exclusivity(unchecked) var startedAt: ContinuousClock.Instant?
     @exclusivity(unchecked) var hopStartedAt: ContinuousClock.Instant?
     /// The current hop's HTTP/2 origin, if it may be multiplexed (set at creation and at each
@@ -139,10 +149,10 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         let statusCode = status > 0 ? status : headParser.statusCode
         if statusCode > 0, let url = request.url {
-            let version = metrics?.httpVersion ?? .unknown
+            let version = metrics?.httpVersion
             head = ResponseHead(
                 url: url, statusCode: statusCode,
-                httpVersion: version == .unknown ? nil : version.rawValue, fields: headParser.fields)
+                httpVersion: version?.rawValue, fields: headParser.fields)
         }
     }
 
@@ -150,10 +160,16 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     func evaluate(code: CURLcode) -> Outcome {
         guard let easy else { return .complete(.transport(code: -1, message: "transfer has no handle")) }
         captureResponse()
-        let statusCode = head?.statusCode ?? 0
-        guard code == CURLE_OK else {
-            return .complete(flow?.failure ?? mapError(code))
+        if code != CURLE_OK {
+            if let failure = flow?.failure { return .complete(failure) }
+            switch recoverHTTP2(code: code, easy: easy) {
+            case .fail: return .complete(mapError(code))
+            case .resend: return .resend
+            case .resendOverHTTP1: return .resendOverHTTP1
+            case .deliver: break
+            }
         }
+        let statusCode = head?.statusCode ?? 0
         if (300...399).contains(statusCode) {
             var location: UnsafeMutablePointer<CChar>?
             courier_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &location)
@@ -170,10 +186,28 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
         return .complete(nil)
     }
 
+    /// Resets response state to send the same request again.
+    func beginResend() {
+        unprocessedRetries += 1
+        resetResponseState()
+        rewindDestination()
+        head = nil
+    }
+
+    /// Resets response state to send the same request again over HTTP/1.1 on a new connection
+    /// (``http1ResendStatus`` is set): it takes no HTTP/2 stream.
+    func beginHTTP1Resend() {
+        multiplexOrigin = nil
+        resetResponseState()
+        rewindDestination()
+        head = nil
+    }
+
     /// Resets response state for the next hop of a redirect chain.
     func beginRedirect(to next: URLRequest) {
         request = next
         multiplexOrigin = Self.multiplexOrigin(of: next, options: options)
+        http1ResendStatus = nil
         redirectCount += 1
         resetResponseState()
         rewindDestination()

@@ -13,7 +13,7 @@ final class HandleProfile: Sendable {
         var automaticDecompression: Bool
         var tls: Session.TLSConfiguration
         var proxy: Session.Proxy
-        var httpVersion: Session.HTTPVersion
+        var maxHTTPVersion: HTTPVersion
         var tcpKeepAlive: Bool
         var receiveBufferSize: Int?
         var bodyLimit: Int?
@@ -24,7 +24,7 @@ final class HandleProfile: Sendable {
     init(_ options: TransferOptions) {
         settings = Settings(
             connectTimeout: options.connectTimeout, automaticDecompression: options.automaticDecompression,
-            tls: options.tls, proxy: options.proxy, httpVersion: options.httpVersion,
+            tls: options.tls, proxy: options.proxy, maxHTTPVersion: options.maxHTTPVersion,
             tcpKeepAlive: options.tcpKeepAlive, receiveBufferSize: options.receiveBufferSize,
             bodyLimit: options.bodyLimit)
     }

@@ -10,7 +10,7 @@
 /// - the head, interim responses included, may be at most ``SecurityPolicy/maxResponseHeadSize``.
 ///
 /// A rejection sets ``violation`` and ``consume(_:)`` returns false, which aborts the transfer; the
-/// engine reports it as ``CourierError/protocolViolation(message:)``. Pure: no libcurl, no I/O.
+/// engine reports it as ``CourierError/protocolViolation``. Pure: no libcurl, no I/O.
 struct ResponseHeadParser {
     /// The status code of the latest status line, 0 before one arrived.
     private(set) var statusCode = 0

@@ -92,7 +92,7 @@ struct SpinPolicy: Equatable {
     ///
     /// The spinning thread never gives up its CPU (no `sched_yield`): on a machine whose cores are
     /// all busy a yield hands the core to another process for a whole scheduler slice, milliseconds
-    /// instead of microseconds (measured, docs/performance.md). Between checks it tells the CPU
+    /// instead of microseconds (measured, Benchmarks/EXPERIMENTS.md). Between checks it tells the CPU
     /// that it is spinning (`pause` on x86, `yield` on Arm).
     static func spin(window: UInt64, since start: UInt64, until isDone: () -> Bool) -> SpinResult {
         guard window > 0 else { return .expired }

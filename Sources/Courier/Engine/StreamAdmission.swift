@@ -12,10 +12,16 @@
 ///
 /// One more wait: until a connection has delivered a response, the server's SETTINGS frame
 /// (its stream limit) may not have been processed, and libcurl then places up to 100 transfers
-/// on it; a server allowing fewer refuses the excess, and libcurl retries each refused request
-/// on a new connection of its own (measured: 20 to 38 connections for 200 requests to a
-/// 50-stream server). So at most ``unsettledStreams`` transfers share a connection that has not
-/// yet delivered a response.
+/// on it; a server allowing fewer refuses the excess, and libcurl sends each refused request
+/// again on a new connection, giving up after 5 refusals ("Connection died, tried 5 times").
+/// Against a server allowing one stream, 1,000 requests 50 at a time met some 60 refusals with
+/// 32 streams allowed here (and 1 to 17 failed requests were reported), none with one. So a
+/// connection that has not yet delivered a response carries a single transfer
+/// (``unsettledStreams``); the rest wait here, in Courier's own queue. Once it has answered,
+/// libcurl knows the server's limit and places no more than that on it. A server sends its
+/// SETTINGS first, within a round trip of the connection's set-up, so a connection that has
+/// carried a request for ``settleDelay`` counts as settled too: a slow first response (a long
+/// poll) holds the others back that long at most.
 ///
 /// An origin found to speak HTTP/1.x (one request per connection) is no longer gated:
 /// libcurl's per-host connection limit queues its requests.
@@ -46,17 +52,26 @@ struct StreamAdmission<ID: Hashable> {
         var streams: [Int: Int] = [:]
         /// Connections that have delivered a response, so the server's settings are known.
         var settled: Set<Int> = []
+        /// When a request was first seen on each connection in use.
+        var joinedAt: [Int: ContinuousClock.Instant] = [:]
         /// The most transfers seen sharing one connection.
         var mostStreams = 0
         /// Speaks HTTP/1.x: not gated any more.
         var serial = false
+        /// Has delivered an HTTP/2 response: it multiplexes, whatever its stream limit.
+        var multiplexes = false
     }
 
     private var origins: [String: Origin] = [:]
     private var originOf: [ID: String] = [:]
 
-    /// The most transfers started on a connection before it delivers a response.
-    static var unsettledStreams: Int { 32 }
+    /// The most transfers started on a connection before it delivers a response (its SETTINGS,
+    /// sent before any response, are known after that).
+    static var unsettledStreams: Int { 1 }
+
+    /// How long after a request first went out on a connection the server's SETTINGS are taken
+    /// to be known even without a response.
+    static var settleDelay: Duration { .milliseconds(200) }
 
     /// Registers a transfer for `origin`; it waits until ``admit()`` returns it.
     mutating func submit(_ id: ID, origin: String) {
@@ -65,11 +80,11 @@ struct StreamAdmission<ID: Hashable> {
     }
 
     /// The transfers to start now, in submission order per origin.
-    mutating func admit() -> [ID] {
+    mutating func admit(now: ContinuousClock.Instant = .now) -> [ID] {
         var started: [ID] = []
         for key in origins.keys where !(origins[key]?.queue.isEmpty ?? true) {
             guard var origin = origins[key] else { continue }
-            let count = Self.admissible(origin)
+            let count = Self.admissible(origin, now: now)
             let batch = origin.queue.prefix(count)
             origin.queue.removeFirst(batch.count)
             if !origin.serial { origin.unplaced.formUnion(batch) }
@@ -88,13 +103,32 @@ struct StreamAdmission<ID: Hashable> {
     /// transfer (measured: 64 connections for 200 requests). One at a time, each either takes a
     /// stream on an open connection in the next perform, or is the one transfer that opens a
     /// connection, so a burst never opens more than one connection at a time.
-    private static func admissible(_ origin: Origin) -> Int {
+    private static func admissible(_ origin: Origin, now: ContinuousClock.Instant) -> Int {
         if origin.serial { return origin.queue.count }
         guard origin.unplaced.isEmpty else { return 0 }
-        let crowded = origin.streams.contains { connection, count in
-            count >= unsettledStreams && !origin.settled.contains(connection)
+        return unsettledUntil(origin, now: now) == nil ? min(1, origin.queue.count) : 0
+    }
+
+    /// When the last full connection of `origin` whose settings are not known yet counts as
+    /// settled; nil when there is none (transfers may start).
+    private static func unsettledUntil(_ origin: Origin, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        var until: ContinuousClock.Instant?
+        for (connection, count) in origin.streams
+        where count >= unsettledStreams && !origin.settled.contains(connection) {
+            let settles = (origin.joinedAt[connection] ?? now) + settleDelay
+            if settles > now { until = max(until ?? settles, settles) }
         }
-        return crowded ? 0 : min(1, origin.queue.count)
+        return until
+    }
+
+    /// When transfers held back only because a connection's settings are not known yet may
+    /// start (the engine wakes up then); nil when none is held back for that.
+    func nextSettling(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        var next: ContinuousClock.Instant?
+        for origin in origins.values where !origin.queue.isEmpty && !origin.serial && origin.unplaced.isEmpty {
+            if let until = Self.unsettledUntil(origin, now: now) { next = min(next ?? until, until) }
+        }
+        return next
     }
 
     /// Transfers whose placement the engine should read after the next perform.
@@ -102,8 +136,8 @@ struct StreamAdmission<ID: Hashable> {
         origins.isEmpty ? [] : origins.values.flatMap(\.unplaced)
     }
 
-    /// Records where a started transfer stands.
-    mutating func observe(_ id: ID, _ placement: Placement) {
+    /// Records where a started transfer stands, as seen at `now`.
+    mutating func observe(_ id: ID, _ placement: Placement, now: ContinuousClock.Instant = .now) {
         guard let key = originOf[id], var origin = origins[key], origin.unplaced.contains(id) else { return }
         defer { origins[key] = origin }
         switch placement {
@@ -118,22 +152,25 @@ struct StreamAdmission<ID: Hashable> {
             origin.placed[id] = connection
             let count = origin.streams[connection, default: 0] + 1
             origin.streams[connection] = count
+            if origin.joinedAt[connection] == nil { origin.joinedAt[connection] = now }
             origin.mostStreams = max(origin.mostStreams, count)
         }
     }
 
     /// libcurl opened a new connection, so it found every open one full.
     private static func learnFromNewConnection(_ origin: inout Origin) {
-        if origin.mostStreams <= 1, origin.streams.values.max() == 1 {
+        // A server that answered with HTTP/2 and allows one stream per connection is not HTTP/1.x.
+        if !origin.multiplexes, origin.mostStreams <= 1, origin.streams.values.max() == 1 {
             // A second connection while the first carries one request: one request per
             // connection, as HTTP/1.x does. Stop gating; libcurl queues by its host limit.
             origin.serial = true
         }
     }
 
-    /// A response head arrived on `connection` for `id`: the server's settings are known there.
+    /// An HTTP/2 response head arrived on `connection` for `id`: the server's settings are known there.
     mutating func responseArrived(_ id: ID, connection: Int) {
         guard let key = originOf[id], var origin = origins[key], origin.streams[connection] != nil else { return }
+        origin.multiplexes = true
         origin.settled.insert(connection)
         origins[key] = origin
     }
@@ -162,7 +199,10 @@ struct StreamAdmission<ID: Hashable> {
             let count = (origin.streams[connection] ?? 1) - 1
             origin.streams[connection] = count > 0 ? count : nil
             // An idle connection may close and its local port be reused by a new one.
-            if count <= 0 { origin.settled.remove(connection) }
+            if count <= 0 {
+                origin.settled.remove(connection)
+                origin.joinedAt[connection] = nil
+            }
         }
         // Forget idle origins (a process may talk to many hosts), except what marks HTTP/1.x ones.
         let idle = origin.queue.isEmpty && origin.unplaced.isEmpty && origin.placed.isEmpty

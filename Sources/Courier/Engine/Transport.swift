@@ -20,7 +20,7 @@ public struct TransferOptions: Sendable {
     var automaticDecompression: Bool { didSet { cachedProfile = nil } }
     var tls: Session.TLSConfiguration { didSet { cachedProfile = nil } }
     var proxy: Session.Proxy { didSet { cachedProfile = nil } }
-    var httpVersion: Session.HTTPVersion { didSet { cachedProfile = nil } }
+    var maxHTTPVersion: HTTPVersion { didSet { cachedProfile = nil } }
     var tcpKeepAlive: Bool { didSet { cachedProfile = nil } }
     var receiveBufferSize: Int? { didSet { cachedProfile = nil } }
     /// libcurl's upload buffer for bodies read through the read callback; nil keeps its 64 KiB.
@@ -46,7 +46,7 @@ public struct TransferOptions: Sendable {
     /// The body size limit that applies: ``SecurityPolicy/maxDownloadSize`` for a download to a
     /// file or a streamed response, ``SecurityPolicy/maxResponseSize`` for a body held in memory;
     /// nil for no limit. A transport delivering more must fail with
-    /// ``CourierError/responseTooLarge(limit:)``.
+    /// ``CourierError/responseTooLarge``.
     public var bodyLimit: Int? {
         destination == nil && responseStream == nil ? security.maxResponseSize : security.maxDownloadSize
     }
@@ -96,7 +96,7 @@ public struct TransportResult: Sendable {
         self.init(request: request, head: head, data: body, metrics: metrics, error: nil)
     }
 
-    /// A failure of `request`, such as ``CourierError/cancelled`` or ``CourierError/timedOut(_:)``.
+    /// A failure of `request`, such as ``CourierError/cancelled`` or ``CourierError/timedOut``.
     public init(request: URLRequest, error: CourierError) {
         self.init(request: request, head: nil, data: Data(), metrics: nil, error: error)
     }

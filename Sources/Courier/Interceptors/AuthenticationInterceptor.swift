@@ -29,11 +29,11 @@ import FoundationNetworking
 /// Refreshing is single-flight: however many requests hit a 401 (or find the credential
 /// expired) together, the `refresh` closure runs once; requests started during the refresh wait
 /// for it; all of them are then sent again with the new credential, or fail with
-/// ``CourierError/credentialRefreshFailed(reason:)`` if the refresh threw. A 401 for a request
+/// ``CourierError/credentialRefreshFailed`` if the refresh threw. A 401 for a request
 /// sent with an older credential is replayed with the current one without refreshing again.
 /// Refresh loops are impossible: after ``RefreshLimit/maxRefreshes`` refreshes within
 /// ``RefreshLimit/window`` seconds (of the session's ``Session/Configuration/clock``), requests
-/// that would need another fail with ``CourierError/tooManyCredentialRefreshes(limit:window:)``.
+/// that would need another fail with ``CourierError/tooManyCredentialRefreshes``.
 /// A request with no credential set fails with ``CourierError/missingCredential`` before it is sent.
 public final class AuthenticationInterceptor: RequestInterceptor {
     /// Exchanges an expired (or refused) credential for a new one; throwing fails every waiting request.
@@ -150,10 +150,8 @@ public final class AuthenticationInterceptor: RequestInterceptor {
         let result: Result<AuthCredential, CourierError>
         do {
             result = .success(try await refresh(expired))
-        } catch let error as CourierError {
-            result = .failure(.credentialRefreshFailed(reason: error.description))
         } catch {
-            result = .failure(.credentialRefreshFailed(reason: String(describing: error)))
+            result = .failure(.credentialRefreshFailed(underlying: error))
         }
         let (waiters, delivered) = state.withLock { $0.finishRefresh(result) }
         for waiter in waiters { waiter.resume(returning: delivered) }

@@ -9,7 +9,7 @@ import Foundation
 /// - A 401 for a request sent with an older credential than the current one is replayed at once
 ///   with the current one, without another refresh.
 /// - At most `limit.maxRefreshes` refreshes start within any `limit.window` seconds; past that,
-///   refreshing fails with ``CourierError/tooManyCredentialRefreshes(limit:window:)``.
+///   refreshing fails with ``CourierError/tooManyCredentialRefreshes``.
 struct RefreshState<Waiter> {
     /// What the caller must do next.
     enum Action {

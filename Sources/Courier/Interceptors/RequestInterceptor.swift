@@ -25,7 +25,7 @@ import FoundationNetworking
 /// wins, and the session's ``Session/Configuration/retryPolicy`` is asked last.
 public protocol RequestInterceptor: Sendable {
     /// Returns the request to send. Throwing fails the request: a ``CourierError`` as it is,
-    /// any other error as ``CourierError/adaptationFailed(interceptor:reason:)``.
+    /// any other error as ``CourierError/adaptationFailed``.
     /// Default: the request unchanged.
     func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest
 
@@ -118,7 +118,7 @@ public struct Interceptor: RequestInterceptor {
 
 /// Running interceptors in order, with their errors made typed.
 enum InterceptorChain {
-    /// Runs one adapter; a non-Courier error becomes ``CourierError/adaptationFailed(interceptor:reason:)``.
+    /// Runs one adapter; a non-Courier error becomes ``CourierError/adaptationFailed``.
     static func adapt(
         _ request: URLRequest, with interceptor: any RequestInterceptor,
         context: RequestContext
@@ -130,9 +130,7 @@ enum InterceptorChain {
         } catch is CancellationError {
             throw .cancelled
         } catch {
-            throw .adaptationFailed(
-                interceptor: String(describing: type(of: interceptor)),
-                reason: String(describing: error))
+            throw .adaptationFailed(interceptor: String(describing: type(of: interceptor)), underlying: error)
         }
     }
 

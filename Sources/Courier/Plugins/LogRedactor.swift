@@ -2,17 +2,46 @@ import Foundation
 
 /// Hides secrets in what the ``NetworkLogger`` prints: secret headers (the session's
 /// ``SecurityPolicy``), the values of named keys in JSON bodies, form bodies and URL queries,
-/// and passwords in URLs.
+/// and passwords in URLs; and, wherever they appear, the values of the secret headers the request
+/// sent (a server echoing `["Authorization", "Bearer …"]` in a body).
 struct LogRedactor: Sendable {
     static let marker = SecurityPolicy.redactedMarker
+    /// Shorter values are not searched for in text (they would hide unrelated words).
+    static let shortestSearchedSecret = 4
 
     let security: SecurityPolicy
     /// Key names, already normalized by ``normalize(_:)`` (see ``normalized(_:)``).
     let keys: Set<String>
+    /// Values of the secret headers this request sent, longest first (see ``sentSecrets(in:security:)``).
+    let sentSecrets: [String]
 
-    init(security: SecurityPolicy, normalizedKeys: Set<String>) {
+    init(security: SecurityPolicy, normalizedKeys: Set<String>, sentHeaders: [String: String] = [:]) {
         self.security = security
         keys = normalizedKeys
+        sentSecrets = Self.sentSecrets(in: sentHeaders, security: security)
+    }
+
+    /// The strings to hide wherever they appear: each secret header's value, and, for a value of
+    /// the form `Scheme credentials` (`Bearer abc`), the credentials alone too.
+    static func sentSecrets(in fields: [String: String], security: SecurityPolicy) -> [String] {
+        var secrets: Set<String> = []
+        for (name, value) in fields where security.isSecret(header: name) {
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            secrets.insert(trimmed)
+            if let space = trimmed.firstIndex(of: " ") {
+                secrets.insert(String(trimmed[space...]).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return secrets.filter { $0.count >= shortestSearchedSecret }.sorted { $0.count > $1.count }
+    }
+
+    /// `message` with every occurrence of a sent secret replaced by the marker.
+    func scrub(_ message: String) -> String {
+        var result = message
+        for secret in sentSecrets where result.contains(secret) {
+            result = result.replacingOccurrences(of: secret, with: Self.marker)
+        }
+        return result
     }
 
     /// `keys` normalized, for ``init(security:normalizedKeys:)``.

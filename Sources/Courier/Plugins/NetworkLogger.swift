@@ -24,8 +24,11 @@ import FoundationNetworking
 /// you add) print as `<redacted>`; so do the values of the keys in `redactedKeys` wherever they
 /// appear in a JSON body, a form body, a URL query or a `Location` header (compared without regard
 /// to case, `_` or `-`), as do body keys named like a secret header (`"authorization": …`);
-/// passwords in URLs print as `redacted`. Values the logger cannot recognise as secrets (a token
-/// inside a Base64 blob, free prose) are printed as they are.
+/// passwords in URLs print as `redacted`. The values of the secret headers a request sent (and, for
+/// `Scheme credentials` values, the credentials alone) print as `<redacted>` wherever they appear
+/// in that request's lines, such as a body that echoes `["Authorization", "Bearer …"]`. Other
+/// values the logger cannot recognise as secrets (a token inside a Base64 blob, free prose) are
+/// printed as they are.
 ///
 /// At ``Level/off`` the logger is disabled: requests run exactly as without it.
 public struct NetworkLogger: Plugin {
@@ -113,7 +116,7 @@ public struct NetworkLogger: Plugin {
     /// Logs the request line (and its headers and body, by level).
     public func willSend(_ request: URLRequest, context: RequestContext) {
         guard level > .off else { return }
-        let redactor = redactor(for: context)
+        let redactor = redactor(for: context, sent: request)
         var lines = [
             "→ #\(context.requestID) \(request.httpMethod ?? "GET") \(redactor.url(request.url))"
                 + (context.attempt > 0 ? " · attempt \(context.attempt + 1)" : "")
@@ -129,13 +132,16 @@ public struct NetworkLogger: Plugin {
         {
             lines.append(Self.indented(body))
         }
-        sink(Entry(kind: .request, requestID: context.requestID, message: lines.joined(separator: "\n")))
+        sink(
+            Entry(
+                kind: .request, requestID: context.requestID,
+                message: redactor.scrub(lines.joined(separator: "\n"))))
     }
 
     /// Logs the response line, or the failure with its kind (and headers and body, by level).
     public func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
         guard level > .off else { return }
-        let redactor = redactor(for: context)
+        let redactor = redactor(for: context, sent: response.request)
         let target = "\(response.request?.httpMethod ?? "GET") \(redactor.url(response.request?.url))"
         var facts: [String] = []
         if let error = response.error {
@@ -148,7 +154,7 @@ public struct NetworkLogger: Plugin {
             facts.append(response.fileURL != nil ? "saved to a file" : Self.size(response.data?.count ?? 0))
         }
         if let metrics = response.metrics, response.statusCode != nil {
-            facts.append(metrics.httpVersion.rawValue)
+            facts.append(metrics.httpVersion?.rawValue ?? "HTTP version unknown")
             facts.append(metrics.connectionReused ? "reused connection" : "new connection")
             if metrics.redirectCount > 0 {
                 facts.append("after \(metrics.redirectCount) redirect\(metrics.redirectCount == 1 ? "" : "s")")
@@ -173,11 +179,14 @@ public struct NetworkLogger: Plugin {
         sink(
             Entry(
                 kind: failed ? .failure : .response, requestID: context.requestID,
-                message: lines.joined(separator: "\n")))
+                message: redactor.scrub(lines.joined(separator: "\n"))))
     }
 
-    private func redactor(for context: RequestContext) -> LogRedactor {
-        LogRedactor(security: context.session.configuration.security, normalizedKeys: normalizedKeys)
+    /// The redactor for one request's lines: it also hides the secret header values `request` sent.
+    private func redactor(for context: RequestContext, sent request: URLRequest?) -> LogRedactor {
+        LogRedactor(
+            security: context.session.configuration.security, normalizedKeys: normalizedKeys,
+            sentHeaders: request?.allHTTPHeaderFields ?? [:])
     }
 
     private static func indented(_ text: String) -> String {

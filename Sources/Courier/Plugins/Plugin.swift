@@ -5,8 +5,10 @@ import FoundationNetworking
 
 /// A hook into every request: sees (and may change) what is sent and what comes back.
 ///
-/// Implement only the hooks you need; the others do nothing. Register plugins on a session, on a
-/// service, or on one request:
+/// Implement only the hooks you need; the others do nothing. Copy their signatures exactly: a
+/// method whose labels or types differ compiles (the default satisfies the requirement) and is
+/// never called; `PluginHook.implemented(by:)` in CourierTesting tells, in a test, which hooks a
+/// plugin really implements. Register plugins on a session, on a service, or on one request:
 /// ```swift
 /// var configuration = Session.Configuration()
 /// configuration.plugins = [NetworkLogger(level: .basic)]                  // every request
@@ -22,7 +24,7 @@ import FoundationNetworking
 ///   handler runs or its `await` returns, so a log line is written before the result is seen.
 /// - Hooks never run on the engine thread: a slow plugin delays only its own request.
 /// - A hook that throws fails the request with that ``CourierError``, or with
-///   ``CourierError/pluginFailed(plugin:hook:reason:)`` for any other error; the request still
+///   ``CourierError/pluginFailed`` for any other error; the request still
 ///   completes exactly once.
 public protocol Plugin: Sendable {
     /// Whether the plugin takes part at all. A session (or request) whose plugins are all disabled
@@ -47,21 +49,36 @@ public protocol Plugin: Sendable {
     func process(_ response: DataResponse<Data?>, context: RequestContext) throws -> DataResponse<Data?>
 }
 
+// Each default notes that it ran, so that a test can tell a hook declared with a wrong signature
+// (never called: the default satisfies the requirement) from one the plugin implements
+// (`PluginHook.implemented(by:)` in CourierTesting). Outside such a check the note is one
+// task-local read.
 extension Plugin {
     /// Enabled.
-    public var isEnabled: Bool { true }
+    public var isEnabled: Bool {
+        PluginDefaultHooks.note("isEnabled")
+        return true
+    }
 
     /// The request unchanged.
-    public func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest { request }
+    public func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest {
+        PluginDefaultHooks.note("prepare")
+        return request
+    }
 
     /// Does nothing.
-    public func willSend(_ request: URLRequest, context: RequestContext) {}
+    public func willSend(_ request: URLRequest, context: RequestContext) {
+        PluginDefaultHooks.note("willSend")
+    }
 
     /// Does nothing.
-    public func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {}
+    public func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
+        PluginDefaultHooks.note("didReceive")
+    }
 
     /// The response unchanged.
     public func process(_ response: DataResponse<Data?>, context: RequestContext) throws -> DataResponse<Data?> {
-        response
+        PluginDefaultHooks.note("process")
+        return response
     }
 }

@@ -22,7 +22,7 @@ public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
     /// The header as it would appear on the wire, `"Name: value"`.
     public var description: String { "\(name): \(value)" }
 
-    /// Throws ``CourierError/invalidHeader(name:reason:)`` unless the name is a non-empty
+    /// Throws ``CourierError/invalidHeader`` unless the name is a non-empty
     /// HTTP token and the value contains no CR, LF or NUL (so no header can be injected).
     public func validate() throws {
         if name.isEmpty {

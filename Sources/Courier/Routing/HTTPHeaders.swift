@@ -13,7 +13,7 @@ import FoundationNetworking
 /// headers["accept"]            // "application/json"
 /// ```
 /// Values are validated when a request is built; a CR, LF or NUL anywhere throws
-/// ``CourierError/invalidHeader(name:reason:)``.
+/// ``CourierError/invalidHeader``.
 public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, ExpressibleByDictionaryLiteral,
     ExpressibleByArrayLiteral, CustomStringConvertible
 {
@@ -102,7 +102,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
         Dictionary(storage.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// Throws ``CourierError/invalidHeader(name:reason:)`` for the first invalid header.
+    /// Throws ``CourierError/invalidHeader`` for the first invalid header.
     public func validate() throws {
         try storage.forEach { try $0.validate() }
     }

@@ -22,7 +22,7 @@ public struct JSONParameterOptions: OptionSet, Hashable, Sendable {
 /// Courier's own JSON writer for ``Parameters`` trees.
 ///
 /// Unlike `JSONSerialization` it never traps: every value is checked and anything that is
-/// not JSON throws ``CourierError/parameterEncodingFailed(keyPath:reason:)`` naming the key
+/// not JSON throws ``CourierError/parameterEncodingFailed`` naming the key
 /// path, for example `user.birthday` with reason `Date is not a JSON value`; so does a tree
 /// nested deeper than ``ParameterValue/maximumDepth`` (its depth is checked before recursing).
 enum JSONParameterSerializer {

@@ -8,7 +8,7 @@ extension MultipartFormData {
 
     /// The body as pieces read while sending: delimiters and part headers in memory, files from
     /// disk. Each file's size is taken now, so the total length is exact when all are regular
-    /// files. Throws ``CourierError/multipartEncodingFailed(reason:)`` for a bad boundary or a
+    /// files. Throws ``CourierError/multipartEncodingFailed`` for a bad boundary or a
     /// missing, unreadable or directory file.
     func streamedBody() throws -> UploadSegments {
         try validateBoundary()
@@ -39,7 +39,6 @@ extension MultipartFormData {
     }
 
     private static func reason(_ error: CourierError) -> String {
-        if case .invalidRequest(let reason) = error { return reason }
-        return error.description
+        error == .invalidRequest ? error.reason ?? error.description : error.description
     }
 }

@@ -14,7 +14,7 @@ import Foundation
 /// pieces while the request is sent, whatever their size. A form of in-memory parts only is
 /// assembled in memory when the request is built, up to ``memoryThreshold`` (64 MiB by
 /// default); ``encode()`` always assembles the whole body in memory. If a file is missing,
-/// unreadable or a directory, building throws ``CourierError/multipartEncodingFailed(reason:)``.
+/// unreadable or a directory, building throws ``CourierError/multipartEncodingFailed``.
 ///
 /// The boundary is random by default; pass one to ``init(boundary:memoryThreshold:)`` for reproducible bodies.
 /// A request carrying this body always gets ``contentType`` as its `Content-Type`, replacing one
@@ -80,7 +80,7 @@ public struct MultipartFormData: Sendable {
             Part(name: name, filename: filename ?? fileURL.lastPathComponent, mimeType: type, source: .file(fileURL)))
     }
 
-    /// Assembles the body; throws ``CourierError/multipartEncodingFailed(reason:)`` for an
+    /// Assembles the body; throws ``CourierError/multipartEncodingFailed`` for an
     /// invalid boundary, an unreadable file or a body larger than ``memoryThreshold``.
     public func encode() throws -> Data {
         try validateBoundary()

@@ -2,7 +2,7 @@
 /// and writes it with Alamofire's `URLEncoding` rules.
 enum ParameterFormConverter {
     /// Encodes `parameters` as `key=value&...` text under `options`; throws
-    /// ``CourierError/parameterEncodingFailed(keyPath:reason:)`` for unsupported values and
+    /// ``CourierError/parameterEncodingFailed`` for unsupported values and
     /// for trees nested deeper than ``ParameterValue/maximumDepth``.
     static func encode(_ parameters: Parameters, options: URLEncodingOptions) throws -> String {
         let pairs = try sortedPairs(parameters, parentPath: "", depth: 0)

@@ -6,7 +6,7 @@
 /// `NSNumber`, `NSNull`, `nil` optionals, arrays of these and nested `[String: any Sendable]`
 /// dictionaries, nested at most 100 levels (a key path such as `user.tags[0]` has at most 100
 /// components). Anything else (a `Date`, a custom class, `Double.nan`, a deeper tree) makes
-/// encoding throw ``CourierError/parameterEncodingFailed(keyPath:reason:)`` naming the key path.
+/// encoding throw ``CourierError/parameterEncodingFailed`` naming the key path.
 ///
 /// A nested literal whose values have *different* types is inferred as `[String: Any]`,
 /// which is not `Sendable`; annotate it: `["user": ["name": "Ada", "age": 36] as Parameters]`,

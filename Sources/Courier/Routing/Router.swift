@@ -31,26 +31,29 @@ import FoundationNetworking
 /// sets its own: the boundary is part of it). Every failure throws a ``CourierError``.
 ///
 /// `headers`, `defaultHeaders`, `parameters` and `timeout` have defaults, so their types are
-/// associated types: a router may declare `var headers: [String: String]?` (Moya's habit) or
-/// `var timeout: TimeInterval` and they are used, while `var parameters: [String: Any]` does not
-/// compile (a dictionary does not say how it is encoded). See ``HTTPHeadersConvertible``,
-/// ``RequestParamsConvertible`` and ``TimeoutConvertible``.
+/// associated types, and a declaration of another type is used rather than silently ignored: a
+/// router may declare `var headers: [String: String]?` (Moya's habit) or
+/// `var timeout: TimeInterval` and they are used; a headers or timeout type Courier cannot read
+/// fails the request with ``CourierError/invalidRequest`` naming the property; and
+/// `var parameters: [String: Any]` does not compile (a dictionary does not say how it is
+/// encoded; see ``RequestParamsConvertible``).
 public protocol Router: URLRequestConvertible {
-    /// The type of ``headers``: ``HTTPHeaders`` unless the router declares another
-    /// ``HTTPHeadersConvertible`` type, such as `[String: String]?`.
-    associatedtype HeadersType: HTTPHeadersConvertible = HTTPHeaders
-    /// The type of ``defaultHeaders``: ``HTTPHeaders`` unless the router declares another.
-    associatedtype DefaultHeadersType: HTTPHeadersConvertible = HTTPHeaders
+    /// The type of ``headers``: ``HTTPHeaders`` unless the router declares `[String: String]`,
+    /// or an optional of either.
+    associatedtype HeadersType = HTTPHeaders
+    /// The type of ``defaultHeaders``: ``HTTPHeaders`` unless the router declares another, as
+    /// for ``headers``.
+    associatedtype DefaultHeadersType = HTTPHeaders
     /// The type of ``parameters``: ``RequestParams``.
     associatedtype ParametersType: RequestParamsConvertible = RequestParams
-    /// The type of ``timeout``: `TimeInterval?` unless the router declares another
-    /// ``TimeoutConvertible`` type, such as `TimeInterval`, `Int` or `Duration`.
-    associatedtype TimeoutType: TimeoutConvertible = TimeInterval?
+    /// The type of ``timeout``: `TimeInterval?` unless the router declares `TimeInterval`, `Int`
+    /// or `Duration`, or an optional of these.
+    associatedtype TimeoutType = TimeInterval?
 
     /// The absolute `http`/`https` URL that ``path`` is relative to, such as
     /// `"https://api.example.com/v1"`. It may end with `/` and may carry a query.
-    /// An invalid value makes ``asURLRequest()`` throw ``CourierError/invalidURL(_:)``
-    /// (or ``CourierError/unsupportedScheme(_:)`` for schemes such as `file`).
+    /// An invalid value makes ``asURLRequest()`` throw ``CourierError/invalidURL``
+    /// (or ``CourierError/unsupportedScheme`` for schemes such as `file`).
     var baseURL: String { get }
     /// The endpoint path, such as `"/users/\(segment: id)"`; may include `?query`.
     /// Use ``PathSegment/escape(_:)`` or `\(segment:)` for user data.
@@ -131,11 +134,12 @@ extension Router {
         guard method.isValidToken else {
             throw CourierError.invalidRequest(reason: "'\(method.rawValue)' is not a valid HTTP method")
         }
-        let timeout = self.timeout.timeoutSeconds
+        let timeout = try RouterValue.timeout(self.timeout)
         if let timeout, !(timeout.isFinite && timeout > 0) {
             throw CourierError.invalidRequest(reason: "timeout must be a positive number of seconds, got \(timeout)")
         }
-        var allHeaders = defaultHeaders.httpHeaders.merging(headers.httpHeaders)
+        var allHeaders = try RouterValue.headers(defaultHeaders, of: "defaultHeaders")
+            .merging(RouterValue.headers(headers, of: "headers"))
         try allHeaders.validate()
         _ = try URLBuilder.validatedBase(baseURL)  // fail fast, before any body (or file) is encoded
         let encoded = try parameters.requestParams.encoded(for: method)

@@ -2,33 +2,14 @@ import Foundation
 
 // The types a ``Router`` may declare for `headers`, `defaultHeaders`, `parameters` and `timeout`.
 // These requirements have defaults, and a protocol default silently wins over a property of the
-// same name but another type. So each requirement's type is an associated type constrained to one
-// of these protocols: the habits of Moya and Alamofire routers (`var headers: [String: String]?`,
-// `var timeout: TimeInterval`) conform and work; a dictionary of parameters, whose encoding would
-// be a guess, is refused by the compiler with a message saying what to write.
-
-/// A value a ``Router`` can give as its ``Router/headers`` or ``Router/defaultHeaders``:
-/// ``HTTPHeaders``, `[String: String]` (Moya's `TargetType` habit, sent sorted by name), or an
-/// optional of either (nil sends none).
-public protocol HTTPHeadersConvertible {
-    /// The headers.
-    var httpHeaders: HTTPHeaders { get }
-}
-
-extension HTTPHeaders: HTTPHeadersConvertible {
-    /// Itself.
-    public var httpHeaders: HTTPHeaders { self }
-}
-
-extension Dictionary: HTTPHeadersConvertible where Key == String, Value == String {
-    /// The headers, sorted by name so the order is deterministic.
-    public var httpHeaders: HTTPHeaders { HTTPHeaders(self) }
-}
-
-extension Optional: HTTPHeadersConvertible where Wrapped: HTTPHeadersConvertible {
-    /// The wrapped headers, or none.
-    public var httpHeaders: HTTPHeaders { self?.httpHeaders ?? HTTPHeaders() }
-}
+// same name but another type. So each requirement's type is an associated type:
+// - `headers`, `defaultHeaders` and `timeout` are unconstrained, so whatever type a router
+//   declares is the one used (never a default behind its back). `RouterValue` reads the habits of
+//   Moya and Alamofire routers (`var headers: [String: String]?`, `var timeout: TimeInterval`);
+//   any other type fails when the request is built, with an error naming the property and what
+//   to declare. No standard-library type conforms to a Courier protocol for this.
+// - `parameters` is constrained to `RequestParamsConvertible`: a dictionary of parameters, whose
+//   encoding would be a guess, is refused by the compiler with a message saying what to write.
 
 /// A value a ``Router`` can give as its ``Router/parameters``: a ``RequestParams``, which says
 /// where the parameters go and how they are encoded. A bare dictionary does not say that, so
@@ -62,32 +43,34 @@ extension Optional: RequestParamsConvertible {
     public var requestParams: RequestParams { .requestPlain }
 }
 
-/// A value a ``Router`` can give as its ``Router/timeout``: seconds as a `TimeInterval` or an
-/// `Int`, a `Duration`, or an optional of these (nil keeps the session's timeout).
-public protocol TimeoutConvertible {
-    /// The timeout in seconds, or nil for the session's own.
-    var timeoutSeconds: TimeInterval? { get }
-}
-
-extension Double: TimeoutConvertible {
-    /// The value, in seconds.
-    public var timeoutSeconds: TimeInterval? { self }
-}
-
-extension Int: TimeoutConvertible {
-    /// The value, in seconds.
-    public var timeoutSeconds: TimeInterval? { TimeInterval(self) }
-}
-
-extension Duration: TimeoutConvertible {
-    /// The duration in seconds.
-    public var timeoutSeconds: TimeInterval? {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+/// Reads the values a router declares for `headers`, `defaultHeaders` and `timeout`, whatever
+/// their declared type; an unsupported type fails the request, naming the property.
+enum RouterValue {
+    /// ``HTTPHeaders`` or `[String: String]` (sent sorted by name), or an optional of either (nil
+    /// sends none).
+    static func headers<T>(_ value: T, of property: String) throws(CourierError) -> HTTPHeaders {
+        if let headers = value as? HTTPHeaders { return headers }
+        if let dictionary = value as? [String: String] { return HTTPHeaders(dictionary) }
+        if T.self == HTTPHeaders?.self || T.self == [String: String]?.self { return HTTPHeaders() }
+        throw .invalidRequest(
+            reason:
+                "a Router's \(property) of type \(T.self) is not supported: declare HTTPHeaders (a dictionary literal works) or [String: String], optional or not"
+        )
     }
-}
 
-extension Optional: TimeoutConvertible where Wrapped: TimeoutConvertible {
-    /// The wrapped timeout, or nil.
-    public var timeoutSeconds: TimeInterval? { self?.timeoutSeconds ?? nil }
+    /// Seconds as a `TimeInterval` or an `Int`, a `Duration`, or an optional of these (nil keeps
+    /// the session's timeout).
+    static func timeout<T>(_ value: T) throws(CourierError) -> TimeInterval? {
+        if let seconds = value as? TimeInterval { return seconds }
+        if let seconds = value as? Int { return TimeInterval(seconds) }
+        if let duration = value as? Duration {
+            let (seconds, attoseconds) = duration.components
+            return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+        }
+        if T.self == TimeInterval?.self || T.self == Int?.self || T.self == Duration?.self { return nil }
+        throw .invalidRequest(
+            reason:
+                "a Router's timeout of type \(T.self) is not supported: declare TimeInterval? (seconds), Int or Duration, optional or not"
+        )
+    }
 }

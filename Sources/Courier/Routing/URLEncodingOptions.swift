@@ -40,9 +40,6 @@ public struct URLEncodingOptions: Sendable {
         /// The key is written with the text `null`: `key=null`.
         case null
 
-        /// The former name of ``dropValue``.
-        @available(*, deprecated, renamed: "dropValue")
-        public static var emptyValue: NilEncoding { .dropValue }
     }
 
     /// How the keys of nested objects are joined to their parent's key.

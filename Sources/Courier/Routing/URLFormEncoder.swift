@@ -16,7 +16,7 @@ import Foundation
 /// `a=…`); ``keyEncoding`` is applied to each whole key path (`homeAddress[streetName]`).
 /// Unlike Alamofire, array elements keep their order, a `URL` is written as its absolute
 /// string, and NaN, infinity and trees nested deeper than 100 levels throw
-/// ``CourierError/parameterEncodingFailed(keyPath:reason:)``. docs/migration.md lists every
+/// ``CourierError/parameterEncodingFailed``. docs/migration.md lists every
 /// difference.
 public struct URLFormEncoder: Sendable {
     /// How property names become keys. Applied to each written key path as a whole

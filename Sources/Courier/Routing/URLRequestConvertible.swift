@@ -21,8 +21,8 @@ extension URL: URLRequestConvertible {
 }
 
 extension String: URLRequestConvertible {
-    /// A `GET` request for this string parsed as a URL; throws ``CourierError/invalidURL(_:)`` or
-    /// ``CourierError/unsupportedScheme(_:)``.
+    /// A `GET` request for this string parsed as a URL; throws ``CourierError/invalidURL`` or
+    /// ``CourierError/unsupportedScheme``.
     public func asURLRequest() throws -> URLRequest {
         guard let url = URL(string: self), let scheme = url.scheme else {
             throw CourierError.invalidURL(self)

@@ -26,7 +26,7 @@ extension Service {
             }
             var context = failure(statusCode: statusCode, body)
             context.error = rejection
-            if case .unacceptableContentType = rejection { return .pathErr(context) }
+            if rejection == .unacceptableContentType { return .pathErr(context) }
             return .serverErr(context)
         case let error?:
             return .networkFail(ServiceFailure(statusCode: statusCode, body: body, error: error))

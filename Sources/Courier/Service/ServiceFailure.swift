@@ -21,7 +21,7 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
     /// The raw response body (empty when none arrived).
     public var body: Data
     /// The underlying error: the transport failure for ``NetworkResult/networkFail(_:)``, the
-    /// ``CourierError/decodingFailed(path:reason:)`` for ``NetworkResult/pathErr(_:)``, the
+    /// ``CourierError/decodingFailed`` for ``NetworkResult/pathErr(_:)``, the
     /// validation error for a status or content type that `validate()` rejected, nil otherwise.
     public var error: CourierError?
 
@@ -35,15 +35,6 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
         self.appCode = appCode
         self.body = body
         self.error = error
-    }
-
-    /// Creates a failure context with a numeric application code.
-    @available(*, deprecated, message: "pass the code as sent: appCode: \"2001\"")
-    public init(
-        statusCode: Int? = nil, message: String? = nil, code: Int?, body: Data = Data(),
-        error: CourierError? = nil
-    ) {
-        self.init(statusCode: statusCode, message: message, appCode: code.map { String($0) }, body: body, error: error)
     }
 
     /// The application code as a number, when it is one (`"2001"` → `2001`); nil for codes such

@@ -7,27 +7,16 @@ import CourierSync
 /// // tests: every service call made inside the closure (in this task and the tasks it starts)
 /// let stub = Session.stubbed { _ in .json(#"{"status":200,"success":true,"data":{"name":"Ada"}}"#) }
 /// let result = await ServiceSession.using(stub) { await AuthService.shared.signIn(email: e, pw: p) }
-///
-/// // a whole process, every thread, until set back to nil
-/// ServiceSession.processWide = stagingSession
 /// ```
-/// The override wins over each service's own ``Service/session``; a scoped one
-/// (``using(_:isolation:_:)``) wins over ``processWide``. Requests made through
+/// The override wins over each service's own ``Service/session``, which is how a service picks
+/// its session everywhere else (a staging build gives its services a staging session there). Requests made through
 /// ``Service/standardRequest(_:)`` (the default ``Service/makeRequest(_:)``, and
 /// `super.makeRequest(_:)` in a ``BaseService``) honour it.
 public enum ServiceSession {
     @TaskLocal private static var scoped: Session?
-    private static let global = Locked<Session?>(nil)
 
-    /// The session every service in the process uses instead of its own, when no scoped
-    /// override is active; nil (the default) leaves services on their own sessions.
-    public static var processWide: Session? {
-        get { global.withLock { $0 } }
-        set { global.withLock { $0 = newValue } }
-    }
-
-    /// The override in effect here: the innermost scoped one, else ``processWide``, else nil.
-    public static var current: Session? { scoped ?? processWide }
+    /// The override in effect here: the innermost scoped one, else nil.
+    package static var current: Session? { scoped }
 
     /// Runs `body` with every service request made inside it (in this task and the child tasks it
     /// creates) sent with `session`. Requests started elsewhere (other tasks, other threads) are

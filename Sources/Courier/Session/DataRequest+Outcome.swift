@@ -45,7 +45,7 @@ extension DataRequest {
     ) -> DataResponse<Value> {
         let result: Result<Value, CourierError> = outcome.error.map { .failure($0) } ?? serializer(outcome)
         var response = DataResponse(
-            request: outcome.request, head: outcome.head,
+            request: outcome.request, responseHead: outcome.head,
             data: outcome.data.isEmpty && outcome.head == nil ? nil : outcome.data,
             metrics: outcome.metrics, result: result)
         response.fileURL = outcome.error == nil ? outcome.fileURL : nil

@@ -93,7 +93,7 @@ extension DataRequest.Outcome {
     func replaced(by response: DataResponse<Data?>) -> Self {
         var outcome = self
         outcome.request = response.request
-        outcome.head = response.head
+        outcome.head = response.responseHead
         outcome.metrics = response.metrics
         switch response.result {
         case .success(let body):
@@ -184,7 +184,6 @@ struct RequestExtensions: Sendable {
 
     private static func typed(_ error: any Error, plugin: any Plugin, hook: CourierError.PluginHook) -> CourierError {
         if let error = error as? CourierError { return error }
-        return .pluginFailed(
-            plugin: String(describing: type(of: plugin)), hook: hook, reason: String(describing: error))
+        return .pluginFailed(plugin: String(describing: type(of: plugin)), hook: hook, underlying: error)
     }
 }

@@ -10,11 +10,10 @@ extension DataRequest {
 
     /// Decides whether a response is acceptable; return a failure to turn it into an error.
     public typealias Validation =
-        @Sendable (_ request: URLRequest?, _ response: HTTPURLResponse, _ data: Data?)
+        @Sendable (_ request: URLRequest?, _ head: HTTPResponseHead, _ data: Data?)
         -> Result<Void, CourierError>
 
-    /// A validation step. Built-in checks read the status and headers directly; only custom
-    /// closures need the Foundation `HTTPURLResponse`.
+    /// A validation step: a built-in check or a custom closure.
     enum Validator: Sendable {
         case statusCode(@Sendable (Int) -> Bool)
         case contentType([String])
@@ -29,8 +28,9 @@ extension DataRequest {
                     contentType: head.value(forHeader: "Content-Type"), of: outcome.data,
                     against: acceptable)
             case .custom(let validation):
-                guard let response = head.foundationResponse else { return nil }
-                if case .failure(let error) = validation(outcome.request, response, outcome.data) { return error }
+                if case .failure(let error) = validation(outcome.request, HTTPResponseHead(head), outcome.data) {
+                    return error
+                }
                 return nil
             }
         }
@@ -59,7 +59,7 @@ extension DataRequest {
         return self
     }
 
-    /// Accepts only status codes in `acceptable`; others fail with ``CourierError/unacceptableStatusCode(_:)``.
+    /// Accepts only status codes in `acceptable`; others fail with ``CourierError/unacceptableStatusCode``.
     @discardableResult
     public func validate<S: Sequence & Sendable>(statusCode acceptable: S) -> Self where S.Element == Int {
         addValidator(.statusCode({ acceptable.contains($0) }))

@@ -9,7 +9,7 @@ public struct DataResponse<Value: Sendable>: Sendable {
     /// The request as last sent (after redirects), or nil if it could not be built.
     public let request: URLRequest?
     /// The status line and headers, if a response arrived (also with some errors, such as a truncated body).
-    let head: ResponseHead?
+    let responseHead: ResponseHead?
     /// The body bytes received, if any.
     public let data: Data?
     /// libcurl's timings and counters, if a transfer took place.
@@ -24,31 +24,29 @@ public struct DataResponse<Value: Sendable>: Sendable {
 
     /// Creates a response; used by serializers and stubs.
     public init(
-        request: URLRequest?, response: HTTPURLResponse?, data: Data?, metrics: TransferMetrics?,
+        request: URLRequest?, head: HTTPResponseHead?, data: Data?, metrics: TransferMetrics?,
         result: Result<Value, CourierError>
     ) {
-        self.init(
-            request: request, head: response.map(ResponseHead.init(wrapping:)), data: data,
-            metrics: metrics, result: result)
+        self.init(request: request, responseHead: head?.head, data: data, metrics: metrics, result: result)
     }
 
     init(
-        request: URLRequest?, head: ResponseHead?, data: Data?, metrics: TransferMetrics?,
+        request: URLRequest?, responseHead: ResponseHead?, data: Data?, metrics: TransferMetrics?,
         result: Result<Value, CourierError>
     ) {
         self.request = request
-        self.head = head
+        self.responseHead = responseHead
         self.data = data
         self.metrics = metrics
         self.result = result
     }
 
-    /// The HTTP response, if one arrived (also present with some errors, such as a truncated body).
-    /// Made on first access; ``statusCode`` and ``headers`` are cheaper when that is all you need.
-    public var response: HTTPURLResponse? { head?.foundationResponse }
+    /// The status line and headers, if a response arrived (also present with some errors, such as
+    /// a truncated body).
+    public var head: HTTPResponseHead? { responseHead.map(HTTPResponseHead.init) }
 
     /// The response headers in arrival order (repeated names joined with ", "); empty without a response.
-    public var headers: HTTPHeaders { head?.headers ?? HTTPHeaders() }
+    public var headers: HTTPHeaders { responseHead?.headers ?? HTTPHeaders() }
 
     /// The value on success, else nil.
     public var value: Value? {
@@ -63,7 +61,7 @@ public struct DataResponse<Value: Sendable>: Sendable {
     }
 
     /// The HTTP status code, if a response arrived.
-    public var statusCode: Int? { head?.statusCode }
+    public var statusCode: Int? { responseHead?.statusCode }
 
     /// The same response with its value transformed.
     public func map<NewValue: Sendable>(_ transform: (Value) -> NewValue) -> DataResponse<NewValue> {

@@ -73,7 +73,7 @@ extension Session {
     /// - A `206 Partial Content` starting at that offset is appended to the file.
     /// - A `200` (the server ignores ranges, or the content changed so `If-Range` did not match)
     ///   replaces the file with the whole new body.
-    /// - A `206` starting elsewhere fails with ``CourierError/protocolViolation(message:)``.
+    /// - A `206` starting elsewhere fails with ``CourierError/protocolViolation``.
     ///
     /// If the partial file is gone or shorter than `bytesWritten`, the whole body is downloaded
     /// again. The response body is never decompressed on the fly (no `Accept-Encoding` is sent),

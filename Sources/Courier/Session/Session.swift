@@ -99,7 +99,7 @@ public final class Session: Sendable {
     /// lands there (redirect bodies are discarded), and it is removed again if the request fails
     /// — unless the download can be continued: then the partial file stays and
     /// `response.resumeData` says how (see ``download(_:resumingWith:)``).
-    /// `security.maxDownloadSize` (no limit by default) applies to the bytes written. Validation and status handling are as for
+    /// `security.maxDownloadSize` (8 GiB by default) applies to the bytes written. Validation and status handling are as for
     /// ``request(_:)``; the in-memory `data` of the response stays empty.
     public func download(_ convertible: any URLRequestConvertible, to destination: URL) -> DataRequest {
         guard destination.isFileURL else {
@@ -119,9 +119,9 @@ public final class Session: Sendable {
         // Read and assign the header dictionary once: per-header `setValue` is costly on Linux.
         var fields = request.allHTTPHeaderFields ?? [:]
         var changed = false
-        for (name, value) in configuration.defaultHeaders
-        where !fields.keys.contains(where: { $0.caseInsensitiveEquals(name) }) {
-            fields[name] = value
+        for header in configuration.defaultHeaders
+        where !fields.keys.contains(where: { $0.caseInsensitiveEquals(header.name) }) {
+            fields[header.name] = header.value
             changed = true
         }
         guard changed else { return request }
@@ -151,7 +151,7 @@ public final class Session: Sendable {
             automaticDecompression: configuration.automaticDecompression,
             tls: configuration.tls,
             proxy: configuration.proxy,
-            httpVersion: configuration.httpVersion,
+            maxHTTPVersion: configuration.maxHTTPVersion,
             tcpKeepAlive: configuration.tcpKeepAlive,
             receiveBufferSize: configuration.receiveBufferSize,
             uploadBufferSize: configuration.uploadBufferSize,

@@ -29,29 +29,17 @@ extension Session {
         /// host or port, redacted in cURL descriptions and logs), whether `https` → `http`
         /// redirects are refused (by default they are), and the response size limits.
         public var security = SecurityPolicy()
-        /// Extra secret header names; the same set as ``SecurityPolicy/secretHeaders`` of ``security``.
-        @available(*, deprecated, renamed: "security.secretHeaders")
-        public var sensitiveHeaders: Set<String> {
-            get { security.secretHeaders }
-            set { security.secretHeaders = newValue }
-        }
         /// Advertise gzip, deflate, br and zstd and decode the body transparently. Default: on.
         public var automaticDecompression = true
-        /// The largest response body held in memory; the same value as
-        /// ``SecurityPolicy/maxResponseSize`` of ``security`` (default 64 MiB, `nil` for no limit).
-        @available(*, deprecated, renamed: "security.maxResponseSize")
-        public var maxResponseSize: Int? {
-            get { security.maxResponseSize }
-            set { security.maxResponseSize = newValue }
-        }
         /// Certificate verification, custom trust, client certificates and key pinning.
         public var tls = TLSConfiguration()
         /// Which proxy to use. Default: the `http_proxy`/`https_proxy`/`no_proxy` environment.
         public var proxy = Proxy.environment
-        /// The HTTP version to prefer. Default: HTTP/2 over TLS when the server offers it, else 1.1.
-        public var httpVersion = HTTPVersion.automatic
+        /// The highest HTTP version to negotiate. Default ``HTTPVersion/http2``: HTTP/2 over TLS
+        /// when the server offers it, else HTTP/1.1; ``HTTPVersion/http1_1`` never uses HTTP/2.
+        public var maxHTTPVersion = HTTPVersion.http2
         /// Headers added to every request that does not set them itself.
-        public var defaultHeaders: [String: String] = ["User-Agent": "Courier/\(CourierInfo.version)"]
+        public var defaultHeaders: HTTPHeaders = [.userAgent("Courier/\(CourierInfo.version)")]
         /// The most connections open to one host at a time (0 for no limit). Further requests wait.
         public var maxConnectionsPerHost = 64
         /// The most connections open in total (0 for no limit).
@@ -121,7 +109,7 @@ extension Session {
 
     /// How redirects are handled.
     public enum RedirectPolicy: Sendable, Equatable {
-        /// Follow up to `max` redirects, then fail with ``CourierError/tooManyRedirects(limit:)``.
+        /// Follow up to `max` redirects, then fail with ``CourierError/tooManyRedirects``.
         case follow(max: Int)
         /// Return 3xx responses to the caller as they are.
         case doNotFollow
@@ -175,20 +163,11 @@ extension Session {
         case url(String, bypass: [String] = [])
     }
 
-    /// Which HTTP version to prefer.
-    public enum HTTPVersion: Sendable, Equatable {
-        /// HTTP/2 when a TLS server offers it through ALPN, otherwise HTTP/1.1.
-        case automatic
-        /// Always HTTP/1.1.
-        case http1_1
-        /// HTTP/2 over TLS (via ALPN). Cleartext HTTP/2 with prior knowledge is not offered: it is
-        /// unreliable in libcurl 7.88.
-        case http2
-    }
 }
 
 /// Library-wide constants.
 public enum CourierInfo {
-    /// This version of Courier, as sent in the default `User-Agent`.
-    public static let version = "0.1.0"
+    /// This version of Courier, as sent in the default `User-Agent`: the one place it is set
+    /// (CHANGELOG.md names the same version, and `scripts/api-breakage.sh` checks against the last).
+    public static let version = "0.2.0"
 }

@@ -6,20 +6,6 @@ import Foundation
 /// reports them: `nameLookup ≤ connect ≤ tlsHandshake ≤ preTransfer ≤ timeToFirstByte ≤ total`.
 /// `tlsHandshake` is zero for plain HTTP.
 public struct TransferMetrics: Sendable, Equatable {
-    /// The HTTP version a response arrived with.
-    public enum HTTPVersion: String, Sendable, Equatable {
-        /// HTTP/1.0.
-        case http1_0 = "HTTP/1.0"
-        /// HTTP/1.1.
-        case http1_1 = "HTTP/1.1"
-        /// HTTP/2.
-        case http2 = "HTTP/2"
-        /// HTTP/3.
-        case http3 = "HTTP/3"
-        /// No response, or a version libcurl did not report.
-        case unknown = "unknown"
-    }
-
     /// Seconds until the host name was resolved.
     public var nameLookup: TimeInterval
     /// Seconds until the TCP connection was established.
@@ -38,8 +24,8 @@ public struct TransferMetrics: Sendable, Equatable {
     public var bytesSent: Int64
     /// Bytes received: headers plus the body as it came over the wire (before decompression).
     public var bytesReceived: Int64
-    /// The HTTP version of the final response.
-    public var httpVersion: HTTPVersion
+    /// The HTTP version of the final response; nil when there was none or libcurl did not say.
+    public var httpVersion: HTTPVersion?
     /// True when the request went over a connection that was already open (keep-alive reuse).
     public var connectionReused: Bool
     /// How many redirects were followed.
@@ -61,7 +47,7 @@ public struct TransferMetrics: Sendable, Equatable {
         nameLookup: TimeInterval = 0, connect: TimeInterval = 0, tlsHandshake: TimeInterval = 0,
         preTransfer: TimeInterval = 0, timeToFirstByte: TimeInterval = 0, total: TimeInterval = 0,
         redirectTime: TimeInterval = 0, bytesSent: Int64 = 0, bytesReceived: Int64 = 0,
-        httpVersion: HTTPVersion = .unknown, connectionReused: Bool = false, redirectCount: Int = 0,
+        httpVersion: HTTPVersion? = nil, connectionReused: Bool = false, redirectCount: Int = 0,
         remoteAddress: String? = nil, remotePort: Int? = nil, localPort: Int? = nil
     ) {
         self.nameLookup = nameLookup

@@ -30,7 +30,7 @@ public struct UploadBody: Sendable {
 
     /// A file, read from disk in pieces while it is sent. Its size is taken when the request is
     /// built and sent as `Content-Length` (a pipe or device is sent with chunked encoding); a
-    /// missing or unreadable file fails the request with ``CourierError/invalidRequest(reason:)``.
+    /// missing or unreadable file fails the request with ``CourierError/invalidRequest``.
     public static func file(_ url: URL, contentType: String? = nil) -> UploadBody {
         UploadBody(storage: .file(url), contentType: contentType)
     }
@@ -39,7 +39,7 @@ public struct UploadBody: Sendable {
     /// exact total, is given). At most `bufferSize` bytes wait between the sequence and the
     /// network: the sequence is not asked for more until libcurl has taken them. The sequence
     /// is iterated once: a redirect that must resend the body (307/308) or a retry fails with
-    /// ``CourierError/invalidRequest(reason:)``. An error thrown by the sequence fails the request.
+    /// ``CourierError/invalidRequest``. An error thrown by the sequence fails the request.
     /// ```swift
     /// let chunks = AsyncStream<Data> { continuation in ... }
     /// let response = await session.upload(.stream(chunks), to: "https://example.com/ingest").response()

@@ -25,7 +25,7 @@ extension DataStreamRequest {
         let request: DataStreamRequest
 
         /// Reads the body; a second iterator of the same request throws
-        /// ``CourierError/invalidRequest(reason:)``: a body can be read once.
+        /// ``CourierError/invalidRequest``: a body can be read once.
         public func makeAsyncIterator() -> Iterator {
             Iterator(request: request)
         }
@@ -77,7 +77,7 @@ extension DataStreamRequest {
 
     /// The body as lines of text: split at LF (a CR before it is dropped), decoded as UTF-8
     /// (invalid bytes become U+FFFD); a last line without a line end is included. A line longer
-    /// than `maximumLineLength` bytes throws ``CourierError/decodingFailed(path:reason:)``, so a
+    /// than `maximumLineLength` bytes throws ``CourierError/decodingFailed``, so a
     /// server cannot make the reader hold unbounded memory.
     public struct Lines: AsyncSequence, Sendable {
         /// The default longest line: 1 MiB.
@@ -189,12 +189,11 @@ extension DataStreamRequest {
                     do {
                         return try decoder.decode(Value.self, from: Data(line.utf8))
                     } catch {
-                        guard case .decodingFailed(let path, let reason) = CourierError.decoding(error) else {
-                            throw CourierError.decoding(error)
-                        }
+                        let failure = CourierError.decoding(error)
+                        guard failure == .decodingFailed, let path = failure.subject else { throw failure }
                         let place = "line \(lines.lineNumber)"
                         throw CourierError.decodingFailed(
-                            path: path.isEmpty ? place : place + ": " + path, reason: reason)
+                            path: path.isEmpty ? place : place + ": " + path, reason: failure.reason ?? "")
                     }
                 }
                 return nil
@@ -202,24 +201,24 @@ extension DataStreamRequest {
         }
     }
 
-    /// The body parsed as server-sent events; see ``DataStreamRequest/events``.
-    public struct Events: AsyncSequence, Sendable {
+    /// The body parsed as server-sent events; see `DataStreamRequest.events`.
+    package struct Events: AsyncSequence, Sendable {
         /// An event.
-        public typealias Element = ServerSentEvent
+        package typealias Element = ServerSentEvent
         /// Every failure is a ``CourierError``.
-        public typealias Failure = CourierError
+        package typealias Failure = CourierError
 
         let bytes: Bytes
 
         /// Reads the body; see ``Events``.
-        public func makeAsyncIterator() -> Iterator {
+        package func makeAsyncIterator() -> Iterator {
             Iterator(request: bytes.request, bytes: bytes.makeAsyncIterator())
         }
 
         /// Reads events; see ``Events``.
-        public struct Iterator: AsyncIteratorProtocol {
+        package struct Iterator: AsyncIteratorProtocol {
             /// Every failure is a ``CourierError``.
-            public typealias Failure = CourierError
+            package typealias Failure = CourierError
 
             private var reader: EventReader
 
@@ -228,7 +227,7 @@ extension DataStreamRequest {
             }
 
             /// The next event, or nil when the stream ended.
-            public mutating func next() async throws(CourierError) -> ServerSentEvent? {
+            package mutating func next() async throws(CourierError) -> ServerSentEvent? {
                 try await reader.next()
             }
         }

@@ -10,13 +10,13 @@ import FoundationNetworking
 /// ```swift
 /// let stream = session.streamRequest(LogsAPI.tail(service: "api")).validate()
 /// let head = try await stream.head()                 // status and headers, before the body
-/// for try await line in stream.lines {               // or .bytes, .jsonLines(of:), .events
+/// for try await line in stream.lines {               // or .bytes, .jsonLines(of:)
 ///     print(line)
 /// }
 /// ```
 /// The transfer starts with the first `head()`, `completion()` or read of the body. The body can
-/// be read once, through one of ``bytes``, ``lines``, ``jsonLines(of:decoder:maximumLineLength:)``
-/// or ``events``. Cancelling the reading task, breaking out of the loop, calling ``cancel()`` or
+/// be read once, through one of ``bytes``, ``lines`` or ``jsonLines(of:decoder:maximumLineLength:)``
+/// (server-sent events: ``Session/eventStream(_:reconnection:bufferSize:)``). Cancelling the reading task, breaking out of the loop, calling ``cancel()`` or
 /// dropping the request (and its sequences) cancels the transfer at once; the request completes
 /// exactly once (see ``completion()``).
 ///
@@ -66,7 +66,7 @@ public final class DataStreamRequest: Sendable {
     }
 
     /// Accepts only status codes in `acceptable`; others fail with
-    /// ``CourierError/unacceptableStatusCode(_:)`` before any body is read, and the transfer stops.
+    /// ``CourierError/unacceptableStatusCode`` before any body is read, and the transfer stops.
     @discardableResult
     public func validate<S: Sequence & Sendable>(statusCode acceptable: S) -> Self where S.Element == Int {
         core.addStatusValidation { acceptable.contains($0) }
@@ -74,7 +74,7 @@ public final class DataStreamRequest: Sendable {
     }
 
     /// Accepts only a `Content-Type` matching one of `acceptable` (`type/subtype`, `type/*`, `*/*`);
-    /// others fail with ``CourierError/unacceptableContentType(_:)`` before any body is read.
+    /// others fail with ``CourierError/unacceptableContentType`` before any body is read.
     @discardableResult
     public func validate(contentType acceptable: [String]) -> Self {
         core.addContentTypeValidation(acceptable)
@@ -105,7 +105,7 @@ public final class DataStreamRequest: Sendable {
     /// The body as one JSON value per line (JSON Lines, NDJSON), decoded as `type` with
     /// `decoder`, or the session's ``Session/Configuration/decoder`` (``CourierJSONDecoder``
     /// unless configured otherwise); blank lines are skipped. A line that does not decode throws
-    /// ``CourierError/decodingFailed(path:reason:)`` with a path starting `line N`.
+    /// ``CourierError/decodingFailed`` with a path starting `line N`.
     public func jsonLines<T: Decodable & Sendable>(
         of type: T.Type = T.self, decoder: (any DataDecoder)? = nil,
         maximumLineLength: Int = Lines.defaultMaximumLineLength
@@ -114,10 +114,11 @@ public final class DataStreamRequest: Sendable {
             lines: lines(maximumLineLength: maximumLineLength), decoder: decoder ?? session.configuration.decoder)
     }
 
-    /// The body parsed as server-sent events (see ``ServerSentEventParser``), without
-    /// reconnection; ``Session/eventStream(_:reconnection:bufferSize:)`` reconnects. Throws
-    /// ``CourierError/unacceptableContentType(_:)`` when the response is not `text/event-stream`.
-    public var events: Events { Events(bytes: bytes) }
+    /// The body parsed as server-sent events, without reconnection: what each connection of
+    /// ``Session/eventStream(_:reconnection:bufferSize:)`` reads (users call that, with
+    /// ``EventStreamReconnection/never`` for one connection). Throws
+    /// ``CourierError/unacceptableContentType`` when the response is not `text/event-stream`.
+    package var events: Events { Events(bytes: bytes) }
 
     /// Cancels the request; the body's sequence then throws ``CourierError/cancelled``. Safe from
     /// any thread, any number of times; does nothing once the request has completed.

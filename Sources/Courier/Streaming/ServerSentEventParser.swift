@@ -22,7 +22,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
         "\(event)\(id.isEmpty ? "" : " #\(id)"): \(data)"
     }
 
-    /// `data` decoded as JSON into `type`; throws ``CourierError/decodingFailed(path:reason:)``.
+    /// `data` decoded as JSON into `type`; throws ``CourierError/decodingFailed``.
     public func decode<T: Decodable>(
         _ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()
     ) throws(CourierError) -> T {
@@ -50,18 +50,18 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
 /// blank line dispatches the event, unless no `data` line came. Invalid UTF-8 becomes U+FFFD.
 /// At the end of the stream an event without its closing blank line is **discarded**, as the
 /// standard says; call ``endOfStream()`` there.
-public struct ServerSentEventParser: Sendable {
+package struct ServerSentEventParser: Sendable {
     /// The default ``maximumEventSize``: 1 MiB.
-    public static let defaultMaximumEventSize = 1 << 20
+    package static let defaultMaximumEventSize = 1 << 20
 
     /// The last event ID as of the latest dispatched event (empty until an `id` field is seen):
     /// what a reconnection sends as `Last-Event-ID`.
-    public private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// The reconnection delay the server asked for with its latest valid `retry` field.
-    public private(set) var reconnectionTime: Duration?
+    package private(set) var reconnectionTime: Duration?
     /// The longest event (its pending line and data together) accepted, in bytes; a longer one
     /// makes ``parse(_:)`` throw, so a server cannot make the parser hold unbounded memory.
-    public var maximumEventSize: Int
+    package var maximumEventSize: Int
 
     private var line: [UInt8] = []
     private var data: [UInt8] = []
@@ -75,13 +75,13 @@ public struct ServerSentEventParser: Sendable {
     private var startChecked = false
 
     /// Creates a parser for a new stream.
-    public init(maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize) {
+    package init(maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize) {
         self.maximumEventSize = maximumEventSize
     }
 
     /// Feeds the next piece of the stream; returns the events it completed, in order. Throws
-    /// ``CourierError/decodingFailed(path:reason:)`` when an event grows past ``maximumEventSize``.
-    public mutating func parse(_ bytes: Data) throws(CourierError) -> [ServerSentEvent] {
+    /// ``CourierError/decodingFailed`` when an event grows past ``maximumEventSize``.
+    package mutating func parse(_ bytes: Data) throws(CourierError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         var failure: CourierError?
         bytes.withUnsafeBytes { raw in
@@ -95,7 +95,7 @@ public struct ServerSentEventParser: Sendable {
 
     /// The stream ended: an unfinished event is discarded and the parser is ready for a new
     /// connection (``lastEventID`` and ``reconnectionTime`` are kept, as a reconnection needs them).
-    public mutating func endOfStream() {
+    package mutating func endOfStream() {
         line.removeAll(keepingCapacity: true)
         data.removeAll(keepingCapacity: true)
         hasData = false

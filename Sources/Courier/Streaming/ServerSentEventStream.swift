@@ -124,7 +124,7 @@ extension Session {
     /// }
     /// ```
     /// Each connection is a ``DataStreamRequest`` (backpressure, `bufferSize`, no overall time
-    /// limit). For one connection without reconnection, use `streamRequest(_:).events`.
+    /// limit). For one connection without reconnection, pass ``EventStreamReconnection/never``.
     public func eventStream(
         _ convertible: any URLRequestConvertible,
         reconnection: EventStreamReconnection = .default,

@@ -97,7 +97,7 @@ final class StreamCore: Sendable {
             let response = self.response(of: result)
             extensions.didReceive(
                 DataResponse(
-                    request: response.request, head: result.head, data: nil,
+                    request: response.request, responseHead: result.head, data: nil,
                     metrics: result.metrics, result: response.result.map { _ -> Data? in nil }),
                 context: context)
             self.deliver(response)
@@ -141,7 +141,8 @@ final class StreamCore: Sendable {
     private func finish(request: URLRequest?, head: ResponseHead?, metrics: TransferMetrics?, error: CourierError) {
         buffer.complete(head: nil, body: Data(), error: error)
         finishProgress(error: error)
-        deliver(DataResponse(request: request, head: head, data: nil, metrics: metrics, result: .failure(error)))
+        deliver(
+            DataResponse(request: request, responseHead: head, data: nil, metrics: metrics, result: .failure(error)))
     }
 
     /// The final progress when the engine sent none (a stub transport, a request that never
@@ -163,7 +164,7 @@ final class StreamCore: Sendable {
         if let head, case .failure(let error) = settle(judge(head)) { rejection = error }
         let error = rejection ?? result.error
         return DataResponse(
-            request: result.request, head: head, data: nil,
+            request: result.request, responseHead: head, data: nil,
             metrics: result.metrics, result: error.map { .failure($0) } ?? .success(()))
     }
 

@@ -54,7 +54,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertNil(response.error)
         XCTAssertTrue(response.data?.isEmpty ?? true)
-        XCTAssertNotNil(response.response?.value(forHTTPHeaderField: "Content-Length"))
+        XCTAssertNotNil(response.head?.value(forHeader: "Content-Length"))
     }
 
     func testHeadersEndpointReflectsCustomHeaders() async throws {
@@ -76,7 +76,7 @@ final class HTTPBinConformanceTests: XCTestCase {
             if (200..<300).contains(code) {
                 XCTAssertNil(validated.error)
             } else {
-                XCTAssertEqual(validated.error, .unacceptableStatusCode(code))
+                XCTAssertSameError(validated.error, .unacceptableStatusCode(code))
             }
         }
     }
@@ -95,7 +95,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         configuration.redirectPolicy = .follow(max: 2)
         let limited = Session(configuration: configuration)
         let response = await limited.request(try request("GET", "/redirect/3")).response()
-        XCTAssertEqual(response.error, .tooManyRedirects(limit: 2))
+        XCTAssertSameError(response.error, .tooManyRedirects(limit: 2))
     }
 
     func testDoNotFollowReturnsTheRedirect() async throws {
@@ -103,7 +103,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         configuration.redirectPolicy = .doNotFollow
         let response = await Session(configuration: configuration).request(try request("GET", "/redirect/1")).response()
         XCTAssertEqual(response.statusCode, 302)
-        XCTAssertNotNil(response.response?.value(forHTTPHeaderField: "Location"))
+        XCTAssertNotNil(response.head?.value(forHeader: "Location"))
     }
 
     func testCompressedBodiesAreDecoded() async throws {
@@ -135,7 +135,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         var short = try request("GET", "/delay/3")
         short.timeoutInterval = 0.5
         let timedOut = await session.request(short).response()
-        XCTAssertEqual(timedOut.error, .timedOut(.request))
+        XCTAssertSameError(timedOut.error, .timedOut(.request))
     }
 
     func testBasicAuth() async throws {

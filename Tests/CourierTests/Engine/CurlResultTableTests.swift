@@ -65,6 +65,17 @@ final class CurlResultTableTests: XCTestCase {
                 $0.message = chunk; $0.headComplete = true
             },
             .protocolViolation(message: "malformed chunked encoding: " + chunk))
+        for rejected in [
+            "h2_process_pending_input: nghttp2_session_mem_recv() returned -905:Too many CONTINUATION frames following a HEADER frame",
+            "h2_process_pending_input: nghttp2_session_mem_recv() returned -902:The user callback function failed"
+        ] {
+            check(
+                CURLE_RECV_ERROR, state { $0.message = rejected },
+                .protocolViolation(message: "malformed HTTP/2 framing: " + rejected))
+        }
+        check(
+            CURLE_RECV_ERROR, state { $0.message = "Connection reset by peer" },
+            .truncatedResponse(message: "Connection reset by peer"))
         check(
             CURLE_OUT_OF_MEMORY, state { $0.headBytes = 17 },
             .protocolViolation(message: "a response header line is longer than libcurl's 100 KB limit"))
@@ -114,7 +125,7 @@ final class CurlResultTableTests: XCTestCase {
         ]
         for raw in UInt32(1)...UInt32(99) {
             let error = CurlResultTable.error(for: CURLcode(rawValue: raw), state())
-            if case .transport(let code, _) = error {
+            if case let failure_ = error, failure_ == .transport, let code = failure_.transportCode {
                 XCTAssertFalse(rows.contains(raw), "code \(raw) has a row")
                 XCTAssertEqual(code, Int(raw))
             } else {

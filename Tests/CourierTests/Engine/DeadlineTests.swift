@@ -91,7 +91,7 @@ final class DeadlineTests: XCTestCase {
         configuration.timeouts = .init(connect: 0.3, request: 8)
         let response = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/")
             .response()
-        XCTAssertEqual(response.error, .timedOut(.connect))
+        XCTAssertSameError(response.error, .timedOut(.connect))
         withExtendedLifetime(blackhole) {}
     }
 
@@ -104,7 +104,7 @@ final class DeadlineTests: XCTestCase {
         configuration.timeouts = .init(connect: 5, request: 30, idle: 1)
         let session = Session(configuration: configuration)
         let stalled = await session.request(server.url("/headers-then-stall")).response()
-        XCTAssertEqual(stalled.error, .timedOut(.idle))
+        XCTAssertSameError(stalled.error, .timedOut(.idle))
         XCTAssertEqual(stalled.statusCode, 200, "the head that did arrive is kept")
         let trickle = await session.request(server.url("/trickle?size=100&chunk=5&interval=100")).response()
         XCTAssertNil(trickle.error, "bytes every 100 ms are not idleness")

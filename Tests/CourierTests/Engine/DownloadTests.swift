@@ -55,7 +55,7 @@ final class DownloadTests: XCTestCase {
     func testFailuresRemoveThePartialFile() async throws {
         let truncated = directory.appendingPathComponent("truncated.bin")
         let cut = await Session().download(server.url("/truncated?send=100&declared=1000"), to: truncated).response()
-        guard case .truncatedResponse? = cut.error else { return XCTFail("got \(String(describing: cut.error))") }
+        guard cut.error == .truncatedResponse else { return XCTFail("got \(String(describing: cut.error))") }
         XCTAssertNil(cut.fileURL)
         XCTAssertFalse(exists(truncated))
 
@@ -65,12 +65,12 @@ final class DownloadTests: XCTestCase {
         let tooLarge = await Session(configuration: configuration).download(
             server.url("/chunked?chunks=5&size=5000"), to: large
         ).response()
-        XCTAssertEqual(tooLarge.error, .responseTooLarge(limit: 10_000))
+        XCTAssertSameError(tooLarge.error, .responseTooLarge(limit: 10_000))
         XCTAssertFalse(exists(large))
 
         let rejected = directory.appendingPathComponent("rejected.json")
         let notFound = await Session().download(server.url("/status/404"), to: rejected).validate().response()
-        XCTAssertEqual(notFound.error, .unacceptableStatusCode(404))
+        XCTAssertSameError(notFound.error, .unacceptableStatusCode(404))
         XCTAssertFalse(exists(rejected))
 
         let cancelled = directory.appendingPathComponent("cancelled.bin")
@@ -88,12 +88,12 @@ final class DownloadTests: XCTestCase {
         let file = URL(fileURLWithPath: "/nonexistent-directory-\(UUID().uuidString)/file.bin")
         let session = Session()
         let response = await session.download(server.url("/hello"), to: file).response()
-        guard case .invalidRequest(let reason)? = response.error else {
+        guard let failure_ = response.error, failure_ == .invalidRequest, let reason = failure_.reason else {
             return XCTFail("expected invalidRequest, got \(String(describing: response.error))")
         }
         XCTAssertTrue(reason.contains("cannot open download destination"), reason)
         XCTAssertEqual(session.liveHandleCount, 0)
         let remote = await session.download(server.url("/hello"), to: server.url("/x")).response()
-        guard case .invalidRequest? = remote.error else { return XCTFail("a non-file destination is refused") }
+        guard remote.error == .invalidRequest else { return XCTFail("a non-file destination is refused") }
     }
 }

@@ -30,7 +30,7 @@ final class HandleProfileTests: XCTestCase {
             ("automaticDecompression", { $0.automaticDecompression.toggle() }),
             ("tls", { $0.tls.caCertificateFile = "/nonexistent.pem" }),
             ("proxy", { $0.proxy = .url("http://proxy:3128") }),
-            ("httpVersion", { $0.httpVersion = .http1_1 }),
+            ("maxHTTPVersion", { $0.maxHTTPVersion = .http1_1 }),
             ("tcpKeepAlive", { $0.tcpKeepAlive.toggle() }),
             ("receiveBufferSize", { $0.receiveBufferSize = 1 << 18 }),
             ("destination", { $0.destination = URL(fileURLWithPath: "/tmp/x") }),

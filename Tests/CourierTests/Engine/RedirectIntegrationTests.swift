@@ -70,7 +70,7 @@ final class RedirectIntegrationTests: XCTestCase {
 
     func testChainBeyondTheLimitFails() async {
         let response = await session.request(origin.url("/redirect-chain?n=11")).response()
-        XCTAssertEqual(response.error, .tooManyRedirects(limit: 10))
+        XCTAssertSameError(response.error, .tooManyRedirects(limit: 10))
         XCTAssertEqual(origin.recordedRequests(path: "/redirect-chain").count, 11)
     }
 

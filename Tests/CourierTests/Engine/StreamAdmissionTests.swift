@@ -5,15 +5,22 @@ import XCTest
 final class StreamAdmissionTests: XCTestCase {
     /// libcurl 7.88 as measured: a started transfer takes a free stream on an open connection,
     /// else waits for a connection still being set up only if it is the first, else opens a new
-    /// connection of its own, which is ready one perform later.
+    /// connection of its own, which is ready one perform later. Until a connection has delivered
+    /// a response, libcurl does not know the server's limit and places up to 100 streams on it;
+    /// the server refuses those past its limit.
     private struct SimulatedCurl {
         let streamLimit: Int
         var connections: [Int] = []  // transfers per open connection
         var opening: [Int: Int] = [:]  // transfer → connection it is opening
         var placement: [Int: StreamAdmission<Int>.Placement] = [:]
+        var settled: Set<Int> = []  // connections whose server settings libcurl has processed
+        var refused = 0  // streams the server refused
 
         mutating func start(_ id: Int) {
-            if let index = connections.firstIndex(where: { $0 < streamLimit }) {
+            if let index = connections.indices.first(where: {
+                connections[$0] < (settled.contains($0) ? streamLimit : 100)
+            }) {
+                if connections[index] >= streamLimit { refused += 1 }
                 connections[index] += 1
                 placement[id] = .joined(connection: index, isNew: false)
             } else {
@@ -44,17 +51,20 @@ final class StreamAdmissionTests: XCTestCase {
         responding: Bool = true
     ) -> Int {
         var started = 0
+        // One instant for the whole drive: the settle delay never passes (no timing in the test).
+        let now = ContinuousClock.now
         for _ in 0..<rounds {
-            let batch = admission.admit()
+            let batch = admission.admit(now: now)
             batch.forEach { curl.start($0) }
             started += batch.count
             let waiting = admission.unplaced
-            for id in waiting { admission.observe(id, curl.placement[id] ?? .waiting) }
+            for id in waiting { admission.observe(id, curl.placement[id] ?? .waiting, now: now) }
             curl.perform()
-            for id in admission.unplaced { admission.observe(id, curl.placement[id] ?? .waiting) }
+            for id in admission.unplaced { admission.observe(id, curl.placement[id] ?? .waiting, now: now) }
             if responding {
                 for (id, placement) in curl.placement {
                     if case .joined(let connection, _) = placement {
+                        curl.settled.insert(connection)
                         admission.responseArrived(id, connection: connection)
                     }
                 }
@@ -74,10 +84,24 @@ final class StreamAdmissionTests: XCTestCase {
             let needed = (requests + limit - 1) / limit
             XCTAssertEqual(curl.connections.count, needed, "\(requests)/\(limit)")
             XCTAssertEqual(admission.mostStreams(origin: "https://h:443"), limit)
+            XCTAssertEqual(curl.refused, 0, "\(requests)/\(limit): no stream past the server's limit")
         }
     }
 
+    /// A server allowing one stream per connection (issue 20): libcurl never learns its limit
+    /// too late, so nothing is refused, and it is not mistaken for HTTP/1.x.
+    func testAServerAllowingOneStreamRefusesNothing() {
+        var admission = StreamAdmission<Int>()
+        var curl = SimulatedCurl(streamLimit: 1)
+        for id in 0..<50 { admission.submit(id, origin: "https://one:443") }
+        XCTAssertEqual(drive(&admission, &curl), 50)
+        XCTAssertEqual(curl.refused, 0)
+        XCTAssertEqual(curl.connections, Array(repeating: 1, count: 50))
+        XCTAssertFalse(admission.isSerial(origin: "https://one:443"))
+    }
+
     func testOneAtATimeEvenWithFreeStreams() {
+        let t = ContinuousClock.now  // one instant: the settle delay never passes
         var admission = StreamAdmission<Int>()
         var curl = SimulatedCurl(streamLimit: 50)
         for id in 0..<50 { admission.submit(id, origin: "o") }
@@ -87,30 +111,33 @@ final class StreamAdmissionTests: XCTestCase {
             curl.finish(id)
         }
         for id in 100..<140 { admission.submit(id, origin: "o") }
-        XCTAssertEqual(admission.admit(), [100], "libcurl's stream count can overstate the limit: never a batch")
-        XCTAssertTrue(admission.admit().isEmpty, "the next waits until the first is placed")
-        admission.observe(100, .joined(connection: 0, isNew: false))
-        XCTAssertEqual(admission.admit(), [101])
+        XCTAssertEqual(admission.admit(now: t), [100], "libcurl's stream count can overstate the limit: never a batch")
+        XCTAssertTrue(admission.admit(now: t).isEmpty, "the next waits until the first is placed")
+        admission.observe(100, .joined(connection: 0, isNew: false), now: t)
+        XCTAssertEqual(admission.admit(now: t), [101])
     }
 
     func testFreedStreamsLetWaitingTransfersIn() {
+        let t = ContinuousClock.now  // one instant: the settle delay never passes
         var admission = StreamAdmission<Int>()
         for id in 0..<4 { admission.submit(id, origin: "o") }
-        XCTAssertEqual(admission.admit(), [0], "the first transfer alone: nothing is known yet")
-        admission.observe(0, .opening)
-        XCTAssertTrue(admission.admit().isEmpty, "the others wait while it opens the connection")
-        admission.observe(0, .joined(connection: 7, isNew: true))
-        XCTAssertEqual(admission.admit(), [1], "a probe: is there a second stream?")
-        admission.observe(1, .joined(connection: 7, isNew: false))
-        XCTAssertEqual(admission.admit(), [2])
-        admission.observe(2, .waiting)  // e.g. the host connection limit is reached
-        XCTAssertTrue(admission.admit().isEmpty, "nothing more while the probe has no place")
+        XCTAssertEqual(admission.admit(now: t), [0], "the first transfer alone: nothing is known yet")
+        admission.observe(0, .opening, now: t)
+        XCTAssertTrue(admission.admit(now: t).isEmpty, "the others wait while it opens the connection")
+        admission.observe(0, .joined(connection: 7, isNew: true), now: t)
+        XCTAssertTrue(admission.admit(now: t).isEmpty, "one stream until the connection has answered")
+        admission.responseArrived(0, connection: 7)
+        XCTAssertEqual(admission.admit(now: t), [1], "a probe: is there a second stream?")
+        admission.observe(1, .joined(connection: 7, isNew: false), now: t)
+        XCTAssertEqual(admission.admit(now: t), [2])
+        admission.observe(2, .waiting, now: t)  // e.g. the host connection limit is reached
+        XCTAssertTrue(admission.admit(now: t).isEmpty, "nothing more while the probe has no place")
         XCTAssertFalse(admission.isQueued(2))
         XCTAssertTrue(admission.isQueued(3))
         admission.remove(0)
-        admission.observe(2, .joined(connection: 7, isNew: false))
+        admission.observe(2, .joined(connection: 7, isNew: false), now: t)
         XCTAssertEqual(admission.mostStreams(origin: "o"), 2)
-        XCTAssertEqual(admission.admit(), [3])
+        XCTAssertEqual(admission.admit(now: t), [3])
     }
 
     func testAConnectionCarriesFewStreamsUntilItHasResponded() {
@@ -127,12 +154,31 @@ final class StreamAdmissionTests: XCTestCase {
         XCTAssertEqual(curl.connections, [60])
     }
 
+    /// A slow first response (a long poll) holds the others back for the settle delay at most:
+    /// the server's SETTINGS come within a round trip of the connection's set-up.
+    func testAConnectionCountsAsSettledAfterTheSettleDelay() {
+        var admission = StreamAdmission<Int>()
+        let start = ContinuousClock.now
+        for id in 0..<3 { admission.submit(id, origin: "o") }
+        XCTAssertEqual(admission.admit(now: start), [0])
+        admission.observe(0, .joined(connection: 4, isNew: true), now: start)
+        let delay = StreamAdmission<Int>.settleDelay
+        XCTAssertEqual(admission.nextSettling(now: start), start + delay, "the engine wakes up then")
+        XCTAssertTrue(admission.admit(now: start + delay / 2).isEmpty)
+        XCTAssertEqual(admission.admit(now: start + delay), [1])
+        admission.observe(1, .joined(connection: 4, isNew: false), now: start + delay)
+        XCTAssertNil(admission.nextSettling(now: start + delay), "nothing waits for settings any more")
+        XCTAssertEqual(admission.admit(now: start + delay), [2])
+    }
+
     func testHTTP1OriginsStopBeingGated() {
+        // The engine reports an HTTP/1.x response head with markSerial: the rest go at once.
         var admission = StreamAdmission<Int>()
         var curl = SimulatedCurl(streamLimit: 1)
         for id in 0..<20 { admission.submit(id, origin: "https://h1:443") }
-        let started = drive(&admission, &curl, rounds: 4)
-        XCTAssertEqual(started, 20, "after the second connection, the rest go to libcurl at once")
+        XCTAssertEqual(drive(&admission, &curl, rounds: 4, responding: false), 1, "one until it answers")
+        admission.markSerial(origin: "https://h1:443")
+        XCTAssertEqual(admission.admit().count, 19)
         XCTAssertTrue(admission.isSerial(origin: "https://h1:443"))
 
         var told = StreamAdmission<Int>()

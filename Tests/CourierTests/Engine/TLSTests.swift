@@ -34,7 +34,7 @@ final class TLSTests: XCTestCase {
     func testUntrustedCertificateIsRejectedByDefault() async throws {
         let env = try environment()
         let response = await Session().request(env.url + "/info").response()
-        guard case .tlsFailure? = response.error else {
+        guard response.error == .tlsFailure else {
             return XCTFail("expected tlsFailure, got \(String(describing: response.error))")
         }
     }
@@ -55,7 +55,7 @@ final class TLSTests: XCTestCase {
         let env = try environment()
         let http1 = session {
             $0.tls.caCertificateFile = env.ca
-            $0.httpVersion = .http1_1
+            $0.maxHTTPVersion = .http1_1
         }
         let info = try await http1.request(env.url + "/info").decodable(Info.self)
         XCTAssertEqual(info.protocol_, "HTTP/1.1")
@@ -117,7 +117,7 @@ final class TLSTests: XCTestCase {
                 group.addTask {
                     let response = await trusted.request(url).validate().response()
                     return response.error == nil && response.data?.count == 262_144
-                        ? response.response?.value(forHTTPHeaderField: "X-Connection") : nil
+                        ? response.head?.value(forHeader: "X-Connection") : nil
                 }
             }
             var seen: [String?] = []
@@ -150,7 +150,7 @@ final class TLSTests: XCTestCase {
         let stream = trusted.streamRequest(env.url + "/big", bufferSize: 64 << 10)
         let before = Self.residentBytes()
         let head = try await stream.validate().head()
-        XCTAssertEqual(head.httpVersion, TransferMetrics.HTTPVersion.http2.rawValue)
+        XCTAssertEqual(head.httpVersion, .http2)
         // Not reading yet: the window fills and the engine pauses; give the server time to
         // send whatever flow control still lets through, and watch memory meanwhile.
         var peak = before

@@ -208,7 +208,13 @@ final class AuthenticationTests: XCTestCase {
             for _ in 0..<20 { group.addTask { await session.request(route).response().error } }
             return await group.reduce(into: [CourierError?]()) { $0.append($1) }
         }
-        XCTAssertEqual(errors, Array(repeating: .credentialRefreshFailed(reason: "refresh token revoked"), count: 20))
+        XCTAssertEqual(errors.count, 20)
+        for error in errors {
+            XCTAssertEqual(error, .credentialRefreshFailed)
+            XCTAssertEqual(error?.description, "Refreshing the credential failed: refresh token revoked")
+            XCTAssertEqual(
+                (error?.underlying as? TestFailure)?.description, "refresh token revoked", "the refresh's own error")
+        }
         XCTAssertEqual(refreshes.value, 1)
         XCTAssertEqual(auth.credential?.accessToken, "old")
     }
@@ -224,12 +230,12 @@ final class AuthenticationTests: XCTestCase {
             })
         let session = session(auth, clock: clock)
         let response = await session.request(route("/me")).response()
-        XCTAssertEqual(response.error, .tooManyCredentialRefreshes(limit: 2, window: 60))
+        XCTAssertSameError(response.error, .tooManyCredentialRefreshes(limit: 2, window: 60))
         XCTAssertEqual(refreshes.value, 2)
         XCTAssertEqual(server.recordedRequests(path: "/me").count, 3, "the first attempt and one per refresh")
 
         let again = await session.request(route("/me")).response()
-        XCTAssertEqual(again.error, .tooManyCredentialRefreshes(limit: 2, window: 60), "still within the window")
+        XCTAssertSameError(again.error, .tooManyCredentialRefreshes(limit: 2, window: 60), "still within the window")
         XCTAssertEqual(refreshes.value, 2)
 
         clock.advance(by: 61)

@@ -58,14 +58,16 @@ final class InterceptorTests: XCTestCase {
             }
         }
         let response = await Session.with(interceptors: [Broken()]).request(server.url("/hello")).response()
-        XCTAssertEqual(response.error, .adaptationFailed(interceptor: "Broken", reason: "keychain locked"))
+        XCTAssertSameError(
+            response.error, .adaptationFailed(interceptor: "Broken", underlying: TestFailure("keychain locked")))
+        XCTAssertEqual((response.error?.underlying as? TestFailure)?.description, "keychain locked")
         XCTAssertTrue(server.recordedRequests(path: "/hello").isEmpty)
     }
 
     func testAnAdapterMayFailWithItsOwnCourierError() async {
         let refuse = Interceptor(adapt: { _, _ in throw CourierError.invalidRequest(reason: "no session") })
         let response = await Session.default.request(server.url("/hello")).interceptor(refuse).response()
-        XCTAssertEqual(response.error, .invalidRequest(reason: "no session"))
+        XCTAssertSameError(response.error, .invalidRequest(reason: "no session"))
     }
 
     func testEveryAttemptGoesThroughAdaptersAndPluginsAgain() async {
@@ -108,7 +110,7 @@ final class InterceptorTests: XCTestCase {
             response.statusCode == 404 ? .fail(.invalidRequest(reason: "gone for good")) : .doNotRetry
         })
         let response = await Session.default.request(server.url("/missing")).interceptor(failing).response()
-        XCTAssertEqual(response.error, .invalidRequest(reason: "gone for good"))
+        XCTAssertSameError(response.error, .invalidRequest(reason: "gone for good"))
         XCTAssertEqual(response.statusCode, 404)
     }
 

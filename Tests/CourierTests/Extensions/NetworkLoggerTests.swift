@@ -197,4 +197,25 @@ final class NetworkLoggerTests: XCTestCase {
             XCTAssertTrue(text.contains(visible), "expected \(visible) in the log")
         }
     }
+
+    /// A server that echoes the request's headers as `[name, value]` pairs (keys a key-based
+    /// redactor cannot see) must not get the sent secrets into the log.
+    func testSecretHeaderValuesAreHiddenWhereverTheyAreEchoed() async throws {
+        server.route("/echo-pairs") { request in
+            let pairs = request.headers.fields.map { "[\"\($0.name)\", \"\($0.value)\"]" }
+            return .jsonString("[" + pairs.joined(separator: ", ") + "]", status: 401)
+        }
+        let session = session(.body) { $0.security.secretHeaders.insert("X-Api-Key") }
+        var request = URLRequest(url: server.url("/echo-pairs"))
+        request.setValue("Bearer echo-S20-token", forHTTPHeaderField: "Authorization")
+        request.setValue("apikey-S21", forHTTPHeaderField: "X-Api-Key")
+        request.setValue("visible-V1", forHTTPHeaderField: "X-Trace")
+        _ = await session.request(request).response()
+        let text = messages.joined(separator: "\n")
+        XCTAssertTrue(text.contains("visible-V1"), text)
+        XCTAssertTrue(text.contains("Authorization"), text)
+        for secret in ["echo-S20-token", "apikey-S21"] {
+            XCTAssertFalse(text.contains(secret), "\(secret) leaked:\n\(text)")
+        }
+    }
 }

@@ -66,7 +66,7 @@ final class PluginTests: XCTestCase {
         }
         server.route("/flagged") { _ in .jsonString(#"{"ok":false}"#) }
         let response = await Session.with(plugins: [Envelope()]).request(server.url("/flagged")).response()
-        XCTAssertEqual(response.error, .unacceptableStatusCode(599))
+        XCTAssertSameError(response.error, .unacceptableStatusCode(599))
         XCTAssertEqual(response.statusCode, 200)
     }
 
@@ -124,7 +124,10 @@ final class PluginTests: XCTestCase {
         let log = EventLog()
         let session = Session.with(plugins: [Refuses(), RecordingPlugin(name: "after", log: log)])
         let response = await session.request(server.url("/hello")).response()
-        XCTAssertEqual(response.error, .pluginFailed(plugin: "Refuses", hook: .prepare, reason: "no way"))
+        XCTAssertSameError(
+            response.error, .pluginFailed(plugin: "Refuses", hook: .prepare, underlying: TestFailure("no way")))
+        XCTAssertEqual(response.error?.subject, "Refuses")
+        XCTAssertEqual((response.error?.underlying as? TestFailure)?.description, "no way")
         XCTAssertTrue(server.recordedRequests(path: "/hello").isEmpty)
         XCTAssertEqual(log.all, ["after.process"], "nothing was sent, but process still sees the failure")
     }
@@ -136,7 +139,7 @@ final class PluginTests: XCTestCase {
             }
         }
         let response = await Session.with(plugins: [Offline()]).request(server.url("/hello")).response()
-        XCTAssertEqual(response.error, .cannotConnect(message: "offline mode"))
+        XCTAssertSameError(response.error, .cannotConnect(message: "offline mode"))
     }
 
     func testThrowingProcessFailsTheResultAndLaterPluginsSeeTheFailure() async {
@@ -161,7 +164,8 @@ final class PluginTests: XCTestCase {
                 continuation.resume(returning: response)
             }
         }
-        XCTAssertEqual(response.error, .pluginFailed(plugin: "Breaks", hook: .process, reason: "broken"))
+        XCTAssertSameError(
+            response.error, .pluginFailed(plugin: "Breaks", hook: .process, underlying: TestFailure("broken")))
         XCTAssertEqual(log.all, ["Plugin Breaks failed in process: broken"])
         XCTAssertEqual(calls.value, 1)
     }
@@ -201,7 +205,7 @@ final class PluginTests: XCTestCase {
         let log = EventLog()
         let response = await Session.with(plugins: [RecordingPlugin(name: "P", log: log)]).request("ftp://x/")
             .response()
-        XCTAssertEqual(response.error, .unsupportedScheme("ftp"))
+        XCTAssertSameError(response.error, .unsupportedScheme("ftp"))
         XCTAssertEqual(log.all, ["P.process"])
     }
 }

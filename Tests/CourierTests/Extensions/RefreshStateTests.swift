@@ -89,9 +89,14 @@ final class RefreshStateTests: XCTestCase {
         var state = machine()
         _ = state.unauthorized(now: start, waiter: 1, sentWithCurrent: isCurrent("old"))
         _ = state.credentialForSending(now: start, leeway: 10, waiter: 2)
-        let (woken, result) = state.finishRefresh(.failure(.credentialRefreshFailed(reason: "revoked")))
+        let (woken, result) = state.finishRefresh(
+            .failure(.credentialRefreshFailed(underlying: TestFailure("revoked"))))
         XCTAssertEqual(woken, [1, 2])
-        XCTAssertEqual(result, .failure(.credentialRefreshFailed(reason: "revoked")))
+        XCTAssertEqual(result, .failure(.credentialRefreshFailed))
+        XCTAssertEqual(try? result.get(), nil)
+        if case .failure(let error) = result {
+            XCTAssertEqual(error.description, "Refreshing the credential failed: revoked")
+        }
         XCTAssertEqual(state.credential, old)
         XCTAssertFalse(state.isRefreshing)
     }
@@ -112,7 +117,7 @@ final class RefreshStateTests: XCTestCase {
         else {
             return XCTFail("a fourth refresh within the window must fail")
         }
-        XCTAssertEqual(error, .tooManyCredentialRefreshes(limit: 3, window: 60))
+        XCTAssertSameError(error, .tooManyCredentialRefreshes(limit: 3, window: 60))
         guard
             case .refresh = state.unauthorized(
                 now: start.addingTimeInterval(60), waiter: 10,

@@ -96,8 +96,7 @@ enum FaultOutcome: Sendable {
 
     /// `protocolViolation` for `.protocolViolation(message: …)`, `cancelled` for `.cancelled`.
     static func caseName(_ error: CourierError) -> String {
-        if let label = Mirror(reflecting: error).children.first?.label { return label }
-        return String(describing: error)
+        error.kind
     }
 }
 
@@ -108,18 +107,33 @@ struct FaultCase: Sendable {
     let expectation: FaultExpectation
     /// Needs the TLS/HTTP2 nginx started by scripts/test.sh.
     var needsTLS = false
+    /// Needs the HTTP/2 fault server started by scripts/test.sh (scripts/lib/h2_fault_server.py).
+    var needsH2 = false
     let run: @Sendable (FaultBench) async -> FaultOutcome
 }
 
-/// The servers a fault case may use: one shared in-process test server, the TLS nginx when
-/// running under scripts/test.sh, and helpers to make sessions and raw-reply routes.
+/// The servers a fault case may use: one shared in-process test server, the TLS nginx and the
+/// HTTP/2 fault server when running under scripts/test.sh, and helpers to make sessions and
+/// raw-reply routes.
 final class FaultBench: Sendable {
     let server: TestHTTPServer
     let tls: TLSEnvironment?
+    let h2: H2Environment?
 
     struct TLSEnvironment: Sendable {
         let url: String
         let ca: String
+    }
+
+    /// The HTTP/2 fault server: its main listener and the one allowing one stream per connection.
+    struct H2Environment: Sendable {
+        let url: String
+        let serialURL: String
+    }
+
+    /// scripts/test.sh ran the tests: every server it starts must be there.
+    static var underTestScript: Bool {
+        ProcessInfo.processInfo.environment["COURIER_TEST_SCRIPT"] == "1"
     }
 
     init() throws {
@@ -129,6 +143,11 @@ final class FaultBench: Sendable {
             tls = TLSEnvironment(url: url, ca: ca)
         } else {
             tls = nil
+        }
+        if let url = env["COURIER_H2_FAULT_URL"], let serial = env["COURIER_H2_FAULT_SERIAL_URL"], tls != nil {
+            h2 = H2Environment(url: url, serialURL: serial)
+        } else {
+            h2 = nil
         }
     }
 

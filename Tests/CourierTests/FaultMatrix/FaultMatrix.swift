@@ -7,6 +7,6 @@ import Foundation
 enum FaultMatrix {
     /// Every row, in the order of docs/reliability.md.
     static var all: [FaultCase] {
-        security + heads + errors + timeouts + transport + services
+        security + heads + errors + timeouts + transport + services + http2
     }
 }

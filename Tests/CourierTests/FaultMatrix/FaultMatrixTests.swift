@@ -9,7 +9,11 @@ final class FaultMatrixTests: XCTestCase {
     private func run(_ cases: [FaultCase]) async throws {
         let bench = try FaultBench()
         defer { bench.server.shutdown() }
-        let runnable = cases.filter { !$0.needsTLS || bench.tls != nil }
+        let missingH2 = cases.contains { $0.needsH2 } && bench.h2 == nil
+        if missingH2 && FaultBench.underTestScript {
+            XCTFail("scripts/test.sh ran the tests but the HTTP/2 fault server is missing (COURIER_H2_FAULT_URL)")
+        }
+        let runnable = cases.filter { (!$0.needsTLS || bench.tls != nil) && (!$0.needsH2 || bench.h2 != nil) }
         let results = await withTaskGroup(of: (String, FaultExpectation, FaultOutcome).self) { group in
             for row in runnable {
                 group.addTask { (row.name, row.expectation, await row.run(bench)) }
@@ -25,7 +29,9 @@ final class FaultMatrixTests: XCTestCase {
             }
         }
         if runnable.count < cases.count {
-            throw XCTSkip("\(cases.count - runnable.count) TLS rows need scripts/test.sh (COURIER_TLS_URL)")
+            throw XCTSkip(
+                "\(cases.count - runnable.count) TLS and HTTP/2 rows need the servers of scripts/test.sh"
+                    + " (COURIER_TLS_URL, COURIER_H2_FAULT_URL)")
         }
     }
 
@@ -35,6 +41,7 @@ final class FaultMatrixTests: XCTestCase {
     func testTimeLimits() async throws { try await run(FaultMatrix.timeouts) }
     func testTransportFailures() async throws { try await run(FaultMatrix.transport) }
     func testServiceResults() async throws { try await run(FaultMatrix.services) }
+    func testHostileHTTP2Servers() async throws { try await run(FaultMatrix.http2) }
 
     func testEveryRowHasAUniqueName() {
         let names = FaultMatrix.all.map(\.name)

@@ -103,7 +103,7 @@ final class DecoderSelectionTests: XCTestCase {
         let courierFailure = await session().request("http://api.test/me").decodableResponse(of: Profile.self).error
         let foundationFailure = await session().request("http://api.test/me")
             .decodableResponse(of: Profile.self, decoder: JSONDecoder()).error
-        XCTAssertEqual(courierFailure, .decodingFailed(path: "userName", reason: "missing key 'userName'"))
+        XCTAssertSameError(courierFailure, .decodingFailed(path: "userName", reason: "missing key 'userName'"))
         XCTAssertEqual(courierFailure, foundationFailure)
     }
 
@@ -113,7 +113,9 @@ final class DecoderSelectionTests: XCTestCase {
         let failure = await session(body: "[1,\n 300]").request("http://api.test/bytes").decodableResponse(
             of: [UInt8].self
         ).error
-        guard case .decodingFailed(let path, let reason) = failure else {
+        guard let failure_ = failure, failure_ == .decodingFailed, let path = failure_.subject,
+            let reason = failure_.reason
+        else {
             return XCTFail("\(String(describing: failure))")
         }
         XCTAssertEqual(path, "")

@@ -74,7 +74,7 @@ final class HTTPHeadersTests: XCTestCase {
         ]
         for (header, reason) in cases {
             XCTAssertThrowsError(try header.validate()) { error in
-                XCTAssertEqual(error as? CourierError, .invalidHeader(name: header.name, reason: reason))
+                XCTAssertSameError(error as? CourierError, .invalidHeader(name: header.name, reason: reason))
             }
             XCTAssertThrowsError(try HTTPHeaders([header]).validate())
         }

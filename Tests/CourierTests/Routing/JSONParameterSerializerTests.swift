@@ -81,7 +81,7 @@ final class JSONParameterSerializerTests: XCTestCase {
     func testDateNamesKeyPath() {
         let parameters: Parameters = ["user": ["name": "Ada", "birthday": Date(timeIntervalSince1970: 0)] as Parameters]
         XCTAssertThrowsError(try json(parameters)) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .parameterEncodingFailed(keyPath: "user.birthday", reason: "Date is not a JSON value"))
         }
@@ -90,7 +90,7 @@ final class JSONParameterSerializerTests: XCTestCase {
     func testArrayElementNamesIndex() {
         final class Custom: Sendable {}
         XCTAssertThrowsError(try json(["items": [1, 2, Custom()] as [any Sendable]])) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .parameterEncodingFailed(keyPath: "items[2]", reason: "Custom is not a JSON value"))
         }
@@ -99,7 +99,7 @@ final class JSONParameterSerializerTests: XCTestCase {
     func testURLIsRejected() {
         let url = URL(fileURLWithPath: "/tmp")
         XCTAssertThrowsError(try json(["link": url])) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError, .parameterEncodingFailed(keyPath: "link", reason: "URL is not a JSON value"))
         }
     }
@@ -107,7 +107,7 @@ final class JSONParameterSerializerTests: XCTestCase {
     func testNonFiniteNumbersThrow() {
         for value in [Double.nan, Double.infinity, -Double.infinity] {
             XCTAssertThrowsError(try json(["x": ["y": value]])) { error in
-                XCTAssertEqual(
+                XCTAssertSameError(
                     error as? CourierError,
                     .parameterEncodingFailed(keyPath: "x.y", reason: "NaN and infinite numbers cannot be encoded"))
             }

@@ -149,7 +149,7 @@ final class MultipartFormDataTests: XCTestCase {
             "back\\slash"
         ] {
             XCTAssertThrowsError(try MultipartFormData(boundary: boundary).encode(), boundary) { error in
-                guard case .multipartEncodingFailed? = error as? CourierError else { return XCTFail("\(error)") }
+                guard error as? CourierError == .multipartEncodingFailed else { return XCTFail("\(error)") }
             }
         }
     }
@@ -158,7 +158,7 @@ final class MultipartFormDataTests: XCTestCase {
         var form = MultipartFormData(boundary: "b")
         form.append(fileURL: URL(fileURLWithPath: "/nonexistent/courier/file.png"), name: "f")
         XCTAssertThrowsError(try form.encode()) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .multipartEncodingFailed(
                     reason: "cannot read file '/nonexistent/courier/file.png': it does not exist or is not accessible"))
@@ -172,7 +172,7 @@ final class MultipartFormDataTests: XCTestCase {
         var remoteForm = MultipartFormData(boundary: "b")
         remoteForm.append(fileURL: try XCTUnwrap(URL(string: "https://x.test/a.png")), name: "remote")
         XCTAssertThrowsError(try remoteForm.encode()) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError, .multipartEncodingFailed(reason: "'https://x.test/a.png' is not a file URL"))
         }
     }
@@ -181,7 +181,7 @@ final class MultipartFormDataTests: XCTestCase {
         var form = MultipartFormData(boundary: "b", memoryThreshold: 100)
         form.append(Data(count: 101), name: "big")
         XCTAssertThrowsError(try form.encode()) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .multipartEncodingFailed(reason: "the body exceeds the in-memory limit of 100 bytes"))
         }
@@ -189,7 +189,7 @@ final class MultipartFormDataTests: XCTestCase {
         var fileForm = MultipartFormData(boundary: "b", memoryThreshold: 200)
         fileForm.append(fileURL: file, name: "f")
         XCTAssertThrowsError(try fileForm.encode()) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .multipartEncodingFailed(
                     reason: "file '\(file.path)' (500 bytes) does not fit in the in-memory limit"))

@@ -32,7 +32,7 @@ final class ParameterDepthTests: XCTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError, .parameterEncodingFailed(keyPath: keyPath, reason: Self.tooDeep),
                 file: file, line: line)
         }

@@ -132,7 +132,7 @@ final class QueryEncodingTests: XCTestCase {
 
     func testUnsupportedValueNamesKeyPath() {
         XCTAssertThrowsError(try encode(["user": ["when": Date(timeIntervalSince1970: 0)]])) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .parameterEncodingFailed(keyPath: "user.when", reason: "Date is not a URL-encodable value"))
         }
@@ -140,7 +140,7 @@ final class QueryEncodingTests: XCTestCase {
 
     func testNonFiniteNumberThrows() {
         XCTAssertThrowsError(try encode(["items": [1.0, 2.0, Double.nan]])) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .parameterEncodingFailed(keyPath: "items[2]", reason: "NaN and infinite numbers cannot be encoded"))
         }

@@ -91,7 +91,9 @@ final class RequestParamsTests: XCTestCase {
     func testJSONEncodableFailureIsParameterEncodingFailed() {
         struct Bad: Encodable, Sendable { var values: [Double] }
         XCTAssertThrowsError(try build(.jsonEncodable(Bad(values: [1, .nan])), .post)) { error in
-            guard case .parameterEncodingFailed(let keyPath, _)? = error as? CourierError else {
+            guard let failure_ = error as? CourierError, failure_ == .parameterEncodingFailed,
+                let keyPath = failure_.subject
+            else {
                 return XCTFail("unexpected \(error)")
             }
             XCTAssertEqual(keyPath, "values[1]")
@@ -233,7 +235,7 @@ final class RequestParamsTests: XCTestCase {
 
     func testBadContentTypeIsRejected() {
         XCTAssertThrowsError(try build(.data(Data(), contentType: "text/plain\r\nX-Evil: 1"), .post)) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError, .invalidHeader(name: "Content-Type", reason: "the value contains CR"))
         }
     }
@@ -263,12 +265,12 @@ final class RequestParamsTests: XCTestCase {
 
     func testEncodingErrorsSurfaceFromRouter() {
         XCTAssertThrowsError(try build(.body(["user": ["birthday": Date()]]), .post)) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .parameterEncodingFailed(keyPath: "user.birthday", reason: "Date is not a JSON value"))
         }
         XCTAssertThrowsError(try build(.query(["when": Date()]))) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .parameterEncodingFailed(keyPath: "when", reason: "Date is not a URL-encodable value"))
         }

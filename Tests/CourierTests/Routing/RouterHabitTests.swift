@@ -39,7 +39,7 @@ final class RouterHabitTests: XCTestCase {
             var headers: [String: String] { ["X-Evil": "a\r\nX-Admin: 1"] }
         }
         XCTAssertThrowsError(try Injected().asURLRequest()) { error in
-            XCTAssertEqual(error as? CourierError, .invalidHeader(name: "X-Evil", reason: "the value contains CR"))
+            XCTAssertSameError(error as? CourierError, .invalidHeader(name: "X-Evil", reason: "the value contains CR"))
         }
     }
 
@@ -105,10 +105,53 @@ final class RouterHabitTests: XCTestCase {
             var timeout: Int { 0 }
         }
         XCTAssertThrowsError(try Zero().asURLRequest()) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .invalidRequest(reason: "timeout must be a positive number of seconds, got 0.0"))
         }
+    }
+}
+
+extension RouterHabitTests {
+    /// A type Courier cannot read is used (not silently replaced by the default) and fails the
+    /// request with an error naming the property and what to declare.
+    func testHeadersAndTimeoutsOfOtherTypesFailNamingTheProperty() {
+        struct NumericHeaders: Router {
+            var baseURL: String { "https://api.test" }
+            var path: String { "/" }
+            var method: HTTPMethod { .get }
+            var headers: [String: Int] { ["X-Count": 1] }
+        }
+        struct TextTimeout: Router {
+            var baseURL: String { "https://api.test" }
+            var path: String { "/" }
+            var method: HTTPMethod { .get }
+            var timeout: String { "30" }
+        }
+        XCTAssertThrowsError(try NumericHeaders().asURLRequest()) { error in
+            XCTAssertEqual(error as? CourierError, .invalidRequest)
+            XCTAssertTrue(
+                (error as? CourierError)?.description.contains("headers of type Dictionary<String, Int>") ?? false,
+                "\(error)")
+        }
+        XCTAssertThrowsError(try TextTimeout().asURLRequest()) { error in
+            XCTAssertEqual(error as? CourierError, .invalidRequest)
+            XCTAssertTrue((error as? CourierError)?.description.contains("timeout of type String") ?? false, "\(error)")
+        }
+    }
+
+    func testNilOptionalHeadersAndTimeoutsSendNone() throws {
+        struct Nothing: Router {
+            var baseURL: String { "https://api.test" }
+            var path: String { "/" }
+            var method: HTTPMethod { .get }
+            var headers: HTTPHeaders? { nil }
+            var defaultHeaders: [String: String]? { nil }
+            var timeout: Int? { nil }
+        }
+        let request = try Nothing().asURLRequest()
+        XCTAssertEqual(request.allHTTPHeaderFields ?? [:], [:])
+        XCTAssertEqual(request.timeoutInterval, URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval)
     }
 }
 

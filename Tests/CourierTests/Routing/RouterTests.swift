@@ -30,7 +30,7 @@ final class RouterTests: XCTestCase {
 
     func testHeaderInjectionThroughRouterCaseIsRejected() {
         XCTAssertThrowsError(try AuthRouter.me(token: "t\r\nX-Admin: 1").asURLRequest()) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError, .invalidHeader(name: "Authorization", reason: "the value contains CR"))
         }
     }
@@ -103,12 +103,12 @@ final class RouterTests: XCTestCase {
     func testInvalidBaseURLs() throws {
         try SeedAPI.$baseURL.withValue("file:///etc") {
             XCTAssertThrowsError(try HomeAPI.banner.asURLRequest()) { error in
-                XCTAssertEqual(error as? CourierError, .unsupportedScheme("file"))
+                XCTAssertSameError(error as? CourierError, .unsupportedScheme("file"))
             }
         }
         try SeedAPI.$baseURL.withValue("api.seed.test") {
             XCTAssertThrowsError(try HomeAPI.banner.asURLRequest()) { error in
-                XCTAssertEqual(
+                XCTAssertSameError(
                     error as? CourierError,
                     .invalidURL("'api.seed.test' is not an absolute URL (expected for example https://api.example.com)")
                 )
@@ -148,7 +148,7 @@ final class RouterTests: XCTestCase {
 
     func testInvalidMethodAndTimeout() {
         XCTAssertThrowsError(try AdHocRouter(method: "GET /evil HTTP/1.1\r\n").asURLRequest()) { error in
-            guard case .invalidRequest? = error as? CourierError else { return XCTFail("\(error)") }
+            guard error as? CourierError == .invalidRequest else { return XCTFail("\(error)") }
         }
         struct BadTimeout: Router {
             var value: TimeInterval
@@ -159,7 +159,7 @@ final class RouterTests: XCTestCase {
         }
         for value in [0, -1, .nan, .infinity] {
             XCTAssertThrowsError(try BadTimeout(value: value).asURLRequest()) { error in
-                guard case .invalidRequest? = error as? CourierError else { return XCTFail("\(error)") }
+                guard error as? CourierError == .invalidRequest else { return XCTFail("\(error)") }
             }
         }
     }

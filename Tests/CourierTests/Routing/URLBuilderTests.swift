@@ -72,7 +72,7 @@ final class URLBuilderTests: XCTestCase {
         ]
         for base in invalid {
             XCTAssertThrowsError(try URLBuilder.makeURL(base: base, path: "/x"), base) { error in
-                guard case .invalidURL? = error as? CourierError else {
+                guard error as? CourierError == .invalidURL else {
                     return XCTFail("\(base): expected invalidURL, got \(error)")
                 }
             }
@@ -83,7 +83,7 @@ final class URLBuilderTests: XCTestCase {
         let table = [("file:///etc/passwd", "file"), ("ftp://files.test", "ftp"), ("ws://sock.test", "ws")]
         for (base, scheme) in table {
             XCTAssertThrowsError(try URLBuilder.makeURL(base: base, path: "/x")) { error in
-                XCTAssertEqual(error as? CourierError, .unsupportedScheme(scheme))
+                XCTAssertSameError(error as? CourierError, .unsupportedScheme(scheme))
             }
         }
     }

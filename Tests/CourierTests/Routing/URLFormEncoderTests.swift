@@ -165,7 +165,7 @@ final class URLFormEncoderTests: XCTestCase {
     func testNonFiniteThrowsWithKeyPath() {
         struct Bad: Encodable { var values: [Double] }
         XCTAssertThrowsError(try URLFormEncoder().encode(Bad(values: [1, .infinity]))) { error in
-            XCTAssertEqual(
+            XCTAssertSameError(
                 error as? CourierError,
                 .parameterEncodingFailed(keyPath: "values[1]", reason: "NaN and infinite numbers cannot be encoded"))
         }
@@ -173,7 +173,9 @@ final class URLFormEncoderTests: XCTestCase {
 
     func testTopLevelScalarThrows() {
         XCTAssertThrowsError(try URLFormEncoder().encode(5)) { error in
-            guard case .parameterEncodingFailed(let keyPath, _)? = error as? CourierError else {
+            guard let failure_ = error as? CourierError, failure_ == .parameterEncodingFailed,
+                let keyPath = failure_.subject
+            else {
                 return XCTFail("unexpected \(error)")
             }
             XCTAssertEqual(keyPath, "")

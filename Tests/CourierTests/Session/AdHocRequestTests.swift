@@ -32,10 +32,10 @@ final class AdHocRequestTests: XCTestCase {
     func testBadURLsAreTypedErrors() async {
         let session = Session()
         let relative = await session.request("/just/a/path", method: .get).response()
-        guard case .invalidURL? = relative.error else {
+        guard relative.error == .invalidURL else {
             return XCTFail("expected invalidURL, got \(String(describing: relative.error))")
         }
         let file = await session.request("file:///etc/passwd", method: .get).response()
-        XCTAssertEqual(file.error, .unsupportedScheme("file"))
+        XCTAssertSameError(file.error, .unsupportedScheme("file"))
     }
 }

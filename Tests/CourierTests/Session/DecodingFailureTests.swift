@@ -17,20 +17,22 @@ final class DecodingFailureTests: XCTestCase {
     }
 
     func testPathsAndReasonsAreReadable() {
-        XCTAssertEqual(
+        XCTAssertSameError(
             failure(Envelope.self, #"{"result":{"items":[{"title":"a"},{"title":null}]}}"#),
             .decodingFailed(path: "result.items[1].title", reason: "expected String, found null"))
-        XCTAssertEqual(
+        XCTAssertSameError(
             failure(Envelope.self, #"{"result":{"items":[{"name":"a"}]}}"#),
             .decodingFailed(path: "result.items[0].title", reason: "missing key 'title'"))
-        guard
-            case .decodingFailed(let path, let reason) = failure(Envelope.self, #"{"result":{"items":[{"title":5}]}}"#)
+        guard let mismatch = failure(Envelope.self, #"{"result":{"items":[{"title":5}]}}"#),
+            mismatch == .decodingFailed, let path = mismatch.subject, let reason = mismatch.reason
         else {
             return XCTFail("expected a decoding failure")
         }
         XCTAssertEqual(path, "result.items[0].title")
         XCTAssertTrue(reason.hasPrefix("expected String, found"), reason)
-        guard case .decodingFailed(let rootPath, let rootReason) = failure(Envelope.self, "not json") else {
+        guard let failure_ = failure(Envelope.self, "not json"), failure_ == .decodingFailed,
+            let rootPath = failure_.subject, let rootReason = failure_.reason
+        else {
             return XCTFail("expected a decoding failure")
         }
         XCTAssertEqual(rootPath, "")

@@ -119,7 +119,7 @@ final class RetryIntegrationTests: XCTestCase {
     func testConnectionFailuresAreRetried() async {
         let response = await session(RetryPolicy(maxRetries: 2, baseDelay: 0.01))
             .request("http://127.0.0.1:\(Loopback.closedPort())/").response()
-        guard case .cannotConnect? = response.error else {
+        guard response.error == .cannotConnect else {
             return XCTFail("expected cannotConnect, got \(String(describing: response.error))")
         }
         XCTAssertEqual(response.metrics?.retryCount, 2, "tried three times in all")

@@ -49,7 +49,9 @@ final class SecurityPolicyTests: XCTestCase {
         XCTAssertFalse(policy.allowsInsecureRedirects)
         XCTAssertEqual(policy.maxResponseSize, 64 << 20, "a finite default for bodies held in memory")
         XCTAssertEqual(SecurityPolicy.defaultMaxResponseSize, 64 << 20)
-        XCTAssertNil(policy.maxDownloadSize, "downloads go to disk: no default limit")
+        XCTAssertEqual(
+            policy.maxDownloadSize, 8 << 30, "a finite default for downloads too: a hostile server cannot fill the disk"
+        )
         var changed = policy
         changed.maxResponseSize = nil
         XCTAssertNotEqual(changed, policy)

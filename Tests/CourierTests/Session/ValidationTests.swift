@@ -18,7 +18,7 @@ final class ValidationTests: XCTestCase {
         let created = await session.request(server.url("/status/201")).validate(statusCode: [201]).response()
         XCTAssertNil(created.error)
         let teapot = await session.request(server.url("/status/418")).validate(statusCode: 200..<300).response()
-        XCTAssertEqual(teapot.error, .unacceptableStatusCode(418))
+        XCTAssertSameError(teapot.error, .unacceptableStatusCode(418))
         XCTAssertEqual(teapot.statusCode, 418, "the response stays available with the error")
     }
 
@@ -28,10 +28,10 @@ final class ValidationTests: XCTestCase {
         let wildcard = await session.request(server.url("/echo")).validate(contentType: ["application/*"]).response()
         XCTAssertNil(wildcard.error)
         let text = await session.request(server.url("/hello")).validate(contentType: ["application/json"]).response()
-        guard case .unacceptableContentType(let received)? = text.error else {
+        guard let failure_ = text.error, failure_ == .unacceptableContentType, let received = failure_.subject else {
             return XCTFail("expected unacceptableContentType, got \(String(describing: text.error))")
         }
-        XCTAssertTrue(received?.hasPrefix("text/plain") ?? false, String(describing: received))
+        XCTAssertTrue(received.hasPrefix("text/plain"), received)
     }
 
     func testCustomValidationSeesTheResponseAndRunsFirst() async {
@@ -45,7 +45,7 @@ final class ValidationTests: XCTestCase {
             }
             .validate(statusCode: [500])
             .response()
-        XCTAssertEqual(
+        XCTAssertSameError(
             response.error, .invalidRequest(reason: "custom rule"), "validations run in order, first failure wins")
     }
 }

@@ -23,7 +23,7 @@ final class DataStreamTests: XCTestCase {
         XCTAssertEqual(head.statusCode, 200)
         XCTAssertEqual(head.value(forHeader: "content-length"), "1000")
         XCTAssertEqual(head.headers["Content-Type"], "text/plain; charset=utf-8")
-        XCTAssertEqual(head.response?.statusCode, 200)
+        XCTAssertEqual(head.urlResponse?.statusCode, 200)
         stream.cancel()
         let completion = await stream.completion()
         XCTAssertEqual(completion.error, .cancelled)
@@ -125,7 +125,7 @@ final class DataStreamTests: XCTestCase {
             for try await _ in stream.bytes {}
             XCTFail("a second read should fail")
         } catch {
-            guard case .invalidRequest = error else { return XCTFail("got \(error)") }
+            guard error == .invalidRequest else { return XCTFail("got \(error)") }
         }
     }
 
@@ -135,22 +135,22 @@ final class DataStreamTests: XCTestCase {
             _ = try await stream.head()
             XCTFail("404 should be refused")
         } catch {
-            XCTAssertEqual(error, .unacceptableStatusCode(404))
+            XCTAssertSameError(error, .unacceptableStatusCode(404))
         }
         do {
             for try await _ in stream.bytes {}
             XCTFail("404 should be refused")
         } catch {
-            XCTAssertEqual(error, .unacceptableStatusCode(404))
+            XCTAssertSameError(error, .unacceptableStatusCode(404))
         }
         let completion = await stream.completion()
-        XCTAssertEqual(completion.error, .unacceptableStatusCode(404))
+        XCTAssertSameError(completion.error, .unacceptableStatusCode(404))
         let typed = Session().streamRequest(server.url("/hello")).validate(contentType: ["application/json"])
         do {
             _ = try await typed.head()
             XCTFail("text/plain should be refused")
         } catch {
-            XCTAssertEqual(error, .unacceptableContentType("text/plain; charset=utf-8"))
+            XCTAssertSameError(error, .unacceptableContentType("text/plain; charset=utf-8"))
         }
     }
 
@@ -171,7 +171,9 @@ final class DataStreamTests: XCTestCase {
             for try await _ in stream.lines(maximumLineLength: 1000) {}
             XCTFail("a 5000-byte body without line ends exceeds the limit")
         } catch {
-            guard case .decodingFailed(let path, _) = error else { return XCTFail("got \(error)") }
+            guard case let failure_ = error, failure_ == .decodingFailed, let path = failure_.subject else {
+                return XCTFail("got \(error)")
+            }
             XCTAssertEqual(path, "line 1")
         }
     }
@@ -191,7 +193,9 @@ final class DataStreamTests: XCTestCase {
             }
             XCTFail("line 4 does not decode")
         } catch {
-            guard case .decodingFailed(let path, _) = error else { return XCTFail("got \(error)") }
+            guard case let failure_ = error, failure_ == .decodingFailed, let path = failure_.subject else {
+                return XCTFail("got \(error)")
+            }
             XCTAssertEqual(path, "line 4: id")
         }
         XCTAssertEqual(items, [Item(id: 1), Item(id: 2)])
@@ -214,7 +218,7 @@ final class DataStreamTests: XCTestCase {
             for try await chunk in stream.bytes { received += chunk.count }
             XCTFail("the body was cut short")
         } catch {
-            guard case .truncatedResponse = error else { return XCTFail("got \(error)") }
+            guard error == .truncatedResponse else { return XCTFail("got \(error)") }
         }
         XCTAssertEqual(received, 3000)
     }
@@ -232,7 +236,7 @@ final class DataStreamTests: XCTestCase {
             for try await _ in limited.bytes {}
             XCTFail("maxDownloadSize applies to streams")
         } catch {
-            XCTAssertEqual(error, .responseTooLarge(limit: 1 << 20))
+            XCTAssertSameError(error, .responseTooLarge(limit: 1 << 20))
         }
     }
 

@@ -57,13 +57,13 @@ final class EventStreamTests: XCTestCase {
             for try await _ in Session().streamRequest(server.url("/hello")).events {}
             XCTFail("text/plain is not an event stream")
         } catch {
-            XCTAssertEqual(error, .unacceptableContentType("text/plain; charset=utf-8"))
+            XCTAssertSameError(error, .unacceptableContentType("text/plain; charset=utf-8"))
         }
         do {
             _ = try await collect(Session().eventStream(server.url("/status/500"), reconnection: Self.fast))
             XCTFail("500 ends the stream")
         } catch {
-            XCTAssertEqual(error, .unacceptableStatusCode(500))
+            XCTAssertSameError(error, .unacceptableStatusCode(500))
         }
         XCTAssertEqual(server.recordedRequests(path: "/status/500").count, 1, "an HTTP refusal is not retried")
     }
@@ -99,7 +99,7 @@ final class EventStreamTests: XCTestCase {
             _ = try await collect(Session().eventStream("http://127.0.0.1:\(port)/events", reconnection: Self.fast))
             XCTFail("nobody listens")
         } catch {
-            guard case .cannotConnect = error else { return XCTFail("got \(error)") }
+            guard error == .cannotConnect else { return XCTFail("got \(error)") }
         }
         // A server that keeps closing without sending an event is given up on too, without an error.
         server.route("/empty") { _ in

@@ -121,7 +121,7 @@ final class ServerSentEventParserTests: XCTestCase {
     func testOversizedEventThrows() {
         var parser = ServerSentEventParser(maximumEventSize: 100)
         XCTAssertThrowsError(try parser.parse(Data(("data: " + String(repeating: "x", count: 200)).utf8))) { error in
-            guard case .decodingFailed? = error as? CourierError else { return XCTFail("got \(error)") }
+            guard error as? CourierError == .decodingFailed else { return XCTFail("got \(error)") }
         }
     }
 

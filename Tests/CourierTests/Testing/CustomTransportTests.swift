@@ -49,7 +49,7 @@ final class CustomTransportTests: XCTestCase {
 
     func testASessionOverATransportOfYourOwn() async {
         let response = await Session(transport: Offline()).request("https://api.example.test/me").response()
-        XCTAssertEqual(response.error, .cannotConnect(message: "offline"))
+        XCTAssertSameError(response.error, .cannotConnect(message: "offline"))
     }
 
     func testWrappingTheEngine() async throws {
@@ -65,7 +65,7 @@ final class CustomTransportTests: XCTestCase {
         let second = await session.request(server.url("/hello")).validate().response()
         let third = await session.request(server.url("/hello")).validate().response()
         XCTAssertEqual(first.data, Data("Hello, Courier".utf8))
-        XCTAssertEqual(second.error, .timedOut(.request))
+        XCTAssertSameError(second.error, .timedOut(.request))
         XCTAssertEqual(third.data, Data("Hello, Courier".utf8))
         XCTAssertEqual(server.requestsServed, 2)
         XCTAssertEqual(injector.withLock { $0?.targets.withLock { $0 } }?.count, 3)

@@ -113,7 +113,7 @@ final class ReplayTransportTests: XCTestCase {
             "http://127.0.0.1:9/nothing/here?page=2", method: .post,
             parameters: .body(["q": "tea"])
         ).response()
-        guard case .unhandledRequest(let reason) = response.error else {
+        guard let failure_ = response.error, failure_ == .unhandledRequest, let reason = failure_.reason else {
             return XCTFail("expected unhandledRequest, got \(response.result)")
         }
         XCTAssertTrue(reason.contains("POST http://127.0.0.1:9/nothing/here?page=2"), reason)
@@ -128,7 +128,7 @@ final class ReplayTransportTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("{ not json".utf8).write(to: transport.fixtureURL(for: request))
         let response = await Session(transport: transport).request(request).response()
-        guard case .unhandledRequest(let reason) = response.error else {
+        guard let failure_ = response.error, failure_ == .unhandledRequest, let reason = failure_.reason else {
             return XCTFail("expected unhandledRequest, got \(response.result)")
         }
         XCTAssertTrue(reason.contains("cannot be read"), reason)

@@ -94,7 +94,7 @@ final class StubPipelineTests: XCTestCase {
         let stubs = StubTransport()
         stubs.on(.get("/v1/me"), reply: .json(#"{"error":"boom"}"#, statusCode: 500))
         let response = await Session(transport: stubs).request(ProfileAPI.me).validate().response()
-        XCTAssertEqual(response.error, .unacceptableStatusCode(500))
+        XCTAssertSameError(response.error, .unacceptableStatusCode(500))
     }
 
     // MARK: Recorder
@@ -135,7 +135,7 @@ final class StubPipelineTests: XCTestCase {
         stubs.on(.get("/file"), reply: .text("file"))
         let session = Session(configuration: configuration, transport: stubs)
         let big = await session.request("https://stub.test/big").response()
-        XCTAssertEqual(big.error, .responseTooLarge(limit: 8))
+        XCTAssertSameError(big.error, .responseTooLarge(limit: 8))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-stubs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         let download = await session.download("https://stub.test/file", to: file).validate().response()

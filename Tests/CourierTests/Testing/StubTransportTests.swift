@@ -32,7 +32,7 @@ final class StubTransportTests: XCTestCase {
     func testSampleDataCanBeTurnedOff() async {
         let stubs = StubTransport(sampleData: false)
         let response = await Session(transport: stubs).request(ProfileAPI.me).response()
-        guard case .unhandledRequest = response.error else {
+        guard response.error == .unhandledRequest else {
             return XCTFail("expected unhandledRequest, got \(response.result)")
         }
     }
@@ -78,7 +78,7 @@ final class StubTransportTests: XCTestCase {
         var delete = URLRequest(url: URL(string: "https://api.example.test/v1/profiles/1")!)
         delete.httpMethod = "DELETE"
         let unconfirmed = await session.request(delete).response()
-        guard case .unhandledRequest = unconfirmed.error else { return XCTFail("expected unhandledRequest") }
+        guard unconfirmed.error == .unhandledRequest else { return XCTFail("expected unhandledRequest") }
         delete.setValue("yes", forHTTPHeaderField: "X-Confirm")
         let confirmed = await session.request(delete).response()
         XCTAssertEqual(confirmed.statusCode, 204)
@@ -130,7 +130,7 @@ final class StubTransportTests: XCTestCase {
         request.setValue("Bearer secret-token", forHTTPHeaderField: "Authorization")
         request.httpBody = Data(#"{"item":"tea"}"#.utf8)
         let response = await session.request(request).response()
-        guard case .unhandledRequest(let reason) = response.error else {
+        guard let failure_ = response.error, failure_ == .unhandledRequest, let reason = failure_.reason else {
             return XCTFail("expected unhandledRequest, got \(response.result)")
         }
         XCTAssertTrue(reason.contains("POST https://api.example.test/v1/orders?page=3"), reason)
@@ -143,7 +143,7 @@ final class StubTransportTests: XCTestCase {
         XCTAssertEqual(stubs.unmatchedRequests.map(\.path), ["/v1/orders"])
 
         let plain = await session.request(ProfileAPI.noSample).response()
-        guard case .unhandledRequest(let noSample) = plain.error else {
+        guard let failure_ = plain.error, failure_ == .unhandledRequest, let noSample = failure_.reason else {
             return XCTFail("a router without sample data must fail")
         }
         XCTAssertTrue(noSample.contains("ProfileAPI.noSample declares no sampleData"), noSample)
@@ -154,6 +154,6 @@ final class StubTransportTests: XCTestCase {
         guard case .networkFail(let failure) = await ProfileService(session: Session(transport: stubs)).me() else {
             return XCTFail("expected networkFail")
         }
-        guard case .unhandledRequest = failure.error else { return XCTFail("expected unhandledRequest") }
+        guard failure.error == .unhandledRequest else { return XCTFail("expected unhandledRequest") }
     }
 }

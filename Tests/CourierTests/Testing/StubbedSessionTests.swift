@@ -66,7 +66,7 @@ final class StubbedSessionTests: XCTestCase {
         guard case .networkFail(let offline) = await service.signIn(email: "grace@example.com") else {
             return XCTFail("expected networkFail")
         }
-        XCTAssertEqual(offline.error, .timedOut(.request))
+        XCTAssertSameError(offline.error, .timedOut(.request))
     }
 
     func testValidationAndLimitsStillApply() async {
@@ -76,9 +76,9 @@ final class StubbedSessionTests: XCTestCase {
             request.url?.path == "/big" ? .text("too large") : .empty(statusCode: 503)
         }
         let unavailable = await session.request("https://stub.test/down").validate().response()
-        XCTAssertEqual(unavailable.error, .unacceptableStatusCode(503))
+        XCTAssertSameError(unavailable.error, .unacceptableStatusCode(503))
         let big = await session.request("https://stub.test/big").response()
-        XCTAssertEqual(big.error, .responseTooLarge(limit: 4))
+        XCTAssertSameError(big.error, .responseTooLarge(limit: 4))
     }
 
     func testDelayedStubsCanBeCancelledAndCompleteOnce() async throws {

@@ -112,7 +112,7 @@ final class TestingGuideTests: XCTestCase {
         stubs.on(.get("/secure"), reply: .tlsFailure)
         stubs.on(.get("/nowhere"), reply: .failure(.dnsFailure(host: "api.example.com")))
         guard case .networkFail(let offline) = await service.rename(to: "Grace") else { return XCTFail("networkFail") }
-        XCTAssertEqual(offline.error, .cannotConnect(message: "connection refused (stub)"))
+        XCTAssertSameError(offline.error, .cannotConnect(message: "connection refused (stub)"))
     }
 
     func testVirtualTimeAndNever() async throws {
@@ -189,7 +189,7 @@ final class TestingGuideTests: XCTestCase {
         let faulty = Session { engine in FaultInjector(wrapping: engine) }
         let flaky = await faulty.request(server.url("/flaky")).response()
         let hello = await faulty.request(server.url("/hello")).response()
-        XCTAssertEqual(flaky.error, .timedOut(.request))
+        XCTAssertSameError(flaky.error, .timedOut(.request))
         XCTAssertEqual(hello.statusCode, 200)
 
         let checked = StubTransport()

@@ -89,7 +89,7 @@ final class ProgressTests: TransferTestCase {
         let request = Session().request(server.url("/truncated?send=30000&declared=100000"))
         let sequence = request.downloadProgress(every: .zero)
         let response = await request.response()
-        guard case .truncatedResponse? = response.error else {
+        guard response.error == .truncatedResponse else {
             return XCTFail("got \(String(describing: response.error))")
         }
         var values: [TransferProgress] = []

@@ -90,7 +90,7 @@ final class UploadTests: TransferTestCase {
         }
         let session = Session()
         let response = await session.upload(.stream(stream), to: server.url("/upload/digest")).response()
-        guard case .invalidRequest(let reason)? = response.error else {
+        guard let failure_ = response.error, failure_ == .invalidRequest, let reason = failure_.reason else {
             return XCTFail("expected invalidRequest, got \(String(describing: response.error))")
         }
         XCTAssertTrue(reason.contains("upload body stream failed"), reason)
@@ -152,14 +152,14 @@ final class UploadTests: TransferTestCase {
     func testMissingFileFailsBeforeAnythingIsSent() async {
         let missing = scratch.path("missing.bin")
         let response = await Session().upload(.file(missing), to: server.url("/upload")).response()
-        guard case .invalidRequest(let reason)? = response.error else {
+        guard let failure_ = response.error, failure_ == .invalidRequest, let reason = failure_.reason else {
             return XCTFail("expected invalidRequest, got \(String(describing: response.error))")
         }
         XCTAssertTrue(reason.contains(missing.path), reason)
         var form = MultipartFormData()
         form.append(fileURL: missing, name: "file")
         let multipart = await Session().upload(.multipart(form), to: server.url("/upload")).response()
-        guard case .multipartEncodingFailed? = multipart.error else {
+        guard multipart.error == .multipartEncodingFailed else {
             return XCTFail("expected multipartEncodingFailed, got \(String(describing: multipart.error))")
         }
         XCTAssertEqual(server.requestsServed, 0)
@@ -176,7 +176,7 @@ final class UploadTests: TransferTestCase {
             continuation.finish()
         }
         let response = await Session().upload(.stream(stream), to: redirect).response()
-        guard case .invalidRequest(let reason)? = response.error else {
+        guard let failure_ = response.error, failure_ == .invalidRequest, let reason = failure_.reason else {
             return XCTFail("expected invalidRequest, got \(String(describing: response.error))")
         }
         XCTAssertTrue(reason.contains("only once"), reason)
