@@ -19,6 +19,7 @@ extension CurlEngine {
         let id = ObjectIdentifier(transfer)
         held[id] = transfer
         admission.submit(id, origin: origin)
+        if transfer.requestDeadline != nil { scheduleDeadline(of: transfer, now: .now) }
     }
 
     /// Starts the transfers ``admission`` lets through; returns how many.
@@ -55,6 +56,9 @@ extension CurlEngine {
             return
         }
         active[ObjectIdentifier(transfer)] = transfer
+        if transfer.requestDeadline != nil || transfer.options.idleTimeout != nil {
+            scheduleDeadline(of: transfer, now: .now)
+        }
     }
 
     /// Removes the transfer's handle from the multi and frees it.
@@ -62,6 +66,7 @@ extension CurlEngine {
         let id = ObjectIdentifier(transfer)
         active.removeValue(forKey: id)
         admission.remove(id)
+        deadlines.remove(id)
         if let easy = transfer.easy {
             curl_multi_remove_handle(multi, easy)
         }
@@ -73,6 +78,7 @@ extension CurlEngine {
         let id = ObjectIdentifier(transfer)
         held.removeValue(forKey: id)
         admission.remove(id)
+        deadlines.remove(id)
     }
 
     @discardableResult

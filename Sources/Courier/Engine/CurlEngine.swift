@@ -59,6 +59,12 @@ final class CurlEngine: Transport, @unchecked Sendable {
     /// nil), and ones that kept the session options of `profile`. Loop thread only.
     @exclusivity(unchecked) private var idleHandles: [(handle: UnsafeMutableRawPointer, profile: HandleProfile?)] = []
     private static let maxIdleHandles = 64
+    /// The nearest deadline of every transfer with a time limit (CurlEngine+Deadlines.swift).
+    /// Loop thread only.
+    @exclusivity(unchecked) var deadlines = DeadlineQueue<ObjectIdentifier, ContinuousClock.Instant>()
+    /// Rounds of the loop so far: it stays put while the loop waits (tests check that an idle
+    /// engine never wakes). Written by the loop thread only.
+    let rounds = Atomic<Int>(0)
     /// The last header list built, reused by requests with the same headers. Loop thread only.
     @exclusivity(unchecked) var headerLists = HeaderListCache()
 
@@ -91,6 +97,9 @@ final class CurlEngine: Transport, @unchecked Sendable {
     func shutdown() {
         send(.shutdown)
     }
+
+    /// True while the loop waits in `curl_multi_poll` for a command (tests).
+    var isWaitingForCommands: Bool { inbox.withLock { $0.loopIsWaiting } }
 
     // MARK: Transport
 
@@ -139,6 +148,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
         var running: Int32 = 0
         var stopping = false
         while !stopping {
+            rounds.store(rounds.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
             stopping = drainInbox()
             if stopping { break }
             curl_multi_perform(multi, &running)
@@ -168,7 +178,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
                 var ignored: Int32 = 0
                 var deadline = nextDeadline
                 if let flushHold { deadline = min(deadline ?? now + flushHold, now + flushHold) }
-                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: deadline, now: now), &ignored)
+                let idle = active.isEmpty && held.isEmpty
+                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: deadline, now: now, idle: idle), &ignored)
                 inbox.withLock { $0.loopIsWaiting = false }
             }
             if awaitsCommand {

@@ -173,6 +173,12 @@ public final class Session: Sendable {
 
     /// libcurl easy handles currently alive in this session's engine (tests check for leaks).
     var liveHandleCount: Int? { ownedEngine?.liveHandles.load(ordering: .relaxed) }
+
+    /// Rounds this session's engine loop has run: unchanged while it sleeps (tests).
+    var engineRounds: Int? { ownedEngine?.rounds.load(ordering: .relaxed) }
+
+    /// True while this session's engine waits for a command (tests).
+    var engineIsWaiting: Bool { ownedEngine?.isWaitingForCommands ?? false }
 }
 
 /// Used only if libcurl could not be initialised: every request fails with a clear error.
