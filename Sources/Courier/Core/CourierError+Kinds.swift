@@ -194,6 +194,13 @@ extension CourierError {
     /// As a kind, for `switch` and `==`: `case .cancelled:` matches every `cancelled` error.
     public static let cancelled = CourierError(code: .cancelled, description: "The request was cancelled")
 
+    /// The session was shut down (``Session/shutdown()``): a request made or attempted after
+    /// that completes at once with this error, and is never retried.
+    ///
+    /// As a kind, for `switch` and `==`: `case .sessionShutDown:` matches every `sessionShutDown` error.
+    public static let sessionShutDown = CourierError(
+        code: .sessionShutDown, description: "The session was shut down")
+
     /// The decoded response body exceeded the configured limit (``limit``, in bytes).
     ///
     /// As a kind, for `switch` and `==`: `case .responseTooLarge:` matches every `responseTooLarge` error.
@@ -399,6 +406,7 @@ extension CourierError {
         case redirectRefused
         case insecureRedirect
         case cancelled
+        case sessionShutDown
         case responseTooLarge
         case truncatedResponse
         case protocolViolation

@@ -8,7 +8,7 @@ extension CurlEngine {
     /// origin, hands it to ``admission`` which starts it when a stream is likely free.
     func attach(_ transfer: CurlTransfer) {
         guard !transfer.isFinished else { return }
-        if transfer.isCancelRequested {
+        if transfer.isCancelRequested || transfer.options.sessionEpoch < cancelledBeforeEpoch {
             transfer.finish(error: .cancelled)
             return
         }
@@ -20,6 +20,21 @@ extension CurlEngine {
         held[id] = transfer
         admission.submit(id, origin: origin)
         if transfer.requestDeadline != nil { scheduleDeadline(of: transfer, now: .now) }
+    }
+
+    /// Cancels every transfer of a request made before `epoch` (``Session/cancelAll()``), and
+    /// those that reach the loop later (``attach(_:)`` checks).
+    func cancelAll(before epoch: UInt64) {
+        guard epoch > cancelledBeforeEpoch else { return }
+        cancelledBeforeEpoch = epoch
+        for transfer in Array(active.values) where transfer.options.sessionEpoch < epoch {
+            detach(transfer)
+            transfer.finish(error: .cancelled)
+        }
+        for transfer in Array(held.values) where transfer.options.sessionEpoch < epoch {
+            dropHeld(transfer)
+            transfer.finish(error: .cancelled)
+        }
     }
 
     /// Starts the transfers ``admission`` lets through; returns how many.
