@@ -13,10 +13,10 @@ import Foundation
 extension CurlEngine {
     /// Gives `transfer` its nearest deadline in ``deadlines`` (the request limit, and for a
     /// transfer in libcurl the idle limit too), or none when it has no limit.
-    func scheduleDeadline(of transfer: CurlTransfer, now: ContinuousClock.Instant) {
+    func scheduleDeadline(of transfer: CurlTransfer, now: ContinuousClock.Instant, inLibcurl: Bool) {
         let id = ObjectIdentifier(transfer)
         var next = transfer.requestDeadline
-        if active[id] != nil, let idle = transfer.idleDeadline(now: now) { next = min(next ?? idle, idle) }
+        if inLibcurl, let idle = transfer.idleDeadline(now: now) { next = min(next ?? idle, idle) }
         if let next {
             deadlines.schedule(id, at: next)
         } else {
@@ -34,7 +34,7 @@ extension CurlEngine {
                     dropHeld(transfer)
                     transfer.finish(error: .timedOut(.request))
                 } else {
-                    scheduleDeadline(of: transfer, now: now)
+                    scheduleDeadline(of: transfer, now: now, inLibcurl: false)
                 }
             } else if let transfer = active[id] {
                 if let deadline = transfer.requestDeadline, deadline <= now {
@@ -42,7 +42,7 @@ extension CurlEngine {
                 } else if let deadline = transfer.idleDeadline(now: now), deadline <= now {
                     expire(transfer, .idle)
                 } else {
-                    scheduleDeadline(of: transfer, now: now)
+                    scheduleDeadline(of: transfer, now: now, inLibcurl: true)
                 }
             }
         }

@@ -19,7 +19,7 @@ extension CurlEngine {
         let id = ObjectIdentifier(transfer)
         held[id] = transfer
         admission.submit(id, origin: origin)
-        if transfer.requestDeadline != nil { scheduleDeadline(of: transfer, now: .now) }
+        if transfer.requestDeadline != nil { scheduleDeadline(of: transfer, now: .now, inLibcurl: false) }
     }
 
     /// Cancels every transfer of a request made before `epoch` (``Session/cancelAll()``), and
@@ -44,6 +44,8 @@ extension CurlEngine {
         var started = 0
         for id in admission.admit() {
             guard let transfer = held.removeValue(forKey: id) else { continue }
+            // Rescheduled (with its idle limit) once in libcurl; gone if it cannot start.
+            deadlines.remove(id)
             start(transfer)
             started += 1
         }
@@ -72,7 +74,7 @@ extension CurlEngine {
         }
         active[ObjectIdentifier(transfer)] = transfer
         if transfer.requestDeadline != nil || transfer.options.idleTimeout != nil {
-            scheduleDeadline(of: transfer, now: .now)
+            scheduleDeadline(of: transfer, now: transfer.hopStartedAt ?? .now, inLibcurl: true)
         }
     }
 
