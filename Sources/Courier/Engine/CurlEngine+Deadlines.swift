@@ -14,13 +14,12 @@ extension CurlEngine {
     /// Gives `transfer` its nearest deadline in ``deadlines`` (the request limit, and for a
     /// transfer in libcurl the idle limit too), or none when it has no limit.
     func scheduleDeadline(of transfer: CurlTransfer, now: ContinuousClock.Instant, inLibcurl: Bool) {
-        let id = ObjectIdentifier(transfer)
         var next = transfer.requestDeadline
         if inLibcurl, let idle = transfer.idleDeadline(now: now) { next = min(next ?? idle, idle) }
         if let next {
-            deadlines.schedule(id, at: next)
+            deadlines.schedule(transfer, at: next)
         } else {
-            deadlines.remove(id)
+            deadlines.remove(transfer)
         }
     }
 
@@ -28,7 +27,8 @@ extension CurlEngine {
     /// which one will. Looks only at the deadlines that are due: an idle limit that moved on
     /// (bytes arrived since it was scheduled) is scheduled again at its new instant.
     func expireDeadlines(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        while let id = deadlines.popDue(now: now) {
+        while let due = deadlines.popDue(now: now) {
+            let id = ObjectIdentifier(due)
             if let transfer = held[id] {
                 if let deadline = transfer.requestDeadline, deadline <= now {
                     dropHeld(transfer)

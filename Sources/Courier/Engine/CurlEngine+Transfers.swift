@@ -45,7 +45,7 @@ extension CurlEngine {
         for id in admission.admit() {
             guard let transfer = held.removeValue(forKey: id) else { continue }
             // Rescheduled (with its idle limit) once in libcurl; gone if it cannot start.
-            deadlines.remove(id)
+            deadlines.remove(transfer)
             start(transfer)
             started += 1
         }
@@ -83,7 +83,7 @@ extension CurlEngine {
         let id = ObjectIdentifier(transfer)
         active.removeValue(forKey: id)
         admission.remove(id)
-        deadlines.remove(id)
+        deadlines.remove(transfer)
         if let easy = transfer.easy {
             curl_multi_remove_handle(multi, easy)
         }
@@ -95,7 +95,7 @@ extension CurlEngine {
         let id = ObjectIdentifier(transfer)
         held.removeValue(forKey: id)
         admission.remove(id)
-        deadlines.remove(id)
+        deadlines.remove(transfer)
     }
 
     @discardableResult

@@ -68,7 +68,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
     private static let maxIdleHandles = 64
     /// The nearest deadline of every transfer with a time limit (CurlEngine+Deadlines.swift).
     /// Loop thread only.
-    @exclusivity(unchecked) var deadlines = DeadlineQueue<ObjectIdentifier, ContinuousClock.Instant>()
+    @exclusivity(unchecked) var deadlines = DeadlineQueue<CurlTransfer, ContinuousClock.Instant>()
     /// Rounds of the loop so far: it stays put while the loop waits (tests check that an idle
     /// engine never wakes). Written by the loop thread only.
     let rounds = Atomic<Int>(0)

@@ -1,52 +1,63 @@
-/// The engine's pending deadlines, soonest first: a binary min-heap with an index from key to
-/// heap slot, so that scheduling, moving and removing a key cost O(log n) and finding what is due
-/// costs O(1) while nothing is. The engine keeps one entry per transfer that has a time limit (its
+/// What a ``DeadlineQueue`` holds: an object that remembers its own place in the queue, so that
+/// moving or removing it needs no look-up (no hashing on the engine's hot path).
+protocol DeadlineQueueElement: AnyObject {
+    /// The element's index in the queue's heap; -1 while it is not queued. Only the queue sets it.
+    var deadlineSlot: Int { get set }
+}
+
+/// The engine's pending deadlines, soonest first: a binary min-heap whose elements remember their
+/// slot, so that scheduling, moving and removing one cost O(log n) and finding what is due costs
+/// O(1) while nothing is. The engine keeps one entry per transfer that has a time limit (its
 /// nearest deadline) and looks only at the entries that are due, so the work of a loop round does
 /// not grow with the number of transfers. Pure: no clock, no threads; generic over the instant so
-/// that tests use plain numbers.
-struct DeadlineQueue<Key: Hashable, Instant: Comparable> {
-    private var heap: [(instant: Instant, key: Key)] = []
-    private var slots: [Key: Int] = [:]
+/// that tests use plain numbers. An element belongs to at most one queue.
+struct DeadlineQueue<Element: DeadlineQueueElement, Instant: Comparable> {
+    private var heap: [(instant: Instant, element: Element)] = []
 
     init() {}
 
     /// True when no deadline is pending.
     var isEmpty: Bool { heap.isEmpty }
 
-    /// How many keys have a deadline.
+    /// How many elements have a deadline.
     var count: Int { heap.count }
 
     /// The soonest deadline, or nil when none is pending.
     var next: Instant? { heap.first?.instant }
 
-    /// The deadline of `key`, if it has one.
-    func deadline(of key: Key) -> Instant? {
-        slots[key].map { heap[$0].instant }
+    /// The deadline of `element`, if it has one.
+    func deadline(of element: Element) -> Instant? {
+        let slot = element.deadlineSlot
+        guard slot >= 0, slot < heap.count, heap[slot].element === element else { return nil }
+        return heap[slot].instant
     }
 
-    /// Gives `key` the deadline `instant`, replacing the one it had.
-    mutating func schedule(_ key: Key, at instant: Instant) {
-        if let slot = slots[key] {
+    /// Gives `element` the deadline `instant`, replacing the one it had.
+    mutating func schedule(_ element: Element, at instant: Instant) {
+        let slot = element.deadlineSlot
+        if slot >= 0, slot < heap.count, heap[slot].element === element {
             let earlier = instant < heap[slot].instant
             heap[slot].instant = instant
             if earlier { siftUp(slot) } else { siftDown(slot) }
             return
         }
-        heap.append((instant, key))
-        slots[key] = heap.count - 1
+        heap.append((instant, element))
+        element.deadlineSlot = heap.count - 1
         siftUp(heap.count - 1)
     }
 
-    /// Drops the deadline of `key`, if it has one.
-    mutating func remove(_ key: Key) {
-        guard !heap.isEmpty, let slot = slots.removeValue(forKey: key) else { return }
+    /// Drops the deadline of `element`, if it has one.
+    mutating func remove(_ element: Element) {
+        let slot = element.deadlineSlot
+        guard slot >= 0, slot < heap.count, heap[slot].element === element else { return }
+        element.deadlineSlot = -1
         let last = heap.count - 1
         if slot == last {
             heap.removeLast()
             return
         }
         heap[slot] = heap.removeLast()
-        slots[heap[slot].key] = slot
+        heap[slot].element.deadlineSlot = slot
         if slot > 0 && heap[slot].instant < heap[(slot - 1) / 2].instant {
             siftUp(slot)
         } else {
@@ -54,12 +65,12 @@ struct DeadlineQueue<Key: Hashable, Instant: Comparable> {
         }
     }
 
-    /// Removes and returns the key with the soonest deadline if that deadline is at or before
+    /// Removes and returns the element with the soonest deadline if that deadline is at or before
     /// `now`; nil when nothing is due.
-    mutating func popDue(now: Instant) -> Key? {
+    mutating func popDue(now: Instant) -> Element? {
         guard let first = heap.first, first.instant <= now else { return nil }
-        remove(first.key)
-        return first.key
+        remove(first.element)
+        return first.element
     }
 
     private mutating func siftUp(_ start: Int) {
@@ -88,7 +99,7 @@ struct DeadlineQueue<Key: Hashable, Instant: Comparable> {
 
     private mutating func swapAt(_ a: Int, _ b: Int) {
         heap.swapAt(a, b)
-        slots[heap[a].key] = a
-        slots[heap[b].key] = b
+        heap[a].element.deadlineSlot = a
+        heap[b].element.deadlineSlot = b
     }
 }

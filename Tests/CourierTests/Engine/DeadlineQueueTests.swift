@@ -3,6 +3,13 @@ import XCTest
 
 /// The engine's deadline heap as a pure structure: tables of operations and what they leave.
 final class DeadlineQueueTests: XCTestCase {
+    /// A queued thing, named for the tables.
+    private final class Item: DeadlineQueueElement {
+        let name: String
+        var deadlineSlot = -1
+        init(_ name: String) { self.name = name }
+    }
+
     private enum Step {
         case schedule(String, Int)
         case remove(String)
@@ -11,20 +18,33 @@ final class DeadlineQueueTests: XCTestCase {
     }
 
     private func run(_ steps: [Step], next: Int?, count: Int, line: UInt = #line) {
-        var queue = DeadlineQueue<String, Int>()
+        var queue = DeadlineQueue<Item, Int>()
+        var items: [String: Item] = [:]
+        func item(_ name: String) -> Item {
+            if let item = items[name] { return item }
+            let item = Item(name)
+            items[name] = item
+            return item
+        }
         for step in steps {
             switch step {
-            case .schedule(let key, let instant): queue.schedule(key, at: instant)
-            case .remove(let key): queue.remove(key)
+            case .schedule(let name, let instant): queue.schedule(item(name), at: instant)
+            case .remove(let name): queue.remove(item(name))
             case .popDue(let now, let expected):
                 var popped: [String] = []
-                while let key = queue.popDue(now: now) { popped.append(key) }
+                while let due = queue.popDue(now: now) {
+                    popped.append(due.name)
+                    XCTAssertEqual(due.deadlineSlot, -1, "a popped item is no longer queued", line: line)
+                }
                 XCTAssertEqual(popped, expected, "popDue(now: \(now))", line: line)
             }
         }
         XCTAssertEqual(queue.next, next, "next", line: line)
         XCTAssertEqual(queue.count, count, "count", line: line)
         XCTAssertEqual(queue.isEmpty, count == 0, "isEmpty", line: line)
+        for (name, item) in items where queue.deadline(of: item) == nil {
+            XCTAssertEqual(item.deadlineSlot, -1, "\(name) is not queued", line: line)
+        }
     }
 
     func testTable() {
@@ -61,21 +81,22 @@ final class DeadlineQueueTests: XCTestCase {
     /// in order, and nothing else.
     func testAgainstAModel() {
         var generator = SystemRandomNumberGenerator()
-        var queue = DeadlineQueue<Int, Int>()
+        var queue = DeadlineQueue<Item, Int>()
         var model: [Int: Int] = [:]
+        let items = (0..<200).map { Item("\($0)") }
         for round in 0..<2_000 {
             let key = Int.random(in: 0..<200, using: &generator)
             switch Int.random(in: 0..<4, using: &generator) {
             case 0, 1:
                 let instant = Int.random(in: round...(round + 500), using: &generator)
-                queue.schedule(key, at: instant)
+                queue.schedule(items[key], at: instant)
                 model[key] = instant
             case 2:
-                queue.remove(key)
+                queue.remove(items[key])
                 model[key] = nil
             default:
                 var popped: [(Int, Int)] = []
-                while let due = queue.popDue(now: round) {
+                while let due = queue.popDue(now: round).flatMap({ Int($0.name) }) {
                     popped.append((model[due] ?? -1, due))
                     model[due] = nil
                 }
@@ -85,7 +106,7 @@ final class DeadlineQueueTests: XCTestCase {
             }
             XCTAssertEqual(queue.count, model.count)
             XCTAssertEqual(queue.next, model.values.min())
-            XCTAssertEqual(queue.deadline(of: key), model[key])
+            XCTAssertEqual(queue.deadline(of: items[key]), model[key])
         }
     }
 
