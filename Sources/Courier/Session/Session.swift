@@ -12,7 +12,9 @@ import FoundationNetworking
 /// let user = try await session.request(UserRouter.me).decodable(User.self)
 /// ```
 /// A session owns one libcurl engine thread with its own connection cache; reuse one session
-/// (or a few) for a whole program rather than one per request.
+/// (or a few) for a whole program rather than one per request. The thread sleeps while nothing
+/// is in flight; ``shutdown()`` stops it (and frees every connection) when you are done, and
+/// ``cancelAll()`` cancels every request without stopping it.
 public final class Session: Sendable {
     /// A session with the default configuration, shared by the whole process.
     public static let `default` = Session()
