@@ -1,7 +1,7 @@
 import Foundation
 
-// The kinds of CourierError. Each kind is a static value (for `switch` and `==`) and, when it
-// carries details, Courier builds it with a package function of the same name; code outside
+// The kinds of CourierError: each is a public static value, for `switch` and `==`. Courier fills in
+// an error's details with the package functions in CourierError+Details.swift; code outside
 // Courier uses `CourierError(_:reason:underlying:)`.
 
 extension CourierError {
@@ -13,41 +13,16 @@ extension CourierError {
     /// As a kind, for `switch` and `==`: `case .invalidURL:` matches every `invalidURL` error.
     public static let invalidURL = CourierError(code: .invalidURL, description: "Invalid URL")
 
-    /// A ``invalidURL`` error with its details.
-    package static func invalidURL(_ text: String) -> CourierError {
-        CourierError(
-            code: .invalidURL,
-            description: "Invalid URL: \(text)",
-            subject: text)
-    }
-
     /// The URL's scheme is not `http` or `https`; ``subject`` is the scheme found.
     ///
     /// As a kind, for `switch` and `==`: `case .unsupportedScheme:` matches every `unsupportedScheme` error.
     public static let unsupportedScheme = CourierError(
         code: .unsupportedScheme, description: "Unsupported URL scheme: only http and https are allowed")
 
-    /// A ``unsupportedScheme`` error with its details.
-    package static func unsupportedScheme(_ scheme: String) -> CourierError {
-        CourierError(
-            code: .unsupportedScheme,
-            description: "Unsupported URL scheme '\(scheme)': only http and https are allowed",
-            subject: scheme)
-    }
-
     /// A header name or value is not allowed (for example it contains CR or LF); ``subject`` is its name.
     ///
     /// As a kind, for `switch` and `==`: `case .invalidHeader:` matches every `invalidHeader` error.
     public static let invalidHeader = CourierError(code: .invalidHeader, description: "Invalid header")
-
-    /// A ``invalidHeader`` error with its details.
-    package static func invalidHeader(name: String, reason: String) -> CourierError {
-        CourierError(
-            code: .invalidHeader,
-            description: "Invalid header '\(name)': \(reason)",
-            subject: name,
-            reason: reason)
-    }
 
     /// A parameter could not be encoded; ``subject`` names where (for example `user.birthday`).
     ///
@@ -55,41 +30,16 @@ extension CourierError {
     public static let parameterEncodingFailed = CourierError(
         code: .parameterEncodingFailed, description: "Cannot encode a parameter")
 
-    /// A ``parameterEncodingFailed`` error with its details.
-    package static func parameterEncodingFailed(keyPath: String, reason: String) -> CourierError {
-        CourierError(
-            code: .parameterEncodingFailed,
-            description: "Cannot encode parameter '\(keyPath)': \(reason)",
-            subject: keyPath,
-            reason: reason)
-    }
-
     /// A multipart body could not be assembled (for example a file part could not be read).
     ///
     /// As a kind, for `switch` and `==`: `case .multipartEncodingFailed:` matches every `multipartEncodingFailed` error.
     public static let multipartEncodingFailed = CourierError(
         code: .multipartEncodingFailed, description: "Cannot build multipart body")
 
-    /// A ``multipartEncodingFailed`` error with its details.
-    package static func multipartEncodingFailed(reason: String) -> CourierError {
-        CourierError(
-            code: .multipartEncodingFailed,
-            description: "Cannot build multipart body: \(reason)",
-            reason: reason)
-    }
-
     /// The request is malformed in another way; ``reason`` says how.
     ///
     /// As a kind, for `switch` and `==`: `case .invalidRequest:` matches every `invalidRequest` error.
     public static let invalidRequest = CourierError(code: .invalidRequest, description: "Invalid request")
-
-    /// A ``invalidRequest`` error with its details.
-    package static func invalidRequest(reason: String) -> CourierError {
-        CourierError(
-            code: .invalidRequest,
-            description: "Invalid request: \(reason)",
-            reason: reason)
-    }
 
     // MARK: Transport
 
@@ -98,52 +48,20 @@ extension CourierError {
     /// As a kind, for `switch` and `==`: `case .dnsFailure:` matches every `dnsFailure` error.
     public static let dnsFailure = CourierError(code: .dnsFailure, description: "Could not resolve the host")
 
-    /// A ``dnsFailure`` error with its details.
-    package static func dnsFailure(host: String) -> CourierError {
-        CourierError(
-            code: .dnsFailure,
-            description: "Could not resolve host '\(host)'",
-            subject: host)
-    }
-
     /// No connection could be made to the server (refused, unreachable).
     ///
     /// As a kind, for `switch` and `==`: `case .cannotConnect:` matches every `cannotConnect` error.
     public static let cannotConnect = CourierError(code: .cannotConnect, description: "Cannot connect")
-
-    /// A ``cannotConnect`` error with its details.
-    package static func cannotConnect(message: String) -> CourierError {
-        CourierError(
-            code: .cannotConnect,
-            description: "Cannot connect: \(message)",
-            reason: message)
-    }
 
     /// The request took too long; ``timeoutKind`` says which limit fired.
     ///
     /// As a kind, for `switch` and `==`: `case .timedOut:` matches every `timedOut` error.
     public static let timedOut = CourierError(code: .timedOut, description: "Timed out")
 
-    /// A ``timedOut`` error with its details.
-    package static func timedOut(_ kind: TimeoutKind) -> CourierError {
-        CourierError(
-            code: .timedOut,
-            description: "Timed out (\(kind.rawValue) timeout)",
-            timeoutKind: kind)
-    }
-
     /// The TLS handshake or certificate verification failed.
     ///
     /// As a kind, for `switch` and `==`: `case .tlsFailure:` matches every `tlsFailure` error.
     public static let tlsFailure = CourierError(code: .tlsFailure, description: "TLS failure")
-
-    /// A ``tlsFailure`` error with its details.
-    package static func tlsFailure(message: String) -> CourierError {
-        CourierError(
-            code: .tlsFailure,
-            description: "TLS failure: \(message)",
-            reason: message)
-    }
 
     /// The server's public key did not match any pinned key.
     ///
@@ -156,27 +74,11 @@ extension CourierError {
     /// As a kind, for `switch` and `==`: `case .tooManyRedirects:` matches every `tooManyRedirects` error.
     public static let tooManyRedirects = CourierError(code: .tooManyRedirects, description: "Too many redirects")
 
-    /// A ``tooManyRedirects`` error with its details.
-    package static func tooManyRedirects(limit: Int) -> CourierError {
-        CourierError(
-            code: .tooManyRedirects,
-            description: "Too many redirects (limit \(limit))",
-            limit: limit)
-    }
-
     /// A redirect pointed at a scheme other than `http` or `https`; ``subject`` is its target.
     ///
     /// As a kind, for `switch` and `==`: `case .redirectRefused:` matches every `redirectRefused` error.
     public static let redirectRefused = CourierError(
         code: .redirectRefused, description: "Redirect to a disallowed URL refused")
-
-    /// A ``redirectRefused`` error with its details.
-    package static func redirectRefused(location: String) -> CourierError {
-        CourierError(
-            code: .redirectRefused,
-            description: "Redirect to a disallowed URL refused: \(location)",
-            subject: location)
-    }
 
     /// A redirect from `https` to plain `http` was refused (``SecurityPolicy/allowsInsecureRedirects`` is off); ``subject`` is its target.
     ///
@@ -185,19 +87,15 @@ extension CourierError {
         code: .insecureRedirect,
         description: "Redirect from https to plain http refused (see SecurityPolicy.allowsInsecureRedirects)")
 
-    /// A ``insecureRedirect`` error with its details.
-    package static func insecureRedirect(location: String) -> CourierError {
-        CourierError(
-            code: .insecureRedirect,
-            description:
-                "Redirect from https to plain http refused: \(location) (see SecurityPolicy.allowsInsecureRedirects)",
-            subject: location)
-    }
-
     /// The request was cancelled, by `cancel()` or by Swift task cancellation.
     ///
     /// As a kind, for `switch` and `==`: `case .cancelled:` matches every `cancelled` error.
     public static let cancelled = CourierError(code: .cancelled, description: "The request was cancelled")
+
+    /// The session was shut down (``Session/shutdown()``): a request made or attempted after that completes at once with this error, and is never retried.
+    ///
+    /// As a kind, for `switch` and `==`: `case .sessionShutDown:` matches every `sessionShutDown` error.
+    public static let sessionShutDown = CourierError(code: .sessionShutDown, description: "The session was shut down")
 
     /// The decoded response body exceeded the configured limit (``limit``, in bytes).
     ///
@@ -205,27 +103,11 @@ extension CourierError {
     public static let responseTooLarge = CourierError(
         code: .responseTooLarge, description: "Response larger than the limit")
 
-    /// A ``responseTooLarge`` error with its details.
-    package static func responseTooLarge(limit: Int) -> CourierError {
-        CourierError(
-            code: .responseTooLarge,
-            description: "Response larger than the limit of \(limit) bytes",
-            limit: limit)
-    }
-
     /// The connection closed before the whole response arrived.
     ///
     /// As a kind, for `switch` and `==`: `case .truncatedResponse:` matches every `truncatedResponse` error.
     public static let truncatedResponse = CourierError(
         code: .truncatedResponse, description: "Connection closed before the response was complete")
-
-    /// A ``truncatedResponse`` error with its details.
-    package static func truncatedResponse(message: String) -> CourierError {
-        CourierError(
-            code: .truncatedResponse,
-            description: "Connection closed before the response was complete: \(message)",
-            reason: message)
-    }
 
     /// The server sent something that is not valid HTTP. Never retried.
     ///
@@ -233,41 +115,16 @@ extension CourierError {
     public static let protocolViolation = CourierError(
         code: .protocolViolation, description: "Invalid HTTP from server")
 
-    /// A ``protocolViolation`` error with its details.
-    package static func protocolViolation(message: String) -> CourierError {
-        CourierError(
-            code: .protocolViolation,
-            description: "Invalid HTTP from server: \(message)",
-            reason: message)
-    }
-
     /// Any other libcurl failure; ``transportCode`` is its `CURLcode`.
     ///
     /// As a kind, for `switch` and `==`: `case .transport:` matches every `transport` error.
     public static let transport = CourierError(code: .transport, description: "Transfer failed")
-
-    /// A ``transport`` error with its details.
-    package static func transport(code: Int, message: String) -> CourierError {
-        CourierError(
-            code: .transport,
-            description: "Transfer failed (curl \(code)): \(message)",
-            reason: message,
-            transportCode: code)
-    }
 
     /// A transport other than the engine (a stub, a replay store, your own) had no answer for the request; ``reason`` describes the request and what was missing.
     ///
     /// As a kind, for `switch` and `==`: `case .unhandledRequest:` matches every `unhandledRequest` error.
     public static let unhandledRequest = CourierError(
         code: .unhandledRequest, description: "No response for the request")
-
-    /// A ``unhandledRequest`` error with its details.
-    package static func unhandledRequest(reason: String) -> CourierError {
-        CourierError(
-            code: .unhandledRequest,
-            description: "No response for the request: \(reason)",
-            reason: reason)
-    }
 
     // MARK: Validation and serialization
 
@@ -277,41 +134,16 @@ extension CourierError {
     public static let unacceptableStatusCode = CourierError(
         code: .unacceptableStatusCode, description: "Unacceptable status code")
 
-    /// A ``unacceptableStatusCode`` error with its details.
-    package static func unacceptableStatusCode(_ code: Int) -> CourierError {
-        CourierError(
-            code: .unacceptableStatusCode,
-            description: "Unacceptable status code \(code)",
-            statusCode: code)
-    }
-
     /// `validate(contentType:)` rejected the response's content type (``subject``, nil when there was none).
     ///
     /// As a kind, for `switch` and `==`: `case .unacceptableContentType:` matches every `unacceptableContentType` error.
     public static let unacceptableContentType = CourierError(
         code: .unacceptableContentType, description: "Unacceptable content type")
 
-    /// A ``unacceptableContentType`` error with its details.
-    package static func unacceptableContentType(_ contentType: String?) -> CourierError {
-        CourierError(
-            code: .unacceptableContentType,
-            description: "Unacceptable content type \(contentType ?? "(none)")",
-            subject: contentType)
-    }
-
     /// The body could not be decoded; ``subject`` names the failing coding path (empty for the root).
     ///
     /// As a kind, for `switch` and `==`: `case .decodingFailed:` matches every `decodingFailed` error.
     public static let decodingFailed = CourierError(code: .decodingFailed, description: "Decoding failed")
-
-    /// A ``decodingFailed`` error with its details.
-    package static func decodingFailed(path: String, reason: String) -> CourierError {
-        CourierError(
-            code: .decodingFailed,
-            description: "Decoding failed at \(path.isEmpty ? "(root)" : path): \(reason)",
-            subject: path,
-            reason: reason)
-    }
 
     /// The body is not text in the expected encoding.
     ///
@@ -326,31 +158,11 @@ extension CourierError {
     /// As a kind, for `switch` and `==`: `case .pluginFailed:` matches every `pluginFailed` error.
     public static let pluginFailed = CourierError(code: .pluginFailed, description: "A plugin failed")
 
-    /// A ``pluginFailed`` error with its details.
-    package static func pluginFailed(plugin: String, hook: PluginHook, underlying: any Error) -> CourierError {
-        CourierError(
-            code: .pluginFailed,
-            description: "Plugin \(plugin) failed in \(hook.rawValue): \(String(describing: underlying))",
-            subject: plugin,
-            reason: String(describing: underlying),
-            underlying: underlying)
-    }
-
     /// A ``RequestInterceptor``'s adapter threw an error that is not a `CourierError`; the request was not sent. ``subject`` is the interceptor's type name and ``underlying`` the error it threw.
     ///
     /// As a kind, for `switch` and `==`: `case .adaptationFailed:` matches every `adaptationFailed` error.
     public static let adaptationFailed = CourierError(
         code: .adaptationFailed, description: "An interceptor could not adapt the request")
-
-    /// A ``adaptationFailed`` error with its details.
-    package static func adaptationFailed(interceptor: String, underlying: any Error) -> CourierError {
-        CourierError(
-            code: .adaptationFailed,
-            description: "Interceptor \(interceptor) could not adapt the request: \(String(describing: underlying))",
-            subject: interceptor,
-            reason: String(describing: underlying),
-            underlying: underlying)
-    }
 
     // MARK: Authentication
 
@@ -366,34 +178,16 @@ extension CourierError {
     public static let credentialRefreshFailed = CourierError(
         code: .credentialRefreshFailed, description: "Refreshing the credential failed")
 
-    /// A ``credentialRefreshFailed`` error with its details.
-    package static func credentialRefreshFailed(underlying: any Error) -> CourierError {
-        CourierError(
-            code: .credentialRefreshFailed,
-            description: "Refreshing the credential failed: \(String(describing: underlying))",
-            reason: String(describing: underlying),
-            underlying: underlying)
-    }
-
     /// More than ``limit`` refreshes were needed within the window: the server keeps refusing fresh credentials, so refreshing stops (until the window has passed) instead of looping.
     ///
     /// As a kind, for `switch` and `==`: `case .tooManyCredentialRefreshes:` matches every `tooManyCredentialRefreshes` error.
     public static let tooManyCredentialRefreshes = CourierError(
         code: .tooManyCredentialRefreshes,
         description: "The credential was refreshed too often and is still refused; not refreshing again")
-
-    /// A ``tooManyCredentialRefreshes`` error with its details.
-    package static func tooManyCredentialRefreshes(limit: Int, window: TimeInterval) -> CourierError {
-        CourierError(
-            code: .tooManyCredentialRefreshes,
-            description:
-                "The credential was refreshed \(limit) times within \(Int(window)) s and is still refused; not refreshing again",
-            limit: limit)
-    }
 }
 
 extension CourierError {
-    /// What kind of error this is, as stored: compared by ``==``, printed by ``kindName``.
+    /// What kind of error this is, as stored: compared by `==`, printed by `kind`.
     enum Code: String, Sendable {
         case invalidURL
         case unsupportedScheme
@@ -410,6 +204,7 @@ extension CourierError {
         case redirectRefused
         case insecureRedirect
         case cancelled
+        case sessionShutDown
         case responseTooLarge
         case truncatedResponse
         case protocolViolation

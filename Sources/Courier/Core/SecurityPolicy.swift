@@ -106,3 +106,19 @@ extension SecurityPolicy {
     /// The field that crosses it is named in the ``CourierError/invalidHeader``.
     public static let maxRequestHeadSize = 256 * 1024
 }
+
+extension SecurityPolicy {
+    /// The URL schemes Courier sends requests to and follows redirects to: `http` and `https`.
+    /// The one allow-list every layer reads: URL building, string URLs, the engine's handle
+    /// set-up (and libcurl's own protocol options), and the redirect decision.
+    static let allowedSchemes = ["http", "https"]
+
+    /// The allow-list as libcurl's `CURLOPT_PROTOCOLS_STR` value.
+    static let allowedSchemesForCurl = allowedSchemes.joined(separator: ",")
+
+    /// True when `scheme` (any case) is in ``allowedSchemes``; false for nil.
+    static func allowsScheme(_ scheme: String?) -> Bool {
+        guard let scheme else { return false }
+        return allowedSchemes.contains { scheme.caseInsensitiveEquals($0) }
+    }
+}

@@ -11,39 +11,42 @@ import Foundation
 /// transfer starts connecting, not while it waits for a connection, and libcurl's own timer
 /// wakes the loop for it on time. Loop thread only.
 extension CurlEngine {
+    /// Gives `transfer` its nearest deadline in ``deadlines`` (the request limit, and for a
+    /// transfer in libcurl the idle limit too), or none when it has no limit.
+    func scheduleDeadline(of transfer: CurlTransfer, now: ContinuousClock.Instant, inLibcurl: Bool) {
+        var next = transfer.requestDeadline
+        if inLibcurl, let idle = transfer.idleDeadline(now: now) { next = min(next ?? idle, idle) }
+        if let next {
+            deadlines.schedule(transfer, at: next)
+        } else {
+            deadlines.remove(transfer)
+        }
+    }
+
     /// Fails every transfer whose request or idle limit has passed; returns the next instant at
-    /// which one will.
+    /// which one will. Looks only at the deadlines that are due: an idle limit that moved on
+    /// (bytes arrived since it was scheduled) is scheduled again at its new instant.
     func expireDeadlines(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        var next: ContinuousClock.Instant?
-        func consider(_ instant: ContinuousClock.Instant) {
-            if next.map({ instant < $0 }) ?? true { next = instant }
-        }
-        for transfer in held.values {
-            guard let deadline = transfer.requestDeadline else { continue }
-            if deadline <= now {
-                dropHeld(transfer)
-                transfer.finish(error: .timedOut(.request))
-            } else {
-                consider(deadline)
-            }
-        }
-        for transfer in active.values {
-            if let deadline = transfer.requestDeadline {
-                if deadline <= now {
+        while let due = deadlines.popDue(now: now) {
+            let id = ObjectIdentifier(due)
+            if let transfer = held[id] {
+                if let deadline = transfer.requestDeadline, deadline <= now {
+                    dropHeld(transfer)
+                    transfer.finish(error: .timedOut(.request))
+                } else {
+                    scheduleDeadline(of: transfer, now: now, inLibcurl: false)
+                }
+            } else if let transfer = active[id] {
+                if let deadline = transfer.requestDeadline, deadline <= now {
                     expire(transfer, .request)
-                    continue
-                }
-                consider(deadline)
-            }
-            if let deadline = transfer.idleDeadline(now: now) {
-                if deadline <= now {
+                } else if let deadline = transfer.idleDeadline(now: now), deadline <= now {
                     expire(transfer, .idle)
-                    continue
+                } else {
+                    scheduleDeadline(of: transfer, now: now, inLibcurl: true)
                 }
-                consider(deadline)
             }
         }
-        return next
+        return deadlines.next
     }
 
     /// Ends an active transfer with a timeout, keeping the metrics and head seen so far; the
@@ -61,12 +64,19 @@ extension CurlEngine {
     }
 
     /// How long `curl_multi_poll` may wait: until the next deadline (rounded up to the next
-    /// millisecond), at most a second.
-    static func pollTimeout(until deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> Int32 {
-        guard let deadline else { return 1000 }
+    /// millisecond), at most a second while transfers are in flight (libcurl's own timers may
+    /// wake it sooner). With nothing in flight and no deadline (`idle`), as long as poll allows:
+    /// only a command (whose `curl_multi_wakeup` ends the wait) or a socket event wakes the loop.
+    static func pollTimeout(until deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant, idle: Bool) -> Int32
+    {
+        guard let deadline else { return idle ? idleWait : 1000 }
         let (seconds, attoseconds) = (deadline - now).components
         guard seconds < 1 else { return 1000 }
         let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(max(0, min(1000, milliseconds)))
     }
+
+    /// The wait of an idle loop: `Int32.max` milliseconds (24 days), which only a command or a
+    /// socket event ends.
+    static let idleWait = Int32.max
 }

@@ -8,7 +8,7 @@ extension CurlEngine {
     /// origin, hands it to ``admission`` which starts it when a stream is likely free.
     func attach(_ transfer: CurlTransfer) {
         guard !transfer.isFinished else { return }
-        if transfer.isCancelRequested {
+        if transfer.isCancelRequested || transfer.options.sessionEpoch < cancelledBeforeEpoch {
             transfer.finish(error: .cancelled)
             return
         }
@@ -19,6 +19,22 @@ extension CurlEngine {
         let id = ObjectIdentifier(transfer)
         held[id] = transfer
         admission.submit(id, origin: origin)
+        if transfer.requestDeadline != nil { scheduleDeadline(of: transfer, now: .now, inLibcurl: false) }
+    }
+
+    /// Cancels every transfer of a request made before `epoch` (``Session/cancelAll()``), and
+    /// those that reach the loop later (``attach(_:)`` checks).
+    func cancelAll(before epoch: UInt64) {
+        guard epoch > cancelledBeforeEpoch else { return }
+        cancelledBeforeEpoch = epoch
+        for transfer in Array(active.values) where transfer.options.sessionEpoch < epoch {
+            detach(transfer)
+            transfer.finish(error: .cancelled)
+        }
+        for transfer in Array(held.values) where transfer.options.sessionEpoch < epoch {
+            dropHeld(transfer)
+            transfer.finish(error: .cancelled)
+        }
     }
 
     /// Starts the transfers ``admission`` lets through; returns how many.
@@ -28,6 +44,8 @@ extension CurlEngine {
         var started = 0
         for id in admission.admit() {
             guard let transfer = held.removeValue(forKey: id) else { continue }
+            // Rescheduled (with its idle limit) once in libcurl; gone if it cannot start.
+            deadlines.remove(transfer)
             start(transfer)
             started += 1
         }
@@ -55,6 +73,9 @@ extension CurlEngine {
             return
         }
         active[ObjectIdentifier(transfer)] = transfer
+        if transfer.requestDeadline != nil || transfer.options.idleTimeout != nil {
+            scheduleDeadline(of: transfer, now: transfer.hopStartedAt ?? .now, inLibcurl: true)
+        }
     }
 
     /// Removes the transfer's handle from the multi and frees it.
@@ -62,6 +83,7 @@ extension CurlEngine {
         let id = ObjectIdentifier(transfer)
         active.removeValue(forKey: id)
         admission.remove(id)
+        deadlines.remove(transfer)
         if let easy = transfer.easy {
             curl_multi_remove_handle(multi, easy)
         }
@@ -73,6 +95,7 @@ extension CurlEngine {
         let id = ObjectIdentifier(transfer)
         held.removeValue(forKey: id)
         admission.remove(id)
+        deadlines.remove(transfer)
     }
 
     @discardableResult

@@ -23,6 +23,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
         case cancel(CurlTransfer)
         /// Unpause a direction Courier paused for backpressure (streamed bodies).
         case resume(CurlTransfer, TransferDirection)
+        /// Cancel every transfer of a request made before the session's epoch became this one.
+        case cancelAll(epoch: UInt64)
         case shutdown
     }
 
@@ -34,6 +36,11 @@ final class CurlEngine: Transport, @unchecked Sendable {
     }
 
     private let inbox = Locked(Inbox())
+    /// Whether the loop thread has stopped, and who waits for it to.
+    private let stopped = Locked((done: false, waiters: [CheckedContinuation<Void, Never>]()))
+    /// Transfers of requests made before this session epoch are cancelled (``Command/cancelAll(epoch:)``).
+    /// Loop thread only.
+    @exclusivity(unchecked) var cancelledBeforeEpoch: UInt64 = 0
     /// True while the inbox holds commands; read without the lock by the spinning loop.
     private let inboxHasCommands = Atomic<Bool>(false)
     /// When and how long the loop spins before parking. Loop thread only.
@@ -59,6 +66,12 @@ final class CurlEngine: Transport, @unchecked Sendable {
     /// nil), and ones that kept the session options of `profile`. Loop thread only.
     @exclusivity(unchecked) private var idleHandles: [(handle: UnsafeMutableRawPointer, profile: HandleProfile?)] = []
     private static let maxIdleHandles = 64
+    /// The nearest deadline of every transfer with a time limit (CurlEngine+Deadlines.swift).
+    /// Loop thread only.
+    @exclusivity(unchecked) var deadlines = DeadlineQueue<CurlTransfer, ContinuousClock.Instant>()
+    /// Rounds of the loop so far: it stays put while the loop waits (tests check that an idle
+    /// engine never wakes). Written by the loop thread only.
+    let rounds = Atomic<Int>(0)
     /// The last header list built, reused by requests with the same headers. Loop thread only.
     @exclusivity(unchecked) var headerLists = HeaderListCache()
 
@@ -89,10 +102,36 @@ final class CurlEngine: Transport, @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops the loop thread: in-flight transfers complete with ``CourierError/cancelled``.
+    /// Stops the loop thread: in-flight transfers complete with ``CourierError/cancelled``, and
+    /// later ones with ``CourierError/sessionShutDown``.
     func shutdown() {
         send(.shutdown)
     }
+
+    /// Stops the loop thread and returns once it has completed every transfer and freed the
+    /// multi handle and every easy handle.
+    func shutdownAndWait() async {
+        send(.shutdown)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = stopped.withLock { state in
+                if !state.done { state.waiters.append(continuation) }
+                return state.done
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Cancels every transfer of a request made before the session's epoch became `epoch`,
+    /// including those not yet seen by the loop.
+    func cancelAll(epoch: UInt64) {
+        send(.cancelAll(epoch: epoch))
+    }
+
+    /// True once the loop thread has stopped and freed its handles (tests).
+    var hasStopped: Bool { stopped.withLock { $0.done } }
+
+    /// True while the loop waits in `curl_multi_poll` for a command (tests).
+    var isWaitingForCommands: Bool { inbox.withLock { $0.loopIsWaiting } }
 
     // MARK: Transport
 
@@ -103,7 +142,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
     ) -> any TransportCancellable {
         let transfer = CurlTransfer(request: request, options: options, engine: self, completion: completion)
         if !send(.start(transfer)) {
-            transfer.completeWithoutEngine(.cancelled)
+            transfer.completeWithoutEngine(.sessionShutDown)
         }
         return transfer
     }
@@ -141,6 +180,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
         var running: Int32 = 0
         var stopping = false
         while !stopping {
+            rounds.store(rounds.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
             stopping = drainInbox()
             if stopping { break }
             curl_multi_perform(multi, &running)
@@ -173,7 +213,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
                 var ignored: Int32 = 0
                 var deadline = nextDeadline
                 if let flushHold { deadline = min(deadline ?? now + flushHold, now + flushHold) }
-                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: deadline, now: now), &ignored)
+                let idle = active.isEmpty && held.isEmpty
+                curl_multi_poll(multi, nil, 0, Self.pollTimeout(until: deadline, now: now, idle: idle), &ignored)
                 inbox.withLock { $0.loopIsWaiting = false }
             }
             if awaitsCommand {
@@ -196,6 +237,12 @@ final class CurlEngine: Transport, @unchecked Sendable {
         for (handle, _) in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
         if let share { curl_share_cleanup(share) }
+        let waiters = stopped.withLock { state in
+            state.done = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Watches the inbox for up to the spin policy's window; true (and the wait observed) if a
@@ -235,6 +282,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
                 }
             case .resume(let transfer, let direction):
                 if active[ObjectIdentifier(transfer)] != nil { transfer.unpause(direction) }
+            case .cancelAll(let epoch):
+                cancelAll(before: epoch)
             case .shutdown:
                 stop = true
             }

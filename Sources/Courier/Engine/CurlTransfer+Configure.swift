@@ -22,7 +22,7 @@ extension CurlTransfer {
     ) -> CourierError? {
         keepsSessionOptions = false
         guard let url = request.url else { return .invalidRequest(reason: "the request has no URL") }
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard SecurityPolicy.allowsScheme(url.scheme) else {
             return .unsupportedScheme(url.scheme ?? "")
         }
         guard url.host != nil else { return .invalidURL(url.absoluteString) }
@@ -64,8 +64,8 @@ extension CurlTransfer {
         set(easy, CURLOPT_NOSIGNAL, 1)
         courier_easy_setopt_data_cb(easy, CURLOPT_WRITEFUNCTION, courierWriteCallback)
         courier_easy_setopt_data_cb(easy, CURLOPT_HEADERFUNCTION, courierHeaderCallback)
-        set(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        set(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        set(easy, CURLOPT_PROTOCOLS_STR, SecurityPolicy.allowedSchemesForCurl)
+        set(easy, CURLOPT_REDIR_PROTOCOLS_STR, SecurityPolicy.allowedSchemesForCurl)
         set(easy, CURLOPT_FOLLOWLOCATION, 0)  // redirects are decided by RedirectDecision
         if let share { set(easy, CURLOPT_SHARE, pointer: share) }
         if options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }

@@ -155,10 +155,11 @@ extension CurlTransfer {
 
     /// Whether the response whose headers just ended is a redirect the engine will follow.
     private var isRedirectToFollow: Bool {
-        guard [301, 302, 303, 307, 308].contains(headParser.statusCode), case .follow = options.redirectPolicy else {
-            return false
-        }
-        return headParser.fields.contains { name, value in name.caseInsensitiveEquals("Location") && !value.isEmpty }
+        let location = headParser.fields.first { name, value in
+            name.caseInsensitiveEquals("Location") && !value.isEmpty
+        }?.1
+        return RedirectDecision.willFollow(
+            status: headParser.statusCode, location: location, policy: options.redirectPolicy)
     }
 
     private var currentHTTPVersion: String? {

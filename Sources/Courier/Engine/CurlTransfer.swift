@@ -10,7 +10,7 @@ import FoundationNetworking
 ///
 /// Everything but `cancel()` runs on the engine's loop thread, which is why the mutable state
 /// needs no lock (`@unchecked Sendable`). The completion closure is called exactly once.
-final class CurlTransfer: TransportCancellable, @unchecked Sendable {
+final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked Sendable {
     enum Outcome {
         case complete(CourierError?)
         case redirect(URLRequest)
@@ -72,6 +72,9 @@ final class CurlTransfer: TransportCancellable, @unchecked Sendable {
     let handleProfile: HandleProfile
     /// The method is a plain GET or POST (HEAD and custom methods leave options behind).
     @exclusivity(unchecked) var keepsMethodOptions = false
+    /// Where the transfer sits in the engine's ``CurlEngine/deadlines``; -1 when it has no
+    /// deadline there. Set by that queue only.
+    @exclusivity(unchecked) var deadlineSlot = -1
 
     init(
         request: URLRequest, options: TransferOptions, engine: CurlEngine,

@@ -20,14 +20,14 @@ enum RedirectDecision: Equatable {
         policy: Session.RedirectPolicy,
         security: SecurityPolicy
     ) -> RedirectDecision {
-        guard [301, 302, 303, 307, 308].contains(status), let location, !location.isEmpty else { return .deliver }
-        guard case .follow(let maximum) = policy else { return .deliver }
+        guard willFollow(status: status, location: location, policy: policy), let location,
+            case .follow(let maximum) = policy
+        else { return .deliver }
         guard redirectsSoFar < maximum else { return .fail(.tooManyRedirects(limit: maximum)) }
         guard let base = current.url, let target = URL(string: location, relativeTo: base)?.absoluteURL else {
             return .fail(.redirectRefused(location: location))
         }
-        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            target.host != nil
+        guard SecurityPolicy.allowsScheme(target.scheme), let scheme = target.scheme?.lowercased(), target.host != nil
         else {
             return .fail(.redirectRefused(location: location))
         }
@@ -50,6 +50,20 @@ enum RedirectDecision: Equatable {
             }
         }
         return .follow(next)
+    }
+
+    /// The statuses that redirect: 301, 302, 303, 307 and 308 (not 300, 304, 305 or 306).
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// Whether a response with this status and `Location` is followed under `policy`, or handed
+    /// to the caller (or, past the limit or to a refused target, fails): the one place that
+    /// decides it, for ``decide(current:status:location:redirectsSoFar:policy:security:)`` and for
+    /// the engine, which discards the body of a response it will follow.
+    static func willFollow(status: Int, location: String?, policy: Session.RedirectPolicy) -> Bool {
+        guard redirectStatuses.contains(status), let location, !location.isEmpty, case .follow = policy else {
+            return false
+        }
+        return true
     }
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {

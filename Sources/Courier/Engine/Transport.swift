@@ -39,6 +39,9 @@ public struct TransferOptions: Sendable {
     /// The value the request was built from (a ``Router`` case, a URL...), when the request
     /// came from ``Session/request(_:)``; stubs read a router's `sampleData` from it.
     public var target: (any URLRequestConvertible)?
+    /// The session's ``Session/cancelAll()`` epoch when the request was made: the engine cancels
+    /// the transfer if a later `cancelAll()` reached it first.
+    package var sessionEpoch: UInt64 = 0
     /// The ``HandleProfile`` of these options, built once per session; dropped when a field it
     /// depends on changes (every such field resets it), so a stale profile is never used.
     var cachedProfile: HandleProfile?

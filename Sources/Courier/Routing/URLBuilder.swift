@@ -78,7 +78,7 @@ enum URLBuilder {
             throw CourierError.invalidURL(
                 "'\(base)' is not an absolute URL (expected for example https://api.example.com)")
         }
-        guard ["http", "https"].contains(scheme.lowercased()) else {
+        guard SecurityPolicy.allowsScheme(scheme) else {
             throw CourierError.unsupportedScheme(scheme)
         }
         guard let host = components.host, !host.isEmpty else {

@@ -27,7 +27,7 @@ extension String: URLRequestConvertible {
         guard let url = URL(string: self), let scheme = url.scheme else {
             throw CourierError.invalidURL(self)
         }
-        guard ["http", "https"].contains(scheme.lowercased()) else { throw CourierError.unsupportedScheme(scheme) }
+        guard SecurityPolicy.allowsScheme(scheme) else { throw CourierError.unsupportedScheme(scheme) }
         guard url.host != nil else { throw CourierError.invalidURL(self) }
         return URLRequest(url: url)
     }

@@ -41,7 +41,8 @@ extension DataRequest {
             let response = outcome.response
             extensions.didReceive(response, context: context)
             guard !isFinished else { return }
-            if isCancelled {
+            // Neither a cancelled request nor one its session shut down or cancelled is retried.
+            if isCancelled || interruption != nil {
                 return complete(outcome, extensions: extensions, context: context)
             }
             completeOnCancel(with: cancelled, extensions: extensions, context: context)
@@ -59,6 +60,11 @@ extension DataRequest {
                 guard !isFinished else { return }
                 // A cancel() that ended the wait completes the request, never starts another attempt.
                 if isCancelled { return complete(cancelled, extensions: extensions, context: context) }
+                if let error = interruption {
+                    var stopped = cancelled
+                    stopped.error = error
+                    return complete(stopped, extensions: extensions, context: context)
+                }
                 context.attempt += 1
             }
         }
@@ -76,7 +82,7 @@ extension DataRequest {
     private func transfer(_ request: URLRequest) async -> TransportResult {
         await awaitHandoff { deliver in
             let (slot, options) = beginTransfer(of: request)
-            let token = session.transport.execute(request, options: options, completion: deliver)
+            let token = session.execute(request, options: options, completion: deliver)
             install(token, slot: slot, stopIfFinished: true)
         }
     }

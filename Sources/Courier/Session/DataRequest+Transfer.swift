@@ -12,9 +12,10 @@ extension DataRequest {
     /// Hands the request to the transport; `attempt` counts retries already made.
     func send(_ request: URLRequest, attempt: Int) {
         let (slot, options) = beginTransfer(of: request)
-        let token = session.transport.execute(request, options: options) { result in
+        let epoch = options.sessionEpoch
+        let token = session.execute(request, options: options) { result in
             // Retains the request (and so its session) until the transfer has completed.
-            if let delay = self.retryDelay(after: result, sent: request, attempt: attempt) {
+            if let delay = self.retryDelay(after: result, sent: request, attempt: attempt, epoch: epoch) {
                 self.retry(request, attempt: attempt + 1, after: delay)
                 return
             }
@@ -30,10 +31,13 @@ extension DataRequest {
         install(token, slot: slot, stopIfFinished: attempt > 0)
     }
 
-    /// The session policy's wait before retrying `sent`, or nil to deliver `result`.
-    private func retryDelay(after result: TransportResult, sent: URLRequest, attempt: Int) -> TimeInterval? {
+    /// The session policy's wait before retrying `sent`, or nil to deliver `result` (always after
+    /// a shutdown or a `cancelAll()` since `epoch`).
+    private func retryDelay(
+        after result: TransportResult, sent: URLRequest, attempt: Int, epoch: UInt64
+    ) -> TimeInterval? {
         let policy = session.configuration.retryPolicy
-        guard policy.maxRetries > attempt, !isCancelled else { return nil }
+        guard policy.maxRetries > attempt, !isCancelled, session.interruption(since: epoch) == nil else { return nil }
         return policy.retryDelay(after: result, sent: sent, attempt: attempt, now: session.configuration.clock.now)
     }
 

@@ -32,6 +32,8 @@ public final class DataRequest: Sendable {
         /// What the request was made from (kept here, not in the object, which stays small
         /// enough for the allocator's fast path).
         let target: any URLRequestConvertible
+        /// The session's ``Session/cancelAll()`` epoch when the request was made.
+        let epoch: UInt64
         var phase = Phase.idle
         var validators: [Validator] = []
         var waiters: [@Sendable (Outcome) -> Void] = []
@@ -64,7 +66,7 @@ public final class DataRequest: Sendable {
         destination: URL?, resumeOffset: Int64? = nil
     ) {
         self.session = session
-        state = Locked(State(target: target))
+        state = Locked(State(target: target, epoch: session.currentEpoch))
         // Default headers are added once, here, where the built request is not shared yet (no
         // copy of Foundation's request storage).
         switch consume request {
@@ -110,6 +112,12 @@ public final class DataRequest: Sendable {
             if state.progress == nil, create { state.progress = ProgressRelay() }
             return state.progress
         }
+    }
+
+    /// Why this request must not start another attempt (the session was shut down, or
+    /// ``Session/cancelAll()`` came after it was made); nil when it may.
+    var interruption: CourierError? {
+        session.interruption(since: state.withLock { $0.epoch })
     }
 
     /// True once `cancel()` was called on an unfinished request.
@@ -185,8 +193,9 @@ public final class DataRequest: Sendable {
         case .success(let built):
             request = built
         }
-        if isCancelled {
-            finish(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled), direct: direct)
+        let (cancelled, epoch) = state.withLock { ($0.cancelRequested, $0.epoch) }
+        if let error = cancelled ? .cancelled : session.interruption(since: epoch) {
+            finish(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: error), direct: direct)
         } else if direct {
             send(request, attempt: 0)
         } else {
@@ -220,13 +229,14 @@ public final class DataRequest: Sendable {
     /// once the transport returns it, see ``install(_:slot:stopIfFinished:)``) and makes its
     /// engine options, with the download destination, progress relay and target, in one lock.
     func beginTransfer(of request: URLRequest) -> (slot: UInt64, options: TransferOptions) {
-        let (slot, progress, target) = state.withLock { state in
+        let (slot, progress, target, epoch) = state.withLock { state in
             state.lastSlot += 1
-            return (state.lastSlot, state.progress, state.target)
+            return (state.lastSlot, state.progress, state.target, state.epoch)
         }
         var options = session.transferOptions(for: request, destination: destination)
         options.progress = progress
         options.target = target
+        options.sessionEpoch = epoch
         if let resumeOffset {
             // Ranges count stored bytes: a body decompressed on the fly could not be continued.
             options.resumeOffset = resumeOffset

@@ -12,7 +12,9 @@ import FoundationNetworking
 /// let user = try await session.request(UserRouter.me).decodable(User.self)
 /// ```
 /// A session owns one libcurl engine thread with its own connection cache; reuse one session
-/// (or a few) for a whole program rather than one per request.
+/// (or a few) for a whole program rather than one per request. The thread sleeps while nothing
+/// is in flight; ``shutdown()`` stops it (and frees every connection) when you are done, and
+/// ``cancelAll()`` cancels every request without stopping it.
 public final class Session: Sendable {
     /// A session with the default configuration, shared by the whole process.
     public static let `default` = Session()
@@ -30,6 +32,10 @@ public final class Session: Sendable {
     /// take the direct path.
     let hasExtensions: Bool
     private let requestCounter = Atomic<UInt64>(0)
+    /// How many times ``cancelAll()`` was called: a request made before the last call is cancelled.
+    private let cancelEpoch = Atomic<UInt64>(0)
+    /// Set by ``shutdown()``, never cleared.
+    private let shutDownFlag = Atomic<Bool>(false)
     /// Whether awaiting tasks spin briefly before suspending (DataRequest+Await.swift).
     let awaitSpinner: AwaitSpinner
 
@@ -78,6 +84,69 @@ public final class Session: Sendable {
 
     deinit {
         ownedEngine?.shutdown()
+    }
+
+    // MARK: Shutting down
+
+    /// Cancels every request made on this session so far; the session stays usable.
+    ///
+    /// Each request made before the call that has not completed completes with
+    /// ``CourierError/cancelled``, exactly once, wherever it is: queued, sending, receiving,
+    /// streaming a body in either direction, writing a download, or between two attempts (a
+    /// request waiting out a retry backoff completes when the wait ends, without another
+    /// attempt). None of them is retried. Requests made after the call run as usual.
+    /// Safe to call from any thread, any number of times.
+    ///
+    /// With a transport of your own (``init(configuration:transport:)``), an attempt it already
+    /// runs ends when the transport completes it; no further attempt starts.
+    public func cancelAll() {
+        let epoch = cancelEpoch.add(1, ordering: .sequentiallyConsistent).newValue
+        ownedEngine?.cancelAll(epoch: epoch)
+    }
+
+    /// Shuts the session down: cancels what is in flight, stops the engine thread and frees every
+    /// libcurl handle and connection; returns when that is done.
+    ///
+    /// Requests in flight complete with ``CourierError/cancelled`` (as with ``cancelAll()``): a
+    /// shutdown never waits on a server, so it ends promptly even with an event stream or a long
+    /// poll open. To let requests finish first, await them, then shut down. Every request made or
+    /// attempted afterwards — data, downloads, uploads and streams alike — completes at once with
+    /// ``CourierError/sessionShutDown`` and is never retried.
+    ///
+    /// Calling it again (or from several tasks) waits for the same shutdown. A session that is
+    /// simply released shuts down the same way, without anyone waiting. With a transport of your
+    /// own, only Courier's side stops: the transport is not told.
+    public func shutdown() async {
+        shutDownFlag.store(true, ordering: .sequentiallyConsistent)
+        cancelAll()
+        await ownedEngine?.shutdownAndWait()
+    }
+
+    /// True once ``shutdown()`` was called: new requests then fail with ``CourierError/sessionShutDown``.
+    public var isShutDown: Bool { shutDownFlag.load(ordering: .sequentiallyConsistent) }
+
+    /// The ``cancelAll()`` epoch a new request records.
+    var currentEpoch: UInt64 { cancelEpoch.load(ordering: .sequentiallyConsistent) }
+
+    /// Why a request made at `epoch` must not start another attempt: the session was shut down,
+    /// or ``cancelAll()`` came after the request was made; nil when it may.
+    func interruption(since epoch: UInt64) -> CourierError? {
+        if shutDownFlag.load(ordering: .acquiring) { return .sessionShutDown }
+        if cancelEpoch.load(ordering: .acquiring) != epoch { return .cancelled }
+        return nil
+    }
+
+    /// Hands an attempt to the transport, unless ``interruption(since:)`` says it must not start:
+    /// then it completes at once with that error.
+    func execute(
+        _ request: URLRequest, options: TransferOptions,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) -> any TransportCancellable {
+        if let error = interruption(since: options.sessionEpoch) {
+            completion(TransportResult(request: request, error: error))
+            return UnavailableTransport.Token()
+        }
+        return transport.execute(request, options: options, completion: completion)
     }
 
     /// Prepares a request. It starts when the first response handler is added (or an async
@@ -173,6 +242,15 @@ public final class Session: Sendable {
 
     /// libcurl easy handles currently alive in this session's engine (tests check for leaks).
     var liveHandleCount: Int? { ownedEngine?.liveHandles.load(ordering: .relaxed) }
+
+    /// Rounds this session's engine loop has run: unchanged while it sleeps (tests).
+    var engineRounds: Int? { ownedEngine?.rounds.load(ordering: .relaxed) }
+
+    /// True once this session's engine thread has stopped; nil without an engine (tests).
+    var engineHasStopped: Bool? { ownedEngine?.hasStopped }
+
+    /// True while this session's engine waits for a command (tests).
+    var engineIsWaiting: Bool { ownedEngine?.isWaitingForCommands ?? false }
 }
 
 /// Used only if libcurl could not be initialised: every request fails with a clear error.

@@ -39,10 +39,10 @@ public final class DataStreamRequest: Sendable {
 
     init(
         session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
-        bufferSize: Int
+        bufferSize: Int, epoch: UInt64? = nil
     ) {
         self.session = session
-        core = StreamCore(session: session, target: target, request: request, bufferSize: bufferSize)
+        core = StreamCore(session: session, target: target, request: request, bufferSize: bufferSize, epoch: epoch)
         self.bufferSize = core.buffer.window
     }
 

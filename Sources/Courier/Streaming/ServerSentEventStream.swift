@@ -40,9 +40,13 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
         private var fruitless = 0
         private var deliveredOnConnection = false
         private var finished = false
+        /// The session's ``Session/cancelAll()`` epoch when reading began: every connection
+        /// counts as made then, so `cancelAll()` ends the whole sequence, reconnections included.
+        private let epoch: UInt64
 
         init(stream: ServerSentEventStream) {
             self.stream = stream
+            epoch = stream.session.currentEpoch
         }
 
         /// The last event ID received so far: sent as `Last-Event-ID` on the next connection.
@@ -107,7 +111,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             }
             let request = DataStreamRequest(
                 session: stream.session, target: stream.target, request: built,
-                bufferSize: stream.bufferSize
+                bufferSize: stream.bufferSize, epoch: epoch
             ).validate()
             return EventReader(request: request, bytes: request.bytes.makeAsyncIterator(), parser: parser)
         }

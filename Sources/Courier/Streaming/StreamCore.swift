@@ -28,18 +28,21 @@ final class StreamCore: Sendable {
     let target: any URLRequestConvertible
     let built: Result<URLRequest, CourierError>
     let buffer: ResponseStreamBuffer
+    /// The session's ``Session/cancelAll()`` epoch when the request was made.
+    let epoch: UInt64
     /// Download progress; the engine watches it only when someone observes before the start.
     let progress = ProgressRelay()
     private let state = Locked(State())
 
     init(
         session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
-        bufferSize: Int
+        bufferSize: Int, epoch: UInt64? = nil
     ) {
         self.session = session
         self.target = target
         built = request
         buffer = ResponseStreamBuffer(window: bufferSize)
+        self.epoch = epoch ?? session.currentEpoch
     }
 
     // MARK: Validation
@@ -70,6 +73,9 @@ final class StreamCore: Sendable {
             return finish(request: nil, head: nil, metrics: nil, error: error)
         case .success(let built):
             request = session.prepared(built)
+        }
+        if let error = session.interruption(since: epoch) {
+            return finish(request: request, head: nil, metrics: nil, error: error)
         }
         let extensions = session.extensions
         if extensions.isEmpty {
@@ -113,7 +119,8 @@ final class StreamCore: Sendable {
         options.responseStream = buffer
         options.progress = progress
         options.target = target
-        let token = session.transport.execute(request, options: options, completion: completion)
+        options.sessionEpoch = epoch
+        let token = session.execute(request, options: options, completion: completion)
         let cancelNow = state.withLock { state -> Bool in
             guard case .running = state.phase else { return true }
             state.token = token
