@@ -25,6 +25,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
         case resume(CurlTransfer, TransferDirection)
         /// Cancel every transfer of a request made before the session's epoch became this one.
         case cancelAll(epoch: UInt64)
+        /// Read or change the cookie jar.
+        case cookies(CurlCookieJar.Request)
         case shutdown
     }
 
@@ -49,6 +51,9 @@ final class CurlEngine: Transport, @unchecked Sendable {
     let liveHandles = Atomic<Int>(0)
     let multi: UnsafeMutableRawPointer
     let share: UnsafeMutableRawPointer?
+    /// The session's cookie jar, held by ``share``; nil when cookies are off. Loop thread only
+    /// (created before the thread starts).
+    let cookieJar: CurlCookieJar?
     /// Transfers whose handle is in the multi. Loop thread only.
     @exclusivity(unchecked) var active: [ObjectIdentifier: CurlTransfer] = [:]
     /// Transfers to an HTTP/2 origin waiting for ``admission`` to start them. Loop thread only.
@@ -76,7 +81,10 @@ final class CurlEngine: Transport, @unchecked Sendable {
     @exclusivity(unchecked) var headerLists = HeaderListCache()
 
     /// Creates the engine and starts its loop thread. Returns nil if libcurl cannot be initialised.
-    init?(maxConnectionsPerHost: Int, maxTotalConnections: Int, spinsBeforeParking: Bool = true) {
+    init?(
+        maxConnectionsPerHost: Int, maxTotalConnections: Int, spinsBeforeParking: Bool = true,
+        cookies: Session.CookieStorage = .off
+    ) {
         CurlGlobal.initializeOnce()
         spinPolicy = SpinPolicy(enabled: spinsBeforeParking)
         guard let multi = curl_multi_init() else { return nil }
@@ -90,12 +98,15 @@ final class CurlEngine: Transport, @unchecked Sendable {
         if maxTotalConnections > 0 {
             courier_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, maxTotalConnections)
         }
-        // The share handle is used by easy handles of this loop thread only, so it needs no locks.
+        // The share handle is used by easy handles of this loop thread only, so it needs no locks:
+        // libcurl calls the lock callbacks only when they are set, and requires them only for
+        // handles used from several threads at once.
         share = curl_share_init()
         if let share {
             courier_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
             courier_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         }
+        cookieJar = Self.makeCookieJar(share: share, storage: cookies)
         pendingCommands.reserveCapacity(64)
         let thread = Thread { [self] in self.runLoop() }
         thread.name = "courier.curl-engine"
@@ -125,6 +136,12 @@ final class CurlEngine: Transport, @unchecked Sendable {
     /// including those not yet seen by the loop.
     func cancelAll(epoch: UInt64) {
         send(.cancelAll(epoch: epoch))
+    }
+
+    /// Carries out `operation` on the cookie jar on the loop thread and passes `completion` the
+    /// lines it lists; at once with none when the engine has stopped (its jar was saved then).
+    func requestCookieJar(_ operation: CurlCookieJar.Operation, completion: @escaping @Sendable ([String]) -> Void) {
+        if !send(.cookies(CurlCookieJar.Request(operation: operation, completion: completion))) { completion([]) }
     }
 
     /// True once the loop thread has stopped and freed its handles (tests).
@@ -236,6 +253,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
         headsArrived.removeAll()
         for (handle, _) in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
+        // The jar's handle is the last one holding the share: the share is freed after it.
+        cookieJar?.close()
         if let share { curl_share_cleanup(share) }
         let waiters = stopped.withLock { state in
             state.done = true
@@ -284,6 +303,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
                 if active[ObjectIdentifier(transfer)] != nil { transfer.unpause(direction) }
             case .cancelAll(let epoch):
                 cancelAll(before: epoch)
+            case .cookies(let request):
+                request.completion(cookieJar?.perform(request.operation) ?? [])
             case .shutdown:
                 stop = true
             }
@@ -324,6 +345,24 @@ final class CurlEngine: Transport, @unchecked Sendable {
         // Reset drops every option (callbacks, private pointer, buffers) but keeps caches.
         if profile == nil { curl_easy_reset(handle) }
         idleHandles.append((handle, profile))
+    }
+}
+
+extension CurlEngine {
+    /// A jar for `storage` on `share` (which then shares cookies), or nil when cookies are off.
+    fileprivate static func makeCookieJar(
+        share: UnsafeMutableRawPointer?, storage: Session.CookieStorage
+    ) -> CurlCookieJar? {
+        guard let share else { return nil }
+        let file: URL?
+        switch storage {
+        case .off: return nil
+        case .inMemory: file = nil
+        case .persistent(let url): file = url
+        }
+        guard courier_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)) == CURLSHE_OK
+        else { return nil }
+        return CurlCookieJar(share: share, file: file)
     }
 }
 

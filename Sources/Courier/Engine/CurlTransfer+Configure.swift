@@ -45,7 +45,9 @@ extension CurlTransfer {
         }
         configureTimeouts(easy, reused: hasSessionOptions)
         if let error = configureMethodAndBody(easy, reused: hasSessionOptions) { return error }
-        if let error = configureHeaders(easy) { return error }
+        var fields = request.allHTTPHeaderFields ?? [:]
+        let sendsOwnCookie = engine.cookieJar != nil && moveCookieHeader(easy, from: &fields)
+        if let error = configureHeaders(easy, fields: fields) { return error }
         configureFlow(easy)
         if http1ResendStatus != nil {
             // The resend of an early HTTP/2 response libcurl discarded (see HTTP2Recovery): over
@@ -56,7 +58,25 @@ extension CurlTransfer {
         }
         keepsSessionOptions =
             flow == nil && options.idleTimeout == nil && keepsMethodOptions && http1ResendStatus == nil
+            && !sendsOwnCookie
         return nil
+    }
+
+    /// With the cookie jar on, a `Cookie` header the request sets itself is handed to libcurl as
+    /// `CURLOPT_COOKIE`, which libcurl sends in the same `Cookie` line as the jar's cookies (two
+    /// `Cookie` lines would break RFC 6265 §5.4). Returns true when it did: the handle is then
+    /// reset when recycled, so the option never reaches another request.
+    private func moveCookieHeader(_ easy: UnsafeMutableRawPointer, from fields: inout [String: String]) -> Bool {
+        guard let key = fields.keys.first(where: { $0.caseInsensitiveEquals("Cookie") }),
+            let value = fields.removeValue(forKey: key)
+        else { return false }
+        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+            // Left in the header fields, where it is refused with the header's name.
+            fields[key] = value
+            return false
+        }
+        if !value.isEmpty { set(easy, CURLOPT_COOKIE, value) }
+        return true
     }
 
     /// The options of ``HandleProfile``, the same for every request of a session.
@@ -68,6 +88,8 @@ extension CurlTransfer {
         set(easy, CURLOPT_REDIR_PROTOCOLS_STR, SecurityPolicy.allowedSchemesForCurl)
         set(easy, CURLOPT_FOLLOWLOCATION, 0)  // redirects are decided by RedirectDecision
         if let share { set(easy, CURLOPT_SHARE, pointer: share) }
+        // The cookie engine on, with no file: the cookies are the jar's, held by the share.
+        if engine.cookieJar != nil { set(easy, CURLOPT_COOKIEFILE, "") }
         if options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
         if options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
         if let size = options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }
@@ -179,8 +201,7 @@ extension CurlTransfer {
         return nil
     }
 
-    private func configureHeaders(_ easy: UnsafeMutableRawPointer) -> CourierError? {
-        let fields = request.allHTTPHeaderFields ?? [:]
+    private func configureHeaders(_ easy: UnsafeMutableRawPointer, fields: [String: String]) -> CourierError? {
         let withBodyLines = bodyBuffer != nil || flow?.upload != nil
         let list: CurlHeaderList
         if let cached = engine.headerLists.list(for: fields, withBodyLines: withBodyLines) {

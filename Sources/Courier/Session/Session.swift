@@ -23,7 +23,7 @@ public final class Session: Sendable {
     public let configuration: Configuration
     /// What moves this session's bytes: its libcurl engine, or the transport it was given.
     package let transport: any Transport
-    private let ownedEngine: CurlEngine?
+    let ownedEngine: CurlEngine?
     /// The engine options every request starts from, resolved once (with their handle profile).
     private let baseOptions: TransferOptions
     /// The enabled plugins, interceptors and retry policy of the configuration, resolved once.
@@ -77,7 +77,7 @@ public final class Session: Sendable {
         let engine = CurlEngine(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
             maxTotalConnections: configuration.maxTotalConnections,
-            spinsBeforeParking: configuration.spinsBeforeParking)
+            spinsBeforeParking: configuration.spinsBeforeParking, cookies: configuration.cookies)
         ownedEngine = engine
         transport = wrap(engine ?? UnavailableTransport())
     }

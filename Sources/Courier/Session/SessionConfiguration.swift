@@ -29,6 +29,16 @@ extension Session {
         /// host or port, redacted in cURL descriptions and logs), whether `https` → `http`
         /// redirects are refused (by default they are), and the response size limits.
         public var security = SecurityPolicy()
+        /// Where the session keeps the cookies servers set. Default: ``CookieStorage/inMemory``.
+        ///
+        /// On by default, as in URLSession and Alamofire: a login that answers with a session
+        /// cookie works on the next request, as users expect of a client. The jar lives in memory
+        /// and dies with the session, and each session has its own: a service that talks to many
+        /// tenants or users keeps one session per tenant, or sets ``CookieStorage/off`` so that no
+        /// request ever carries a cookie one of them set. ``CookieStorage/persistent(file:)``
+        /// keeps the jar in a file across runs. The jar is libcurl's RFC 6265 engine, with public
+        /// suffix checks; what it does and does not do: docs/cookies-and-cache.md.
+        public var cookies = CookieStorage.inMemory
         /// Advertise gzip, deflate, br and zstd and decode the body transparently. Default: on.
         public var automaticDecompression = true
         /// Certificate verification, custom trust, client certificates and key pinning.
