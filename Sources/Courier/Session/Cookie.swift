@@ -94,11 +94,14 @@ extension Session.Cookie {
             return .failure(.invalidRequest(reason: "the cookie's \(field) contains a control character"))
         }
         if name.isEmpty || name.contains("=") || name.contains(";") || name.contains(" ") {
-            return .failure(.invalidRequest(reason: "the cookie name '\(name)' is empty or contains '=', ';' or a space"))
+            return .failure(
+                .invalidRequest(reason: "the cookie name '\(name)' is empty or contains '=', ';' or a space"))
         }
         if value.contains(";") { return .failure(.invalidRequest(reason: "the cookie's value contains ';'")) }
         if domain.isEmpty || domain.contains(" ") || domain.hasPrefix(".") {
-            return .failure(.invalidRequest(reason: "the cookie domain '\(domain)' is empty, starts with a dot or contains a space"))
+            return .failure(
+                .invalidRequest(reason: "the cookie domain '\(domain)' is empty, starts with a dot or contains a space")
+            )
         }
         guard path.hasPrefix("/") else {
             return .failure(.invalidRequest(reason: "the cookie path '\(path)' does not start with '/'"))
@@ -107,7 +110,7 @@ extension Session.Cookie {
         let seconds = expires.map { max(1, Int64($0.timeIntervalSince1970.rounded(.down))) } ?? 0
         let line = [
             (isHTTPOnly ? Self.httpOnlyPrefix : "") + (includesSubdomains ? "." : "") + domain,
-            includesSubdomains ? "TRUE" : "FALSE", path, isSecure ? "TRUE" : "FALSE", String(seconds), name, value,
+            includesSubdomains ? "TRUE" : "FALSE", path, isSecure ? "TRUE" : "FALSE", String(seconds), name, value
         ].joined(separator: "\t")
         return .success(line)
     }

@@ -53,9 +53,10 @@ final class CookieJarTests: XCTestCase {
         let other = try TestHTTPServer()
         defer { other.shutdown() }
         // The jar holds a cookie for `localhost`, set by the other server.
-        try await session.get(other.localhostURL.appendingPathComponent("set-cookie").appending(queryItems: [
-            URLQueryItem(name: "jar", value: "1")
-        ]))
+        try await session.get(
+            other.localhostURL.appendingPathComponent("set-cookie").appending(queryItems: [
+                URLQueryItem(name: "jar", value: "1")
+            ]))
         let target = other.localhostURL.appendingPathComponent("cookies").absoluteString
         let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         var request = URLRequest(url: server.url("/redirect?to=\(encoded)&status=302"))

@@ -56,7 +56,8 @@ final class CookieParserCaseTests: XCTestCase {
             }
             if Self.pairs(sent) != Self.pairs(item.expected_cookie) { failuresInAnyOrder += 1 }
             if sent != item.expected_cookie {
-                failures.append("\(item.name): sent \(sent ?? "nothing"), expected \(item.expected_cookie ?? "nothing")")
+                failures.append(
+                    "\(item.name): sent \(sent ?? "nothing"), expected \(item.expected_cookie ?? "nothing")")
             }
         }
         let passed = cases.count - failures.count

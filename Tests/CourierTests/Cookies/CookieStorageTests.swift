@@ -107,7 +107,7 @@ final class CookieStorageTests: XCTestCase {
             Session.Cookie(name: "a", value: "1\n", domain: "127.0.0.1"),
             Session.Cookie(name: "a", value: "1", domain: ""),
             Session.Cookie(name: "a", value: "1", domain: ".example.com"),
-            Session.Cookie(name: "a", value: "1", domain: "127.0.0.1", path: "api"),
+            Session.Cookie(name: "a", value: "1", domain: "127.0.0.1", path: "api")
         ]
         for cookie in invalid {
             do {

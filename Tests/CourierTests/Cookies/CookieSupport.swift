@@ -41,7 +41,9 @@ extension Session {
     /// The cookie names `url` (a `/cookies` route) receives, in the order sent.
     func cookieNamesSent(to url: URL) async throws -> [String] {
         let header = try await cookieHeaderSent(to: url) ?? ""
-        return header.split(separator: ";").map { String($0.split(separator: "=")[0]).trimmingCharacters(in: .whitespaces) }
+        return header.split(separator: ";").map {
+            String($0.split(separator: "=")[0]).trimmingCharacters(in: .whitespaces)
+        }
     }
 
     /// Sends a GET to `url` and checks that it succeeded.
