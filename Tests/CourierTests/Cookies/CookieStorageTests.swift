@@ -53,13 +53,14 @@ final class CookieStorageTests: XCTestCase {
             let session = Session(configuration: persistent())
             try await session.get(server.url("/set-cookie?released=1"))
         }
-        // The engine thread writes the file as it stops; a second session waits for nothing but
-        // reads what is there, so wait for the file by reading it through a new session.
-        var text = ""
-        for _ in 0..<10_000 where !text.contains("released") {
-            text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-            if !text.contains("released") { try await Task.sleep(nanoseconds: 1_000_000) }
+        // The engine thread writes the file as it stops (nobody waits for it): wait for a
+        // non-empty file (libcurl writes a temporary file and renames it), then read it once.
+        var size = 0
+        for _ in 0..<10_000 where size == 0 {
+            size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            if size == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
         }
+        let text = try String(contentsOf: file, encoding: .utf8)
         XCTAssertTrue(text.contains("\treleased\t1"), text)
     }
 
