@@ -8,8 +8,14 @@ import Foundation
 /// The jar keeps one easy handle of its own that never transfers anything: the handle through
 /// which the jar is loaded, read (`CURLINFO_COOKIELIST`), written (`CURLOPT_COOKIELIST`) and
 /// saved (`CURLOPT_COOKIEJAR`, "FLUSH"). Only that handle names the file, so transfer handles
-/// never write it when they are cleaned up. Loop thread only, like the share handle.
-final class CurlCookieJar {
+/// never write it when they are cleaned up. Loop thread only, like the share handle (created
+/// before the loop thread starts).
+///
+/// Keep this file's name sorting after CurlResultTable.swift and HTTP2Recovery.swift: named
+/// CurlCookieJar.swift, the first call of `courier_easy_getinfo_pointer` came before them and the
+/// Swift 6.0 compiler then failed to find libcurl's `CURLE_` constants in those two files (release
+/// builds every time, debug builds now and then).
+final class SessionCookieJar {
     /// What the session asks of the jar.
     enum Operation: Sendable {
         /// The cookies in the jar, as Netscape-format lines.
