@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Keep this file's name sorting after CurlResultTable.swift and HTTP2Recovery.swift: named
 /// CurlCookieJar.swift, the first call of `courier_easy_getinfo_pointer` came before them and the
-/// Swift 6.0 compiler then failed to find libcurl's `CURLE_` constants in those two files (release
+/// Swift 6.3.1 compiler then failed to find libcurl's `CURLE_` constants in those two files (release
 /// builds every time, debug builds now and then).
 final class SessionCookieJar {
     /// What the session asks of the jar.
