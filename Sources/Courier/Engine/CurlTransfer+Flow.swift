@@ -219,11 +219,28 @@ extension CurlTransfer {
         if case .stream(let buffer)? = flow.upload { buffer.close() }
         flow.upload = nil
         guard let relay = flow.progress else { return }
-        var download = downloadProgress(finished: error == nil)
-        var upload = uploadProgress(finished: error == nil)
+        let totals = finalProgress(error: error)
+        relay.finish(download: totals.download, upload: totals.upload)
+    }
+
+    /// The final progress of the transfer in both directions, whether or not anyone observed it
+    /// while it ran: body bytes received (kept bytes included for a continued download) and body
+    /// bytes sent, with their totals when the transfer succeeded.
+    func finalProgress(error: CourierError?) -> TransferTotals {
+        var download: TransferProgress
+        var upload: TransferProgress
+        if flow != nil {
+            download = downloadProgress(finished: error == nil)
+            upload = uploadProgress(finished: error == nil)
+        } else {
+            let received = Int64(receivedBodyBytes)
+            let length = Int64(request.httpBody?.count ?? 0)
+            download = TransferProgress(completedBytes: received, totalBytes: error == nil ? received : nil)
+            upload = TransferProgress(completedBytes: error == nil ? length : 0, totalBytes: length)
+        }
         download.isFinished = true
         upload.isFinished = true
-        relay.finish(download: download, upload: upload)
+        return TransferTotals(download: download, upload: upload)
     }
 }
 

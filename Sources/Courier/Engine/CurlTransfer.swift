@@ -239,6 +239,7 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
         }
         var result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)
         result.resumeData = resumeData
+        result.transferred = finalProgress(error: error)
         body = Data()
         completion(result)
     }

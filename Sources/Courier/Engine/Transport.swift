@@ -75,6 +75,10 @@ public struct TransportResult: Sendable {
     public var error: CourierError?
     /// For a download to a file that stopped part-way, how to continue it (see ``ResumeData``).
     public var resumeData: ResumeData?
+    /// The transfer's final progress as the engine counted it (body bytes received, written to a
+    /// file or sent); nil from transports that do not count (the progress then falls back to the
+    /// body in memory).
+    var transferred: TransferTotals?
 
     package init(
         request: URLRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
@@ -157,4 +161,10 @@ public protocol Transport: Sendable {
         options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable
+}
+
+/// A transfer's final progress in both directions, as the engine counted it.
+struct TransferTotals: Sendable {
+    var download: TransferProgress
+    var upload: TransferProgress
 }

@@ -17,6 +17,8 @@ extension DataRequest {
         var fileURL: URL? = nil
         /// How a failed download can continue (see ``ResumeData``).
         var resumeData: ResumeData? = nil
+        /// The final progress as the transport counted it, when it did.
+        var transferred: TransferTotals? = nil
 
         /// Removes a downloaded file: a failed or rejected download leaves nothing behind.
         mutating func discardFile() {

@@ -52,9 +52,15 @@ extension DataRequest {
 }
 
 extension ProgressRelay {
-    /// The final values for a transport that reported none (a stub, or a request that never
-    /// reached the engine); does nothing when the engine already finished the relay.
+    /// The final values when the engine did not send them itself (nobody observed when the
+    /// transfer started, a stub, or a request that never reached the engine): the engine's count
+    /// when there is one, else the body in memory. Does nothing when the engine already finished
+    /// the relay.
     func finish(after outcome: DataRequest.Outcome) {
+        if let totals = outcome.transferred {
+            finish(download: totals.download, upload: totals.upload)
+            return
+        }
         let received = Int64(outcome.data.count)
         let sent = Int64(outcome.request?.httpBody?.count ?? 0)
         let succeeded = outcome.error == nil

@@ -48,6 +48,7 @@ extension DataRequest {
             request: result.request, head: result.head, data: result.data, metrics: result.metrics,
             error: result.error, fileURL: result.error == nil ? destination : nil)
         outcome.resumeData = result.resumeData
+        outcome.transferred = result.transferred
         outcome.metrics?.retryCount = attempt
         return outcome
     }

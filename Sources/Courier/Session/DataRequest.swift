@@ -106,12 +106,18 @@ public final class DataRequest: Sendable {
         }
     }
 
-    /// The progress relay, made on first use when `create` is true.
+    /// The progress relay, made on first use when `create` is true. One made after the request
+    /// finished is finished at once with its outcome's final values, so its observers end.
     func progressRelay(create: Bool) -> ProgressRelay? {
-        state.withLock { state in
-            if state.progress == nil, create { state.progress = ProgressRelay() }
-            return state.progress
+        let (relay, finishedOutcome) = state.withLock { state -> (ProgressRelay?, Outcome?) in
+            guard state.progress == nil, create else { return (state.progress, nil) }
+            let relay = ProgressRelay()
+            state.progress = relay
+            if case .finished(let outcome) = state.phase { return (relay, outcome) }
+            return (relay, nil)
         }
+        if let finishedOutcome { relay?.finish(after: finishedOutcome) }
+        return relay
     }
 
     /// Why this request must not start another attempt (the session was shut down, or
