@@ -26,7 +26,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
         /// Cancel every transfer of a request made before the session's epoch became this one.
         case cancelAll(epoch: UInt64)
         /// Read or change the cookie jar.
-        case cookies(SessionCookieJar.Request)
+        case cookies(CurlCookieJar.Request)
         case shutdown
     }
 
@@ -53,7 +53,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
     let share: UnsafeMutableRawPointer?
     /// The session's cookie jar, held by ``share``; nil when cookies are off. Loop thread only
     /// (created before the thread starts).
-    let cookieJar: SessionCookieJar?
+    let cookieJar: CurlCookieJar?
     /// Transfers whose handle is in the multi. Loop thread only.
     @exclusivity(unchecked) var active: [ObjectIdentifier: CurlTransfer] = [:]
     /// Transfers to an HTTP/2 origin waiting for ``admission`` to start them. Loop thread only.
@@ -140,8 +140,8 @@ final class CurlEngine: Transport, @unchecked Sendable {
 
     /// Carries out `operation` on the cookie jar on the loop thread and passes `completion` the
     /// lines it lists; at once with none when the engine has stopped (its jar was saved then).
-    func requestCookieJar(_ operation: SessionCookieJar.Operation, completion: @escaping @Sendable ([String]) -> Void) {
-        if !send(.cookies(SessionCookieJar.Request(operation: operation, completion: completion))) { completion([]) }
+    func requestCookieJar(_ operation: CurlCookieJar.Operation, completion: @escaping @Sendable ([String]) -> Void) {
+        if !send(.cookies(CurlCookieJar.Request(operation: operation, completion: completion))) { completion([]) }
     }
 
     /// True once the loop thread has stopped and freed its handles (tests).
@@ -362,7 +362,7 @@ extension CurlEngine {
     /// A jar for `storage` on `share` (which then shares cookies), or nil when cookies are off.
     fileprivate static func makeCookieJar(
         share: UnsafeMutableRawPointer?, storage: Session.CookieStorage
-    ) -> SessionCookieJar? {
+    ) -> CurlCookieJar? {
         guard let share else { return nil }
         let file: URL?
         switch storage {
@@ -372,7 +372,7 @@ extension CurlEngine {
         }
         guard courier_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)) == CURLSHE_OK
         else { return nil }
-        return SessionCookieJar(share: share, file: file)
+        return CurlCookieJar(share: share, file: file)
     }
 }
 

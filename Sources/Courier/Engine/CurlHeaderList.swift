@@ -1,4 +1,5 @@
 import CCurl
+import CCurlShim
 
 /// A request's header lines as libcurl's list, shared by the transfers that send the same
 /// headers: libcurl reads the list while a transfer runs and does not copy it, so it lives until

@@ -1,4 +1,5 @@
 import CCurl
+import CCurlShim
 import Foundation
 
 /// What the engine knows about a failed transfer besides libcurl's result code: its own

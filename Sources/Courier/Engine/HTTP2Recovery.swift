@@ -1,4 +1,5 @@
 import CCurl
+import CCurlShim
 import Foundation
 
 /// What a failed transfer knows about itself, for ``HTTP2Recovery``: libcurl's code and whether

@@ -34,7 +34,7 @@ extension Session {
         _ = await jar(.flush)
     }
 
-    private func jar(_ operation: SessionCookieJar.Operation) async -> [String] {
+    private func jar(_ operation: CurlCookieJar.Operation) async -> [String] {
         guard let engine = ownedEngine, engine.cookieJar != nil else { return [] }
         return await withCheckedContinuation { continuation in
             engine.requestCookieJar(operation) { continuation.resume(returning: $0) }

@@ -11,11 +11,11 @@ import Foundation
 /// never write it when they are cleaned up. Loop thread only, like the share handle (created
 /// before the loop thread starts).
 ///
-/// Keep this file's name sorting after CurlResultTable.swift and HTTP2Recovery.swift: named
-/// CurlCookieJar.swift, the first call of `courier_easy_getinfo_pointer` came before them and the
-/// Swift 6.3.1 compiler then failed to find libcurl's `CURLE_` constants in those two files (release
-/// builds every time, debug builds now and then).
-final class SessionCookieJar {
+/// Every Courier file that uses libcurl imports both CCurl and CCurlShim: with CCurl alone, Swift
+/// 6.3.1 failed to find libcurl's `CURLE_` constants in a file compiled after another file's call of
+/// a shim function had brought `curl.h` in through CCurlShim (release builds, depending on file
+/// order).
+final class CurlCookieJar {
     /// What the session asks of the jar.
     enum Operation: Sendable {
         /// The cookies in the jar, as Netscape-format lines.
