@@ -213,14 +213,13 @@ extension CurlTransfer {
             isFinished: finished)
     }
 
-    /// Stops a streamed upload's producer and sends the final progress. Called once, by `finish`.
-    func finishFlow(error: CourierError?) {
+    /// Stops a streamed upload's producer and sends the final progress, `totals`. Called once, by
+    /// `finish`.
+    func finishFlow(_ totals: TransferTotals) {
         guard let flow else { return }
         if case .stream(let buffer)? = flow.upload { buffer.close() }
         flow.upload = nil
-        guard let relay = flow.progress else { return }
-        let totals = finalProgress(error: error)
-        relay.finish(download: totals.download, upload: totals.upload)
+        flow.progress?.finish(download: totals.download, upload: totals.upload)
     }
 
     /// The final progress of the transfer in both directions, whether or not anyone observed it

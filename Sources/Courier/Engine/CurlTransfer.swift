@@ -229,7 +229,8 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
     func finish(error: CourierError?) {
         guard !isFinished else { return }
         isFinished = true
-        finishFlow(error: error)
+        let totals = finalProgress(error: error)
+        finishFlow(totals)
         let resumeData = error.flatMap(resumeData(after:))
         closeDestination(keep: error == nil || resumeData != nil)
         if var metrics, let startedAt, let hopStartedAt {
@@ -239,7 +240,7 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
         }
         var result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)
         result.resumeData = resumeData
-        result.transferred = finalProgress(error: error)
+        result.transferred = totals
         body = Data()
         completion(result)
     }
