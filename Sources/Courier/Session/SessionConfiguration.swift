@@ -39,6 +39,15 @@ extension Session {
         /// keeps the jar in a file across runs. The jar is libcurl's RFC 6265 engine, with public
         /// suffix checks; what it does and does not do: docs/cookies-and-cache.md.
         public var cookies = CookieStorage.inMemory
+        /// Where responses are kept for reuse (RFC 9111, private). Default: ``CacheStorage/off``:
+        /// reusing a response changes what a request returns, so a program turns it on knowingly
+        /// (docs/cookies-and-cache.md explains why).
+        public var cache = CacheStorage.off
+        /// How requests use ``cache``. Default: ``CachePolicy/useProtocol``.
+        public var cachePolicy = CachePolicy.useProtocol
+        /// Whether identical GETs without a body in flight at the same time share one transfer;
+        /// each caller still gets its own response, and cancelling one leaves the others. Default: on.
+        public var coalescesIdenticalRequests = true
         /// Advertise gzip, deflate, br and zstd and decode the body transparently. Default: on.
         public var automaticDecompression = true
         /// Certificate verification, custom trust, client certificates and key pinning.
