@@ -7,6 +7,9 @@ enum CacheLookup: Equatable, Sendable {
     /// Send the request with `conditions` added (`If-None-Match`, `If-Modified-Since`); a 304
     /// answer is merged into `entry` (``CacheRules/freshen``), another answer replaces it.
     case validate(CacheEntry, conditions: [CacheHeader])
+    /// The caller's own conditional request (`If-None-Match`, `If-Modified-Since`) matches the
+    /// fresh stored response: answer 304 (Not Modified) from `entry` (§4.3.2); nothing is sent.
+    case notModified(CacheEntry, age: Int)
     /// Send the request as it is. `storable` is false when the request forbids storing its
     /// response (`no-store`, a range or conditional request of the caller's own, an unsafe method).
     case fetch(storable: Bool)
@@ -27,7 +30,7 @@ enum CacheRules {
     ]
     /// Request fields that make the caller's request one the cache does not answer or store: it
     /// asks for a part, or carries its own validators.
-    static let bypassingRequestFields = ["range", "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range"]
+    static let bypassingRequestFields = ["range", "if-match", "if-unmodified-since", "if-range"]
 
     /// The primary cache key: the URL without its fragment.
     static func key(for url: URL) -> String {
@@ -70,8 +73,15 @@ enum CacheRules {
             let tolerated = requestControl.maxStale.map { staleness <= TimeInterval($0) } ?? false
             if responseControl.mustRevalidate || !tolerated { mustValidate = true }
         }
-        if !mustValidate { return .serve(stored, age: Int(age)) }
+        let conditional = request.headers.contains("If-None-Match") || request.headers.contains("If-Modified-Since")
+        if !mustValidate {
+            guard conditional else { return .serve(stored, age: Int(age)) }
+            return evaluateConditions(request.headers, against: stored)
+                ? .notModified(stored, age: Int(age)) : .serve(stored, age: Int(age))
+        }
         if onlyIfCached { return .unsatisfiable }
+        // The caller's own validators go to the server as they are; its answer is delivered as is.
+        if conditional { return .fetch(storable: storable) }
         let conditions = validators(of: stored)
         return conditions.isEmpty ? .fetch(storable: storable) : .validate(stored, conditions: conditions)
     }
@@ -94,6 +104,24 @@ enum CacheRules {
             conditions.append(CacheHeader("If-Modified-Since", modified))
         }
         return conditions
+    }
+
+    /// Whether the caller's `If-None-Match` (weak comparison, `*` matching any), or without one
+    /// its `If-Modified-Since`, holds for `entry`: the caller's copy is current (§4.3.2).
+    static func evaluateConditions(_ headers: [CacheHeader], against entry: CacheEntry) -> Bool {
+        if let noneMatch = headers.combined("If-None-Match") {
+            guard let etag = entry.headers.first("ETag") else { return false }
+            let tags = CacheControl.splitList(noneMatch)
+            return tags.contains("*") || tags.contains { weakOpaqueTag($0) == weakOpaqueTag(etag) }
+        }
+        guard let since = headers.first("If-Modified-Since").flatMap(HTTPDate.parse) else { return false }
+        let modified = entry.headers.first("Last-Modified").flatMap(HTTPDate.parse)
+            ?? dateValue(entry.headers, responseTime: entry.responseTime)
+        return modified <= since
+    }
+
+    private static func weakOpaqueTag(_ tag: String) -> String {
+        tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
     }
 
     /// Whether `request` selects `entry` (§4.1): every field the response's `Vary` names has the
@@ -217,6 +245,14 @@ enum CacheRules {
         headers.append(CacheHeader("Age", String(max(0, age))))
         return CacheResponse(
             statusCode: entry.statusCode, headers: headers, body: method.uppercased() == "HEAD" ? Data() : entry.body)
+    }
+
+    /// The 304 (Not Modified) the cache answers a matching conditional request with (§4.3.2):
+    /// the stored fields but `Content-Length`, `Age` set, no body.
+    static func notModifiedResponse(_ entry: CacheEntry, age: Int) -> CacheResponse {
+        var headers = entry.headers.filter { !$0.name.caseInsensitiveEquals("Age") && !$0.name.caseInsensitiveEquals("Content-Length") }
+        headers.append(CacheHeader("Age", String(max(0, age))))
+        return CacheResponse(statusCode: 304, headers: headers, body: Data())
     }
 
     /// The 504 an `only-if-cached` request gets when nothing usable is stored (§5.2.1.7).

@@ -58,6 +58,8 @@ final class HTTPCache: Sendable {
         case .serve(let entry, let age):
             let response = CacheRules.servedResponse(entry, age: age, method: request.method)
             return Plan(action: .respond(response, .hit), revalidating: nil, storable: false)
+        case .notModified(let entry, let age):
+            return Plan(action: .respond(CacheRules.notModifiedResponse(entry, age: age), .hit), revalidating: nil, storable: false)
         case .validate(let entry, let conditions):
             return Plan(action: .send(addingHeaders: conditions), revalidating: entry, storable: true)
         case .fetch(let storable):
