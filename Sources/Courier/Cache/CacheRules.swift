@@ -63,7 +63,8 @@ enum CacheRules {
         let age = currentAge(stored, now: now)
         if policy == .onlyIfCached { return .serve(stored, age: Int(age)) }
         let responseControl = CacheControl(fieldValues: stored.headers.values("Cache-Control"))
-        let lifetime = freshnessLifetime(statusCode: stored.statusCode, headers: stored.headers, responseTime: stored.responseTime)
+        let lifetime = freshnessLifetime(
+            statusCode: stored.statusCode, headers: stored.headers, responseTime: stored.responseTime)
         var mustValidate = policy == .revalidate || requestControl.noCache || responseControl.noCache
         if !request.headers.contains("Cache-Control"), pragmaNoCache(request.headers) { mustValidate = true }
         if let maxAge = requestControl.maxAge, age > TimeInterval(maxAge) { mustValidate = true }
@@ -115,7 +116,8 @@ enum CacheRules {
             return tags.contains("*") || tags.contains { weakOpaqueTag($0) == weakOpaqueTag(etag) }
         }
         guard let since = headers.first("If-Modified-Since").flatMap(HTTPDate.parse) else { return false }
-        let modified = entry.headers.first("Last-Modified").flatMap(HTTPDate.parse)
+        let modified =
+            entry.headers.first("Last-Modified").flatMap(HTTPDate.parse)
             ?? dateValue(entry.headers, responseTime: entry.responseTime)
         return modified <= since
     }
@@ -127,7 +129,8 @@ enum CacheRules {
     /// Whether `request` selects `entry` (§4.1): every field the response's `Vary` names has the
     /// same normalized value in both requests (absent in both counts as the same).
     static func matchesVariant(_ entry: CacheEntry, _ request: CacheRequest) -> Bool {
-        selectingValues(names: varyNames(entry.headers), request: request.headers, credentials: entry.carriesCredentials)
+        selectingValues(
+            names: varyNames(entry.headers), request: request.headers, credentials: entry.carriesCredentials)
             == entry.varying
     }
 
@@ -197,13 +200,16 @@ enum CacheRules {
         return CacheEntry(
             key: key(for: request.url), statusCode: response.statusCode, headers: storedFields(response.headers),
             body: response.body, requestTime: requestTime, responseTime: responseTime,
-            varying: selectingValues(names: varyNames(response.headers), request: request.headers, credentials: credentials),
+            varying: selectingValues(
+                names: varyNames(response.headers), request: request.headers, credentials: credentials),
             carriesCredentials: credentials)
     }
 
     /// `entry` updated with a 304 answer to its validation (§4.3.4), or nil when the 304 names
     /// another representation (a strong `ETag` that differs): the caller then fetches again.
-    static func freshen(_ entry: CacheEntry, with notModified: CacheResponse, requestTime: Date, responseTime: Date)
+    static func freshen(
+        _ entry: CacheEntry, with notModified: CacheResponse, requestTime: Date, responseTime: Date
+    )
         -> CacheEntry?
     {
         if let newTag = notModified.headers.first("ETag"), !newTag.hasPrefix("W/"),
@@ -250,7 +256,9 @@ enum CacheRules {
     /// The 304 (Not Modified) the cache answers a matching conditional request with (§4.3.2):
     /// the stored fields but `Content-Length`, `Age` set, no body.
     static func notModifiedResponse(_ entry: CacheEntry, age: Int) -> CacheResponse {
-        var headers = entry.headers.filter { !$0.name.caseInsensitiveEquals("Age") && !$0.name.caseInsensitiveEquals("Content-Length") }
+        var headers = entry.headers.filter {
+            !$0.name.caseInsensitiveEquals("Age") && !$0.name.caseInsensitiveEquals("Content-Length")
+        }
         headers.append(CacheHeader("Age", String(max(0, age))))
         return CacheResponse(statusCode: 304, headers: headers, body: Data())
     }
@@ -266,7 +274,8 @@ enum CacheRules {
         headers.values("Vary").flatMap(CacheControl.splitList).map { $0.lowercased() }
     }
 
-    private static func selectingValues(names: [String], request: [CacheHeader], credentials: Bool) -> [String: String] {
+    private static func selectingValues(names: [String], request: [CacheHeader], credentials: Bool) -> [String: String]
+    {
         var values: [String: String] = [:]
         for name in names + (credentials ? ["authorization"] : []) {
             guard let combined = request.combined(name) else { continue }

@@ -120,7 +120,9 @@ final class RequestCoalescer<Result: Sendable>: Sendable {
     /// Joins the transfer for `key`: `.start` means the caller must start it and call
     /// ``finish(_:with:)`` with its group when it ends; `.attach` means `deliver` will be called
     /// with the leader's result. The leader's own `deliver` is called too.
-    func join(_ key: CoalescingKey, deliver: @escaping Deliver) -> (Ticket, CoalescingTable<CoalescingKey, UInt64>.JoinAction) {
+    func join(
+        _ key: CoalescingKey, deliver: @escaping Deliver
+    ) -> (Ticket, CoalescingTable<CoalescingKey, UInt64>.JoinAction) {
         state.withLock { state in
             let member = state.nextMember
             state.nextMember += 1

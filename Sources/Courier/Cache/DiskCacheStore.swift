@@ -23,7 +23,8 @@ final class DiskCacheStore: CacheStore {
         self.directory = directory
         self.maxBytes = maxBytes
         let files = FileManager.default
-        try? files.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? files.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let names = (try? files.contentsOfDirectory(atPath: directory.path)) ?? []
         var found: [(name: String, size: Int, written: Date)] = []
         for name in names {
@@ -60,7 +61,9 @@ final class DiskCacheStore: CacheStore {
             return
         }
         let temporary = url(name + "." + UUID().uuidString + Self.temporarySuffix)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
         else { return }
         let evicted: [String] = index.withLock { index in
             guard rename(temporary.path, url(name).path) == 0 else {

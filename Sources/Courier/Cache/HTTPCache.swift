@@ -59,13 +59,16 @@ final class HTTPCache: Sendable {
             let response = CacheRules.servedResponse(entry, age: age, method: request.method)
             return Plan(action: .respond(response, .hit), revalidating: nil, storable: false)
         case .notModified(let entry, let age):
-            return Plan(action: .respond(CacheRules.notModifiedResponse(entry, age: age), .hit), revalidating: nil, storable: false)
+            return Plan(
+                action: .respond(CacheRules.notModifiedResponse(entry, age: age), .hit), revalidating: nil,
+                storable: false)
         case .validate(let entry, let conditions):
             return Plan(action: .send(addingHeaders: conditions), revalidating: entry, storable: true)
         case .fetch(let storable):
             return Plan(action: .send(addingHeaders: []), revalidating: nil, storable: storable)
         case .unsatisfiable:
-            return Plan(action: .respond(CacheRules.unsatisfiableResponse, .unavailable), revalidating: nil, storable: false)
+            return Plan(
+                action: .respond(CacheRules.unsatisfiableResponse, .unavailable), revalidating: nil, storable: false)
         }
     }
 
@@ -77,7 +80,9 @@ final class HTTPCache: Sendable {
     ) -> Completion {
         for key in CacheRules.invalidatedKeys(request, response) { store.remove(key: key) }
         if response.statusCode == 304, let entry = plan.revalidating {
-            guard let freshened = CacheRules.freshen(entry, with: response, requestTime: requestTime, responseTime: responseTime)
+            guard
+                let freshened = CacheRules.freshen(
+                    entry, with: response, requestTime: requestTime, responseTime: responseTime)
             else {
                 store.remove(key: entry.key)
                 return .refetch

@@ -7,27 +7,107 @@ final class CacheControlTests: XCTestCase {
     func testDirectives() {
         let rows: [(lines: [String], expected: CacheControl)] = [
             ([], CacheControl()),
-            (["max-age=60"], { var c = CacheControl(); c.maxAge = 60; return c }()),
-            (["MaX-AgE=60"], { var c = CacheControl(); c.maxAge = 60; return c }()),
-            (["max-age=\"60\""], { var c = CacheControl(); c.maxAge = 60; return c }()),
+            (
+                ["max-age=60"],
+                {
+                    var c = CacheControl(); c.maxAge = 60; return c
+                }()
+            ),
+            (
+                ["MaX-AgE=60"],
+                {
+                    var c = CacheControl(); c.maxAge = 60; return c
+                }()
+            ),
+            (
+                ["max-age=\"60\""],
+                {
+                    var c = CacheControl(); c.maxAge = 60; return c
+                }()
+            ),
             (["max-age='60'"], CacheControl()),
             (["max-age=-1"], CacheControl()),
             (["max-age=6.5"], CacheControl()),
             (["max-age= 60"], CacheControl()),
             (["max-age =60"], CacheControl()),
-            (["max-age=007"], { var c = CacheControl(); c.maxAge = 7; return c }()),
-            (["max-age=99999999999"], { var c = CacheControl(); c.maxAge = CacheControl.maxDeltaSeconds; return c }()),
-            (["max-age=1, max-age=1800"], { var c = CacheControl(); c.maxAge = 1; return c }()),
-            (["max-age=1800", "max-age=1"], { var c = CacheControl(); c.maxAge = 1800; return c }()),
-            (["ext=\"max-age=3600\", max-age=1"], { var c = CacheControl(); c.maxAge = 1; return c }()),
-            (["no-cache, no-store"], { var c = CacheControl(); c.noCache = true; c.noStore = true; return c }()),
-            (["no-cache=\"Set-Cookie, A\""], { var c = CacheControl(); c.noCache = true; return c }()),
-            (["private, public"], { var c = CacheControl(); c.isPrivate = true; c.isPublic = true; return c }()),
-            (["must-revalidate"], { var c = CacheControl(); c.mustRevalidate = true; return c }()),
-            (["max-stale"], { var c = CacheControl(); c.maxStale = Int.max; return c }()),
-            (["max-stale=30, min-fresh=5"], { var c = CacheControl(); c.maxStale = 30; c.minFresh = 5; return c }()),
-            (["only-if-cached"], { var c = CacheControl(); c.onlyIfCached = true; return c }()),
-            ([" , ,max-age=5,, "], { var c = CacheControl(); c.maxAge = 5; return c }())
+            (
+                ["max-age=007"],
+                {
+                    var c = CacheControl(); c.maxAge = 7; return c
+                }()
+            ),
+            (
+                ["max-age=99999999999"],
+                {
+                    var c = CacheControl(); c.maxAge = CacheControl.maxDeltaSeconds; return c
+                }()
+            ),
+            (
+                ["max-age=1, max-age=1800"],
+                {
+                    var c = CacheControl(); c.maxAge = 1; return c
+                }()
+            ),
+            (
+                ["max-age=1800", "max-age=1"],
+                {
+                    var c = CacheControl(); c.maxAge = 1800; return c
+                }()
+            ),
+            (
+                ["ext=\"max-age=3600\", max-age=1"],
+                {
+                    var c = CacheControl(); c.maxAge = 1; return c
+                }()
+            ),
+            (
+                ["no-cache, no-store"],
+                {
+                    var c = CacheControl(); c.noCache = true; c.noStore = true; return c
+                }()
+            ),
+            (
+                ["no-cache=\"Set-Cookie, A\""],
+                {
+                    var c = CacheControl(); c.noCache = true; return c
+                }()
+            ),
+            (
+                ["private, public"],
+                {
+                    var c = CacheControl(); c.isPrivate = true; c.isPublic = true; return c
+                }()
+            ),
+            (
+                ["must-revalidate"],
+                {
+                    var c = CacheControl(); c.mustRevalidate = true; return c
+                }()
+            ),
+            (
+                ["max-stale"],
+                {
+                    var c = CacheControl(); c.maxStale = Int.max; return c
+                }()
+            ),
+            (
+                ["max-stale=30, min-fresh=5"],
+                {
+                    var c = CacheControl(); c.maxStale = 30; c.minFresh = 5; return c
+                }()
+            ),
+            (
+                ["only-if-cached"],
+                {
+                    var c = CacheControl(); c.onlyIfCached = true; return c
+                }()
+            ),
+            (
+                [" , ,max-age=5,, "],
+                {
+                    var c = CacheControl(); c.maxAge = 5; return c
+                }()
+            )
         ]
         for row in rows {
             XCTAssertEqual(CacheControl(fieldValues: row.lines), row.expected, "\(row.lines)")

@@ -14,8 +14,10 @@ final class CacheRulesTests: XCTestCase {
         request: [(String, String)] = []
     ) -> CacheEntry {
         let request = CacheRequest(method: "GET", url: url, headers: request.map { CacheHeader($0.0, $0.1) })
-        let response = CacheResponse(statusCode: status, headers: headers.map { CacheHeader($0.0, $0.1) }, body: Data("body".utf8))
-        return CacheRules.makeEntry(request, response, requestTime: t0 + (sent ?? received), responseTime: t0 + received)
+        let response = CacheResponse(
+            statusCode: status, headers: headers.map { CacheHeader($0.0, $0.1) }, body: Data("body".utf8))
+        return CacheRules.makeEntry(
+            request, response, requestTime: t0 + (sent ?? received), responseTime: t0 + received)
     }
 
     func testKeyDropsTheFragment() {
@@ -25,7 +27,10 @@ final class CacheRulesTests: XCTestCase {
     func testFreshnessLifetime() {
         let rows: [(String, Int, [(String, String)], TimeInterval)] = [
             ("max-age", 200, [("Cache-Control", "max-age=60")], 60),
-            ("max-age wins over Expires", 200, [("Cache-Control", "max-age=60"), ("Expires", date(-100)), ("Date", date(0))], 60),
+            (
+                "max-age wins over Expires", 200,
+                [("Cache-Control", "max-age=60"), ("Expires", date(-100)), ("Date", date(0))], 60
+            ),
             ("s-maxage is for shared caches", 200, [("Cache-Control", "s-maxage=600")], 0),
             ("Expires - Date", 200, [("Expires", date(300)), ("Date", date(0))], 300),
             ("Expires in the past", 200, [("Expires", date(-300)), ("Date", date(0))], 0),
@@ -35,13 +40,17 @@ final class CacheRulesTests: XCTestCase {
             ("heuristic 10%", 200, [("Last-Modified", date(-86_400)), ("Date", date(0))], 8640),
             ("heuristic 404", 404, [("Last-Modified", date(-1000)), ("Date", date(0))], 100),
             ("no heuristic for 201", 201, [("Last-Modified", date(-1000)), ("Date", date(0))], 0),
-            ("public allows heuristic on 599", 599, [("Last-Modified", date(-1000)), ("Date", date(0)), ("Cache-Control", "public")], 100),
+            (
+                "public allows heuristic on 599", 599,
+                [("Last-Modified", date(-1000)), ("Date", date(0)), ("Cache-Control", "public")], 100
+            ),
             ("Last-Modified after Date", 200, [("Last-Modified", date(100)), ("Date", date(0))], 0),
             ("nothing", 200, [], 0)
         ]
         for (name, status, headers, lifetime) in rows {
             let fields = headers.map { CacheHeader($0.0, $0.1) }
-            XCTAssertEqual(CacheRules.freshnessLifetime(statusCode: status, headers: fields, responseTime: t0), lifetime, name)
+            XCTAssertEqual(
+                CacheRules.freshnessLifetime(statusCode: status, headers: fields, responseTime: t0), lifetime, name)
         }
     }
 
@@ -69,7 +78,10 @@ final class CacheRulesTests: XCTestCase {
             ("response no-store", "GET", [], 200, [("Cache-Control", "max-age=60, no-store")], false),
             ("request no-store", "GET", [("Cache-Control", "no-store")], 200, [("Cache-Control", "max-age=60")], false),
             ("private is fine here", "GET", [], 200, [("Cache-Control", "private, max-age=60")], true),
-            ("Authorization is fine here", "GET", [("Authorization", "Bearer x")], 200, [("Cache-Control", "max-age=60")], true),
+            (
+                "Authorization is fine here", "GET", [("Authorization", "Bearer x")], 200,
+                [("Cache-Control", "max-age=60")], true
+            ),
             ("Vary *", "GET", [], 200, [("Cache-Control", "max-age=60"), ("Vary", "Accept, *")], false),
             ("206", "GET", [], 206, [("Cache-Control", "max-age=60")], false),
             ("304", "GET", [], 304, [("Cache-Control", "max-age=60")], false),
@@ -103,7 +115,9 @@ final class CacheRulesTests: XCTestCase {
         let etag = "\"v1\""
         let fresh = entry([("Cache-Control", "max-age=100"), ("Date", date(0)), ("ETag", etag)])
         let freshNoCache = entry([("Cache-Control", "max-age=100, no-cache"), ("ETag", etag)])
-        let stale = entry([("Cache-Control", "max-age=10"), ("Date", date(0)), ("ETag", etag), ("Last-Modified", date(-50))])
+        let stale = entry([
+            ("Cache-Control", "max-age=10"), ("Date", date(0)), ("ETag", etag), ("Last-Modified", date(-50))
+        ])
         let staleMustRevalidate = entry([("Cache-Control", "max-age=10, must-revalidate"), ("ETag", etag)])
         let staleNoValidator = entry([("Cache-Control", "max-age=10"), ("Date", date(0))])
         let validateBoth = Expected.validate(["If-None-Match: \(etag)", "If-Modified-Since: \(date(-50))"])
@@ -116,35 +130,72 @@ final class CacheRulesTests: XCTestCase {
             ("stale: both validators", "GET", [], stale, .useProtocol, 50, validateBoth),
             ("stale without validator", "GET", [], staleNoValidator, .useProtocol, 50, .fetch(true)),
             ("response no-cache", "GET", [], freshNoCache, .useProtocol, 1, .validate(["If-None-Match: \(etag)"])),
-            ("request no-cache", "GET", [("Cache-Control", "no-cache")], fresh, .useProtocol, 1, .validate(["If-None-Match: \(etag)"])),
-            ("Pragma no-cache", "GET", [("Pragma", "no-cache")], fresh, .useProtocol, 1, .validate(["If-None-Match: \(etag)"])),
-            ("Pragma ignored with Cache-Control", "GET", [("Pragma", "no-cache"), ("Cache-Control", "max-stale")], fresh, .useProtocol, 1, .serve),
+            (
+                "request no-cache", "GET", [("Cache-Control", "no-cache")], fresh, .useProtocol, 1,
+                .validate(["If-None-Match: \(etag)"])
+            ),
+            (
+                "Pragma no-cache", "GET", [("Pragma", "no-cache")], fresh, .useProtocol, 1,
+                .validate(["If-None-Match: \(etag)"])
+            ),
+            (
+                "Pragma ignored with Cache-Control", "GET", [("Pragma", "no-cache"), ("Cache-Control", "max-stale")],
+                fresh, .useProtocol, 1, .serve
+            ),
             ("request no-store", "GET", [("Cache-Control", "no-store")], fresh, .useProtocol, 1, .fetch(false)),
-            ("request max-age exceeded", "GET", [("Cache-Control", "max-age=20")], fresh, .useProtocol, 30, .validate(["If-None-Match: \(etag)"])),
+            (
+                "request max-age exceeded", "GET", [("Cache-Control", "max-age=20")], fresh, .useProtocol, 30,
+                .validate(["If-None-Match: \(etag)"])
+            ),
             ("request max-age met", "GET", [("Cache-Control", "max-age=40")], fresh, .useProtocol, 30, .serve),
-            ("min-fresh not met", "GET", [("Cache-Control", "min-fresh=80")], fresh, .useProtocol, 30, .validate(["If-None-Match: \(etag)"])),
+            (
+                "min-fresh not met", "GET", [("Cache-Control", "min-fresh=80")], fresh, .useProtocol, 30,
+                .validate(["If-None-Match: \(etag)"])
+            ),
             ("min-fresh met", "GET", [("Cache-Control", "min-fresh=60")], fresh, .useProtocol, 30, .serve),
             ("max-stale covers", "GET", [("Cache-Control", "max-stale=60")], stale, .useProtocol, 50, .serve),
             ("max-stale too short", "GET", [("Cache-Control", "max-stale=20")], stale, .useProtocol, 50, validateBoth),
             ("max-stale any", "GET", [("Cache-Control", "max-stale")], stale, .useProtocol, 5000, .serve),
-            ("must-revalidate beats max-stale", "GET", [("Cache-Control", "max-stale")], staleMustRevalidate, .useProtocol, 50, .validate(["If-None-Match: \(etag)"])),
+            (
+                "must-revalidate beats max-stale", "GET", [("Cache-Control", "max-stale")], staleMustRevalidate,
+                .useProtocol, 50, .validate(["If-None-Match: \(etag)"])
+            ),
             ("only-if-cached fresh", "GET", [("Cache-Control", "only-if-cached")], fresh, .useProtocol, 1, .serve),
-            ("only-if-cached stale", "GET", [("Cache-Control", "only-if-cached")], stale, .useProtocol, 50, .unsatisfiable),
-            ("only-if-cached nothing", "GET", [("Cache-Control", "only-if-cached")], nil, .useProtocol, 0, .unsatisfiable),
+            (
+                "only-if-cached stale", "GET", [("Cache-Control", "only-if-cached")], stale, .useProtocol, 50,
+                .unsatisfiable
+            ),
+            (
+                "only-if-cached nothing", "GET", [("Cache-Control", "only-if-cached")], nil, .useProtocol, 0,
+                .unsatisfiable
+            ),
             ("policy revalidate", "GET", [], fresh, .revalidate, 1, .validate(["If-None-Match: \(etag)"])),
             ("policy reload", "GET", [], fresh, .reloadIgnoringCache, 1, .fetch(true)),
             ("policy only-if-cached serves stale", "GET", [], stale, .onlyIfCached, 5000, .serve),
             ("policy only-if-cached nothing", "GET", [], nil, .onlyIfCached, 0, .unsatisfiable),
             ("Range bypasses", "GET", [("Range", "bytes=0-1")], fresh, .useProtocol, 1, .fetch(false)),
-            ("caller's If-None-Match matches", "GET", [("If-None-Match", "\"x\", W/\"v1\"")], fresh, .useProtocol, 1, .notModified),
+            (
+                "caller's If-None-Match matches", "GET", [("If-None-Match", "\"x\", W/\"v1\"")], fresh, .useProtocol, 1,
+                .notModified
+            ),
             ("caller's If-None-Match differs", "GET", [("If-None-Match", "\"x\"")], fresh, .useProtocol, 1, .serve),
-            ("caller's If-None-Match on stale goes out", "GET", [("If-None-Match", etag)], stale, .useProtocol, 50, .fetch(true)),
-            ("caller's If-Modified-Since", "GET", [("If-Modified-Since", date(-40))], stale, .useProtocol, 5, .notModified),
-            ("caller's If-Modified-Since older", "GET", [("If-Modified-Since", date(-60))], stale, .useProtocol, 5, .serve)
+            (
+                "caller's If-None-Match on stale goes out", "GET", [("If-None-Match", etag)], stale, .useProtocol, 50,
+                .fetch(true)
+            ),
+            (
+                "caller's If-Modified-Since", "GET", [("If-Modified-Since", date(-40))], stale, .useProtocol, 5,
+                .notModified
+            ),
+            (
+                "caller's If-Modified-Since older", "GET", [("If-Modified-Since", date(-60))], stale, .useProtocol, 5,
+                .serve
+            )
         ]
         for (name, method, fields, stored, policy, now, expected) in rows {
             let request = CacheRequest(method: method, url: url, headers: fields.map { CacheHeader($0.0, $0.1) })
-            XCTAssertEqual(kind(CacheRules.lookup(request, stored: stored, policy: policy, now: t0 + now)), expected, name)
+            XCTAssertEqual(
+                kind(CacheRules.lookup(request, stored: stored, policy: policy, now: t0 + now)), expected, name)
         }
     }
 
@@ -179,17 +230,24 @@ final class CacheRulesTests: XCTestCase {
     func testStoredFieldsDropHopByHopAndConnectionNominated() {
         let stored = entry([
             ("Cache-Control", "max-age=100"), ("Connection", "x-hop"), ("X-Hop", "1"), ("Keep-Alive", "timeout=5"),
-            ("Transfer-Encoding", "chunked"), ("Proxy-Authenticate", "Basic"), ("Content-Length", "4"), ("X-Kept", "yes")
+            ("Transfer-Encoding", "chunked"), ("Proxy-Authenticate", "Basic"), ("Content-Length", "4"),
+            ("X-Kept", "yes")
         ])
         XCTAssertEqual(stored.headers.map(\.name), ["Cache-Control", "Content-Length", "X-Kept"])
     }
 
     func testFreshenMergesA304() {
-        let stored = entry([("Cache-Control", "max-age=10"), ("ETag", "\"v1\""), ("X-A", "old"), ("X-B", "kept"), ("Content-Length", "4")])
-        let notModified = CacheResponse(statusCode: 304, headers: [
-            CacheHeader("Cache-Control", "max-age=99"), CacheHeader("X-A", "new"), CacheHeader("Content-Length", "0"),
-            CacheHeader("Connection", "close"), CacheHeader("ETag", "\"v1\"")
+        let stored = entry([
+            ("Cache-Control", "max-age=10"), ("ETag", "\"v1\""), ("X-A", "old"), ("X-B", "kept"),
+            ("Content-Length", "4")
         ])
+        let notModified = CacheResponse(
+            statusCode: 304,
+            headers: [
+                CacheHeader("Cache-Control", "max-age=99"), CacheHeader("X-A", "new"),
+                CacheHeader("Content-Length", "0"),
+                CacheHeader("Connection", "close"), CacheHeader("ETag", "\"v1\"")
+            ])
         let merged = CacheRules.freshen(stored, with: notModified, requestTime: t0 + 50, responseTime: t0 + 51)
         XCTAssertEqual(merged?.headers.first("Cache-Control"), "max-age=99")
         XCTAssertEqual(merged?.headers.values("X-A"), ["new"])
@@ -207,8 +265,13 @@ final class CacheRulesTests: XCTestCase {
         let rows: [(String, Int, [(String, String)], [String])] = [
             ("GET", 200, [], []),
             ("POST", 200, [], ["https://api.example.com/items?page=1"]),
-            ("DELETE", 204, [("Location", "/items/2"), ("Content-Location", "https://api.example.com/items/3")],
-                ["https://api.example.com/items?page=1", "https://api.example.com/items/2", "https://api.example.com/items/3"]),
+            (
+                "DELETE", 204, [("Location", "/items/2"), ("Content-Location", "https://api.example.com/items/3")],
+                [
+                    "https://api.example.com/items?page=1", "https://api.example.com/items/2",
+                    "https://api.example.com/items/3"
+                ]
+            ),
             ("PUT", 200, [("Location", "https://other.example.com/x")], ["https://api.example.com/items?page=1"]),
             ("POST", 500, [], []),
             ("M-SEARCH", 200, [], ["https://api.example.com/items?page=1"])

@@ -19,20 +19,27 @@ final class CacheStoreTests: XCTestCase {
 
     private static func entry(_ key: String, bytes: Int = 100, credentials: Bool = false) -> CacheEntry {
         CacheEntry(
-            key: key, statusCode: 200, headers: [CacheHeader("Cache-Control", "max-age=60"), CacheHeader("ETag", "\"\(key)\"")],
+            key: key, statusCode: 200,
+            headers: [CacheHeader("Cache-Control", "max-age=60"), CacheHeader("ETag", "\"\(key)\"")],
             body: Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ key.utf8.count) }),
-            requestTime: Date(timeIntervalSince1970: 1_750_000_000), responseTime: Date(timeIntervalSince1970: 1_750_000_001),
-            varying: credentials ? ["authorization": "Bearer x"] : ["accept": "text/plain"], carriesCredentials: credentials)
+            requestTime: Date(timeIntervalSince1970: 1_750_000_000),
+            responseTime: Date(timeIntervalSince1970: 1_750_000_001),
+            varying: credentials ? ["authorization": "Bearer x"] : ["accept": "text/plain"],
+            carriesCredentials: credentials)
     }
 
     private func stores(maxBytes: Int) -> [(String, any CacheStore)] {
-        [("memory", MemoryCacheStore(maxBytes: maxBytes)), ("disk", DiskCacheStore(directory: directory, maxBytes: maxBytes))]
+        [
+            ("memory", MemoryCacheStore(maxBytes: maxBytes)),
+            ("disk", DiskCacheStore(directory: directory, maxBytes: maxBytes))
+        ]
     }
 
     private func fileBytes() -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.reduce(0) { total, name in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+            let attributes = try? FileManager.default.attributesOfItem(
+                atPath: directory.appendingPathComponent(name).path)
             return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
         }
     }
@@ -89,7 +96,8 @@ final class CacheStoreTests: XCTestCase {
         // Reopened with a smaller budget, the store evicts at once.
         let reopened = DiskCacheStore(directory: directory, maxBytes: 5_000)
         XCTAssertLessThanOrEqual(fileBytes(), 5_000)
-        XCTAssertEqual(reopened.entry(forKey: "https://a.example/199")?.key, "https://a.example/199", "the newest survives")
+        XCTAssertEqual(
+            reopened.entry(forKey: "https://a.example/199")?.key, "https://a.example/199", "the newest survives")
     }
 
     func testDiskEntriesSurviveReopening() {
@@ -105,10 +113,25 @@ final class CacheStoreTests: XCTestCase {
             ("truncated", { $0.prefix($0.count - 10) }),
             ("cut in the metadata", { $0.prefix(30) }),
             ("empty", { _ in Data() }),
-            ("a body byte flipped", { data in var copy = data; copy[copy.count - 20] ^= 0x40; return copy }),
-            ("a metadata byte flipped", { data in var copy = data; copy[40] ^= 0x01; return copy }),
+            (
+                "a body byte flipped",
+                { data in
+                    var copy = data; copy[copy.count - 20] ^= 0x40; return copy
+                }
+            ),
+            (
+                "a metadata byte flipped",
+                { data in
+                    var copy = data; copy[40] ^= 0x01; return copy
+                }
+            ),
             ("bytes appended", { $0 + Data([1, 2, 3]) }),
-            ("another magic", { data in var copy = data; copy[0] = UInt8(ascii: "X"); return copy })
+            (
+                "another magic",
+                { data in
+                    var copy = data; copy[0] = UInt8(ascii: "X"); return copy
+                }
+            )
         ]
         for (damage, transform) in damages {
             let store = DiskCacheStore(directory: directory, maxBytes: 1 << 20)
@@ -120,7 +143,9 @@ final class CacheStoreTests: XCTestCase {
             // A store opened later over a damaged file does not serve it either.
             store.store(Self.entry(key, bytes: 500))
             try transform(original).write(to: URL(fileURLWithPath: path))
-            XCTAssertNil(DiskCacheStore(directory: directory, maxBytes: 1 << 20).entry(forKey: key), "\(damage): served after reopening")
+            XCTAssertNil(
+                DiskCacheStore(directory: directory, maxBytes: 1 << 20).entry(forKey: key),
+                "\(damage): served after reopening")
         }
     }
 
@@ -168,7 +193,9 @@ final class CacheStoreTests: XCTestCase {
                     switch round % 3 {
                     case 0: store.store(Self.entry(key, bytes: 500 + (round % 5) * 300))
                     case 1:
-                        if let found = store.entry(forKey: key), found.key != key || found.body.count % 100 != 0 { torn.withLock { $0 += 1 } }
+                        if let found = store.entry(forKey: key), found.key != key || found.body.count % 100 != 0 {
+                            torn.withLock { $0 += 1 }
+                        }
                     default: if round % 9 == 2 { store.remove(key: key) }
                     }
                 }

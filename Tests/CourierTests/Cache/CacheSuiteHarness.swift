@@ -80,11 +80,15 @@ final class CacheSuiteRun {
             for (index, config) in item.requests.enumerated() {
                 let number = index + 1
                 let request = makeRequest(config, number: number)
-                let policy: Session.CachePolicy = (config["cache"] as? String) == "no-cache" ? .revalidate : .useProtocol
-                let response = try fetch(request, policy: policy, config: config, hasBody: config["request_body"] != nil)
+                let policy: Session.CachePolicy =
+                    (config["cache"] as? String) == "no-cache" ? .revalidate : .useProtocol
+                let response = try fetch(
+                    request, policy: policy, config: config, hasBody: config["request_body"] != nil)
                 responses.append(response)
                 try checkResponse(config, number: number, response: response)
-                now += config["pause_after"] as? Bool == true ? TimeInterval(config["pause_after_seconds"] as? Int ?? 3) : 0.01
+                now +=
+                    config["pause_after"] as? Bool == true
+                    ? TimeInterval(config["pause_after_seconds"] as? Int ?? 3) : 0.01
             }
             try checkServerRequests()
             return .pass
@@ -122,29 +126,40 @@ final class CacheSuiteRun {
         var path = "http://cache-tests.invalid/test/\(uuid)"
         if let file = config["filename"] as? String { path += "/\(file)" }
         if let query = config["query_arg"] as? String { path += "?\(query)" }
-        return CacheRequest(method: config["request_method"] as? String ?? "GET", url: URL(string: path)!, headers: headers)
+        return CacheRequest(
+            method: config["request_method"] as? String ?? "GET", url: URL(string: path)!, headers: headers)
     }
 
     /// What Courier's driver does around a transfer: prepare, send (with the plan's conditions),
     /// complete, and send again unconditionally when a 304 does not match the stored response.
-    private func fetch(_ request: CacheRequest, policy: Session.CachePolicy, config: Object, hasBody: Bool) throws -> Response {
+    private func fetch(
+        _ request: CacheRequest, policy: Session.CachePolicy, config: Object, hasBody: Bool
+    ) throws -> Response {
         let plan = cache.prepare(request, policy: policy, now: now)
         switch plan.action {
         case .respond(let response, _):
-            return Response(status: response.statusCode, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
+            return Response(
+                status: response.statusCode, headers: response.headers,
+                body: String(decoding: response.body, as: UTF8.self))
         case .send(let conditions):
             var sent = request
             sent.headers += conditions
             let answer = try origin(sent, config: config)
             switch cache.complete(plan, request: request, response: answer, requestTime: now, responseTime: now) {
             case .deliver(let response, _):
-                return Response(status: response.statusCode, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
+                return Response(
+                    status: response.statusCode, headers: response.headers,
+                    body: String(decoding: response.body, as: UTF8.self))
             case .refetch:
                 let retry = HTTPCache.Plan(action: .send(addingHeaders: []), revalidating: nil, storable: true)
                 let second = try origin(request, config: config)
-                guard case .deliver(let response, _) = cache.complete(retry, request: request, response: second, requestTime: now, responseTime: now)
+                guard
+                    case .deliver(let response, _) = cache.complete(
+                        retry, request: request, response: second, requestTime: now, responseTime: now)
                 else { throw Failure(setup: false, message: "refetch asked twice") }
-                return Response(status: response.statusCode, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
+                return Response(
+                    status: response.statusCode, headers: response.headers,
+                    body: String(decoding: response.body, as: UTF8.self))
             }
         }
     }
@@ -165,7 +180,9 @@ final class CacheSuiteRun {
         let clientNumber = Int(request.headers.first("Req-Num") ?? "") ?? 0
         let serverNumber = serverState.count + 1
         let number = clientNumber == 0 ? serverNumber : clientNumber
-        guard number - 1 < item.requests.count else { throw Failure(setup: true, message: "no config for request \(number)") }
+        guard number - 1 < item.requests.count else {
+            throw Failure(setup: true, message: "no config for request \(number)")
+        }
         let config = item.requests[number - 1]
         var status = (config["response_status"] as? [Any])?.first as? Int ?? 200
         if let type = config["expected_type"] as? String, type.hasSuffix("validated"), number >= 2 {
@@ -211,10 +228,14 @@ final class CacheSuiteRun {
         }
         if !headers.contains("Content-Type") { headers.append(CacheHeader("Content-Type", "text/plain")) }
         if !headers.contains("Date") { headers.append(CacheHeader("Date", httpDate(now, 0, rfc850: false))) }
-        serverState.append(ServerRecord(requestNumber: clientNumber, method: request.method, headers: request.headers, saved: saved))
-        headers.append(CacheHeader("Request-Numbers", serverState.map { String($0.requestNumber) }.joined(separator: " ")))
+        serverState.append(
+            ServerRecord(requestNumber: clientNumber, method: request.method, headers: request.headers, saved: saved))
+        headers.append(
+            CacheHeader("Request-Numbers", serverState.map { String($0.requestNumber) }.joined(separator: " ")))
         if config["disconnect"] as? Bool == true { throw Failure(setup: false, message: "origin disconnected") }
-        let body = [204, 304].contains(status) ? "" : (config["response_body"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? uuid
+        let body =
+            [204, 304].contains(status)
+            ? "" : (config["response_body"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? uuid
         return CacheResponse(statusCode: status, headers: headers, body: Data(body.utf8))
     }
 
@@ -231,12 +252,17 @@ final class CacheSuiteRun {
         }
         if config.keys.contains("expected_status") {
             if let expected = config["expected_status"] as? Int {
-                try assert(isSetup(config, "expected_status"), response.status == expected, "Response \(number) status is \(response.status), not \(expected)")
+                try assert(
+                    isSetup(config, "expected_status"), response.status == expected,
+                    "Response \(number) status is \(response.status), not \(expected)")
             }
         } else if let status = (config["response_status"] as? [Any])?.first as? Int {
-            try assert(true, response.status == status, "Response \(number) status is \(response.status), not \(status)")
+            try assert(
+                true, response.status == status, "Response \(number) status is \(response.status), not \(status)")
         } else if response.status == 999 {
-            try assert(isSetup(config, "expected_type"), false, "Request \(number) should have been conditional, but it was not.")
+            try assert(
+                isSetup(config, "expected_type"), false,
+                "Request \(number) should have been conditional, but it was not.")
         } else {
             try assert(true, response.status == 200, "Response \(number) status is \(response.status), not 200")
         }
@@ -248,10 +274,14 @@ final class CacheSuiteRun {
                 try assert(presentSetup, response.get(name) != nil, "Response \(number) \(name) header not present.")
                 let value = response.get(name)
                 if triple[1] as? String == "=" {
-                    try assert(presentSetup, value == response.get("\(triple[2])"), "Response \(number) header \(name) mismatch")
+                    try assert(
+                        presentSetup, value == response.get("\(triple[2])"),
+                        "Response \(number) header \(name) mismatch")
                 } else {
                     let bound = triple[2] as? Int ?? 0
-                    try assert(presentSetup, (value.flatMap { Int($0) } ?? Int.min) > bound, "Response \(number) header \(name) is \(value ?? "-"), should be bigger than \(bound)")
+                    try assert(
+                        presentSetup, (value.flatMap { Int($0) } ?? Int.min) > bound,
+                        "Response \(number) header \(name) is \(value ?? "-"), should be bigger than \(bound)")
                 }
             } else if let pair = header as? [Any], pair.count == 2, let name = pair[0] as? String {
                 var expected = "\(pair[1])"
@@ -260,15 +290,20 @@ final class CacheSuiteRun {
                 {
                     expected = httpDate(Date(timeIntervalSince1970: serverNow / 1000), delta, rfc850: false)
                 }
-                try assert(presentSetup, response.get(name) == expected, "Response \(number) header \(name) is \"\(response.get(name) ?? "-")\", not \"\(expected)\"")
+                try assert(
+                    presentSetup, response.get(name) == expected,
+                    "Response \(number) header \(name) is \"\(response.get(name) ?? "-")\", not \"\(expected)\"")
             }
         }
         let missingSetup = isSetup(config, "expected_response_headers_missing")
         for header in config["expected_response_headers_missing"] as? [Any] ?? [] {
             if let name = header as? String {
-                try assert(missingSetup, response.get(name) == nil, "Response \(number) includes unexpected header \(name)")
+                try assert(
+                    missingSetup, response.get(name) == nil, "Response \(number) includes unexpected header \(name)")
             } else if let pair = header as? [String], pair.count == 2, let value = response.get(pair[0]) {
-                try assert(missingSetup, !value.contains(pair[1]), "Response \(number) header \(pair[0]) still has value \(value)")
+                try assert(
+                    missingSetup, !value.contains(pair[1]),
+                    "Response \(number) header \(pair[0]) still has value \(value)")
             }
         }
         try checkBody(config, response: response)
@@ -278,7 +313,9 @@ final class CacheSuiteRun {
         if config["check_body"] as? Bool == false { return }
         if config.keys.contains("expected_response_text") {
             if let text = config["expected_response_text"] as? String {
-                try assert(isSetup(config, "expected_response_text"), response.body == text, "Response body is \"\(response.body)\", not \"\(text)\"")
+                try assert(
+                    isSetup(config, "expected_response_text"), response.body == text,
+                    "Response body is \"\(response.body)\", not \"\(text)\"")
             }
         } else if let body = config["response_body"] as? String {
             try assert(true, response.body == body, "Response body is \"\(response.body)\", not \"\(body)\"")
@@ -297,7 +334,9 @@ final class CacheSuiteRun {
             if let type = config["expected_type"] as? String {
                 if type == "cached" { continue }
                 if type == "not_cached" {
-                    try assert(typeSetup, record?.requestNumber == number, "Response \(number) comes from cache (\(record?.requestNumber ?? 0) on server)")
+                    try assert(
+                        typeSetup, record?.requestNumber == number,
+                        "Response \(number) comes from cache (\(record?.requestNumber ?? 0) on server)")
                 }
                 if type == "etag_validated" { validating.append("If-None-Match") }
                 if type == "lm_validated" { validating.append("If-Modified-Since") }
@@ -305,25 +344,34 @@ final class CacheSuiteRun {
             serverIndex += 1
             for name in validating {
                 try assert(typeSetup, record != nil, "request \(number) wasn't sent to server")
-                try assert(typeSetup, record?.headers.contains(name) == true, "request \(number) doesn't have \(name) header")
+                try assert(
+                    typeSetup, record?.headers.contains(name) == true, "request \(number) doesn't have \(name) header")
             }
             let requestSetup = isSetup(config, "expected_request_headers")
             for header in config["expected_request_headers"] as? [Any] ?? [] {
                 if let name = header as? String {
-                    try assert(requestSetup, record?.headers.contains(name) == true, "Request \(number) \(name) header not present.")
+                    try assert(
+                        requestSetup, record?.headers.contains(name) == true,
+                        "Request \(number) \(name) header not present.")
                 } else if let pair = header as? [String], pair.count == 2 {
                     let value = record?.headers.first(pair[0])
-                    try assert(requestSetup, value == pair[1], "Request \(number) header \(pair[0]) is \"\(value ?? "-")\", not \"\(pair[1])\"")
+                    try assert(
+                        requestSetup, value == pair[1],
+                        "Request \(number) header \(pair[0]) is \"\(value ?? "-")\", not \"\(pair[1])\"")
                 }
             }
             if let record, index < responses.count {
                 for (name, value) in record.saved where name.lowercased() != "date" {
                     let received = responses[index].get(name)
-                    try assert(true, received == value, "Response \(number) header \(name) is \"\(received ?? "-")\", not \"\(value)\"")
+                    try assert(
+                        true, received == value,
+                        "Response \(number) header \(name) is \"\(received ?? "-")\", not \"\(value)\"")
                 }
             }
             if let method = config["expected_method"] as? String {
-                try assert(isSetup(config, "expected_method"), record?.method == method, "Request \(number) had method \(record?.method ?? "-"), not \(method)")
+                try assert(
+                    isSetup(config, "expected_method"), record?.method == method,
+                    "Request \(number) had method \(record?.method ?? "-"), not \(method)")
             }
         }
     }

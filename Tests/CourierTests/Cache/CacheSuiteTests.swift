@@ -31,7 +31,8 @@ final class CacheSuiteTests: XCTestCase {
             throw XCTSkip("../shared/data/cache-tests is not beside the clone: the HTTP caching suite was not run")
         }
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
-        let objects = (document["tests"] as? [[String: Any]] ?? []) + (document["extra_tests"] as? [[String: Any]] ?? [])
+        let objects =
+            (document["tests"] as? [[String: Any]] ?? []) + (document["extra_tests"] as? [[String: Any]] ?? [])
         let cases = objects.compactMap(CacheSuiteCase.init)
         XCTAssertEqual(cases.count, objects.count)
         var passed: [String: Int] = [:]

@@ -22,22 +22,46 @@ final class CoalescingTests: XCTestCase {
 
     func testStateMachineTable() {
         let rows: [(String, [Step], [Outcome], running: Int)] = [
-            ("first starts, the next attach", [.join("k", "a"), .join("k", "b"), .join("k", "c")],
-                [.join(.start(group: 1)), .join(.attach(group: 1)), .join(.attach(group: 1))], 1),
-            ("other keys start their own", [.join("k", "a"), .join("j", "b")],
-                [.join(.start(group: 1)), .join(.start(group: 2))], 2),
-            ("finish delivers to every member in order", [.join("k", "a"), .join("k", "b"), .finish(1)],
-                [.join(.start(group: 1)), .join(.attach(group: 1)), .finish(["a", "b"])], 0),
-            ("after finishing, the key starts anew", [.join("k", "a"), .finish(1), .join("k", "b")],
-                [.join(.start(group: 1)), .finish(["a"]), .join(.start(group: 2))], 1),
-            ("one leaving detaches; the rest get the result", [.join("k", "a"), .join("k", "b"), .leave(1, "a"), .finish(1)],
-                [.join(.start(group: 1)), .join(.attach(group: 1)), .leave(.detach), .finish(["b"])], 0),
-            ("the last leaving cancels the shared transfer", [.join("k", "a"), .join("k", "b"), .leave(1, "b"), .leave(1, "a")],
-                [.join(.start(group: 1)), .join(.attach(group: 1)), .leave(.detach), .leave(.cancelShared)], 0),
-            ("a cancelled group's late finish delivers to no one", [.join("k", "a"), .leave(1, "a"), .join("k", "b"), .finish(1), .finish(2)],
-                [.join(.start(group: 1)), .leave(.cancelShared), .join(.start(group: 2)), .finish([]), .finish(["b"])], 0),
-            ("leaving twice, or after the finish", [.join("k", "a"), .join("k", "b"), .leave(1, "a"), .leave(1, "a"), .finish(1), .leave(1, "b")],
-                [.join(.start(group: 1)), .join(.attach(group: 1)), .leave(.detach), .leave(.notMember), .finish(["b"]), .leave(.notMember)], 0)
+            (
+                "first starts, the next attach", [.join("k", "a"), .join("k", "b"), .join("k", "c")],
+                [.join(.start(group: 1)), .join(.attach(group: 1)), .join(.attach(group: 1))], 1
+            ),
+            (
+                "other keys start their own", [.join("k", "a"), .join("j", "b")],
+                [.join(.start(group: 1)), .join(.start(group: 2))], 2
+            ),
+            (
+                "finish delivers to every member in order", [.join("k", "a"), .join("k", "b"), .finish(1)],
+                [.join(.start(group: 1)), .join(.attach(group: 1)), .finish(["a", "b"])], 0
+            ),
+            (
+                "after finishing, the key starts anew", [.join("k", "a"), .finish(1), .join("k", "b")],
+                [.join(.start(group: 1)), .finish(["a"]), .join(.start(group: 2))], 1
+            ),
+            (
+                "one leaving detaches; the rest get the result",
+                [.join("k", "a"), .join("k", "b"), .leave(1, "a"), .finish(1)],
+                [.join(.start(group: 1)), .join(.attach(group: 1)), .leave(.detach), .finish(["b"])], 0
+            ),
+            (
+                "the last leaving cancels the shared transfer",
+                [.join("k", "a"), .join("k", "b"), .leave(1, "b"), .leave(1, "a")],
+                [.join(.start(group: 1)), .join(.attach(group: 1)), .leave(.detach), .leave(.cancelShared)], 0
+            ),
+            (
+                "a cancelled group's late finish delivers to no one",
+                [.join("k", "a"), .leave(1, "a"), .join("k", "b"), .finish(1), .finish(2)],
+                [.join(.start(group: 1)), .leave(.cancelShared), .join(.start(group: 2)), .finish([]), .finish(["b"])],
+                0
+            ),
+            (
+                "leaving twice, or after the finish",
+                [.join("k", "a"), .join("k", "b"), .leave(1, "a"), .leave(1, "a"), .finish(1), .leave(1, "b")],
+                [
+                    .join(.start(group: 1)), .join(.attach(group: 1)), .leave(.detach), .leave(.notMember),
+                    .finish(["b"]), .leave(.notMember)
+                ], 0
+            )
         ]
         for (name, steps, expected, running) in rows {
             var table = Table()
@@ -58,16 +82,37 @@ final class CoalescingTests: XCTestCase {
         let url = URL(string: "https://api.example.com/items#frag")!
         let accept = [CacheHeader("Accept", "application/json")]
         let rows: [(String, CoalescingKey?, CoalescingKey?, Bool)] = [
-            ("same GET", CoalescingKey(method: "GET", url: url, headers: accept, hasBody: false),
-                CoalescingKey(method: "get", url: URL(string: "https://api.example.com/items")!, headers: [CacheHeader("accept", "application/json")], hasBody: false), true),
-            ("another header value", CoalescingKey(method: "GET", url: url, headers: accept, hasBody: false),
-                CoalescingKey(method: "GET", url: url, headers: [CacheHeader("Accept", "text/html")], hasBody: false), false),
-            ("another Authorization", CoalescingKey(method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false),
-                CoalescingKey(method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer b")], hasBody: false), false),
-            ("Authorization on one only", CoalescingKey(method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false),
-                CoalescingKey(method: "GET", url: url, headers: [], hasBody: false), false),
-            ("the same Authorization", CoalescingKey(method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false),
-                CoalescingKey(method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false), true)
+            (
+                "same GET", CoalescingKey(method: "GET", url: url, headers: accept, hasBody: false),
+                CoalescingKey(
+                    method: "get", url: URL(string: "https://api.example.com/items")!,
+                    headers: [CacheHeader("accept", "application/json")], hasBody: false), true
+            ),
+            (
+                "another header value", CoalescingKey(method: "GET", url: url, headers: accept, hasBody: false),
+                CoalescingKey(method: "GET", url: url, headers: [CacheHeader("Accept", "text/html")], hasBody: false),
+                false
+            ),
+            (
+                "another Authorization",
+                CoalescingKey(
+                    method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false),
+                CoalescingKey(
+                    method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer b")], hasBody: false), false
+            ),
+            (
+                "Authorization on one only",
+                CoalescingKey(
+                    method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false),
+                CoalescingKey(method: "GET", url: url, headers: [], hasBody: false), false
+            ),
+            (
+                "the same Authorization",
+                CoalescingKey(
+                    method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false),
+                CoalescingKey(
+                    method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false), true
+            )
         ]
         for (name, first, second, equal) in rows {
             XCTAssertNotNil(first, name)
@@ -80,12 +125,15 @@ final class CoalescingTests: XCTestCase {
 
     func testRegistryDeliversOnceToEveryMemberStillWaiting() throws {
         let coalescer = RequestCoalescer<String>()
-        let key = try XCTUnwrap(CoalescingKey(method: "GET", url: URL(string: "http://a.example/x")!, headers: [], hasBody: false))
+        let key = try XCTUnwrap(
+            CoalescingKey(method: "GET", url: URL(string: "http://a.example/x")!, headers: [], hasBody: false))
         let received = Locked([Int: [String]]())
         var tickets: [RequestCoalescer<String>.Ticket] = []
         var starts = 0
         for member in 0..<64 {
-            let (ticket, action) = coalescer.join(key) { result in received.withLock { $0[member, default: []].append(result) } }
+            let (ticket, action) = coalescer.join(key) { result in
+                received.withLock { $0[member, default: []].append(result) }
+            }
             tickets.append(ticket)
             if case .start = action { starts += 1 }
         }
@@ -105,7 +153,8 @@ final class CoalescingTests: XCTestCase {
 
     func testRegistryUnderConcurrentJoinsAndLeaves() throws {
         let coalescer = RequestCoalescer<Int>()
-        let key = try XCTUnwrap(CoalescingKey(method: "GET", url: URL(string: "http://a.example/y")!, headers: [], hasBody: false))
+        let key = try XCTUnwrap(
+            CoalescingKey(method: "GET", url: URL(string: "http://a.example/y")!, headers: [], hasBody: false))
         for round in 0..<20 {
             let deliveries = Locked([Int: Int]())
             let joined = Locked([(Int, RequestCoalescer<Int>.Ticket, Bool)]())
