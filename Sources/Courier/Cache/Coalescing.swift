@@ -151,4 +151,7 @@ final class RequestCoalescer<Result: Sendable>: Sendable {
 
     /// How many shared transfers are running (tests).
     var runningTransfers: Int { state.withLock { $0.table.runningGroups } }
+
+    /// How many members wait for a shared transfer (tests).
+    var waitingMembers: Int { state.withLock { $0.deliveries.count } }
 }

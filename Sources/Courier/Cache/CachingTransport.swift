@@ -1,0 +1,187 @@
+import CourierSync
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The cache and the coalescer in front of a transport: what the request driver calls for each
+/// transfer instead of the transport itself, when the session has a cache or coalesces.
+///
+/// Order: identical requests are coalesced first (``RequestCoalescer``), so one shared transfer
+/// reads and writes the cache once; the leader then asks the cache (``HTTPCache``), sends what it
+/// plans (with a revalidation's conditions), and hands the outcome to every member. Downloads to a
+/// file, streamed responses and resumed transfers pass straight through. A response reached
+/// through a redirect is delivered but not stored (its URL is not the request's).
+final class CachingTransport: Transport {
+    let wrapped: any Transport
+    let cache: HTTPCache?
+    let coalescer: RequestCoalescer<TransportResult>?
+    let policy: Session.CachePolicy
+    private let now: @Sendable () -> Date
+
+    init(
+        wrapping transport: any Transport, cache: HTTPCache?, coalesces: Bool, policy: Session.CachePolicy,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        wrapped = transport
+        self.cache = cache
+        coalescer = coalesces ? RequestCoalescer() : nil
+        self.policy = policy
+        self.now = now
+    }
+
+    func execute(
+        _ request: URLRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void
+    ) -> any TransportCancellable {
+        guard options.destination == nil, options.responseStream == nil, options.resumeOffset == nil else {
+            return wrapped.execute(request, options: options, completion: completion)
+        }
+        let cacheRequest = CacheRequest(request)
+        guard let coalescer,
+            let key = CoalescingKey(
+                method: cacheRequest.method, url: cacheRequest.url, headers: cacheRequest.headers,
+                hasBody: request.httpBody != nil || request.httpBodyStream != nil)
+        else {
+            return fetch(request, cacheRequest, options: options, completion: completion)
+        }
+        let shared = SharedToken()
+        let (ticket, action) = coalescer.join(key, deliver: completion)
+        if case .start(let group) = action {
+            shared.set(fetch(request, cacheRequest, options: options) { coalescer.finish(group, with: $0) })
+        }
+        return MemberToken(coalescer: coalescer, ticket: ticket, shared: shared) {
+            completion(TransportResult(request: request, error: .cancelled))
+        }
+    }
+
+    /// One request through the cache (when there is one) and the wrapped transport.
+    private func fetch(
+        _ request: URLRequest, _ cacheRequest: CacheRequest, options: TransferOptions,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) -> any TransportCancellable {
+        guard let cache else { return wrapped.execute(request, options: options, completion: completion) }
+        let plan = cache.prepare(cacheRequest, policy: policy, now: now())
+        switch plan.action {
+        case .respond(let response, let outcome):
+            completion(Self.result(response, for: request, outcome: outcome, metrics: TransferMetrics()))
+            return SharedToken()
+        case .send(let conditions):
+            var sent = request
+            for condition in conditions { sent.setValue(condition.value, forHTTPHeaderField: condition.name) }
+            let token = SharedToken()
+            let sentAt = now()
+            token.set(
+                wrapped.execute(sent, options: options) { [self] result in
+                    self.finish(
+                        result, plan: plan, request: request, cacheRequest: cacheRequest, sentAt: sentAt,
+                        options: options, token: token, completion: completion)
+                })
+            return token
+        }
+    }
+
+    private func finish(
+        _ result: TransportResult, plan: HTTPCache.Plan, request: URLRequest, cacheRequest: CacheRequest,
+        sentAt: Date, options: TransferOptions, token: SharedToken,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) {
+        guard let cache, result.error == nil, let head = result.head else { return completion(result) }
+        let redirected = (result.metrics?.redirectCount ?? 0) > 0
+        let effectivePlan = HTTPCache.Plan(
+            action: plan.action, revalidating: plan.revalidating, storable: plan.storable && !redirected)
+        let response = CacheResponse(
+            statusCode: head.statusCode, headers: head.fields.map { CacheHeader($0.0, $0.1) }, body: result.data)
+        switch cache.complete(
+            effectivePlan, request: cacheRequest, response: response, requestTime: sentAt, responseTime: now())
+        {
+        case .deliver(let delivered, let outcome):
+            if outcome == .miss, !redirected {
+                var passed = result
+                passed.metrics = (result.metrics ?? TransferMetrics()).with(outcome)
+                return completion(passed)
+            }
+            completion(
+                Self.result(delivered, for: request, outcome: outcome, metrics: result.metrics ?? TransferMetrics()))
+        case .refetch:
+            let again = HTTPCache.Plan(action: .send(addingHeaders: []), revalidating: nil, storable: plan.storable)
+            let sentAgain = now()
+            token.set(
+                wrapped.execute(request, options: options) { [self] result in
+                    self.finish(
+                        result, plan: again, request: request, cacheRequest: cacheRequest, sentAt: sentAgain,
+                        options: options, token: token, completion: completion)
+                })
+        }
+    }
+
+    private static func result(
+        _ response: CacheResponse, for request: URLRequest, outcome: TransferMetrics.CacheOutcome,
+        metrics: TransferMetrics
+    ) -> TransportResult {
+        TransportResult(
+            request: request, statusCode: response.statusCode,
+            headers: HTTPHeaders(response.headers.map { HTTPHeader(name: $0.name, value: $0.value) }),
+            body: response.body, metrics: metrics.with(outcome))
+    }
+}
+
+extension TransferMetrics {
+    fileprivate func with(_ outcome: TransferMetrics.CacheOutcome) -> TransferMetrics {
+        var metrics = self
+        metrics.cacheOutcome = outcome
+        return metrics
+    }
+}
+
+extension CacheRequest {
+    /// The cache's view of a request about to be sent.
+    init(_ request: URLRequest) {
+        let fields = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+        self.init(
+            method: request.httpMethod ?? "GET", url: request.url ?? URL(fileURLWithPath: "/"),
+            headers: fields.map { CacheHeader($0.key, $0.value) })
+    }
+}
+
+/// The cancel handle of a transfer that may be started, or restarted, after the handle was given
+/// out: a `cancel()` before then cancels what is set later.
+final class SharedToken: TransportCancellable {
+    private let state = Locked((token: (any TransportCancellable)?.none, cancelled: false))
+
+    func set(_ token: any TransportCancellable) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.token = token
+            return state.cancelled
+        }
+        if cancelNow { token.cancel() }
+    }
+
+    func cancel() {
+        let token = state.withLock { state -> (any TransportCancellable)? in
+            state.cancelled = true
+            return state.token
+        }
+        token?.cancel()
+    }
+}
+
+/// One coalesced caller's cancel handle: it leaves the group (and completes its caller with
+/// ``CourierError/cancelled`` at once); the last one leaving cancels the shared transfer.
+private struct MemberToken: TransportCancellable {
+    let coalescer: RequestCoalescer<TransportResult>
+    let ticket: RequestCoalescer<TransportResult>.Ticket
+    let shared: SharedToken
+    let completeCancelled: @Sendable () -> Void
+
+    func cancel() {
+        switch coalescer.leave(ticket) {
+        case .detach:
+            completeCancelled()
+        case .cancelShared:
+            completeCancelled()
+            shared.cancel()
+        case .notMember:
+            break
+        }
+    }
+}

@@ -1,0 +1,301 @@
+@testable import Courier
+import CourierSync
+import CourierTestServer
+import CourierTesting
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The cache and the coalescer in front of the libcurl engine (``CachingTransport``), against the
+/// in-process test server, which counts the requests that reach it.
+final class CachingTransportTests: XCTestCase {
+    private var server: TestHTTPServer!
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cache-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        server.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A session whose engine sits behind a cache over `storage` and, if asked, the coalescer.
+    static func session(
+        _ storage: Session.CacheStorage, policy: Session.CachePolicy = .useProtocol, coalesces: Bool = false
+    ) -> (Session, CachingTransport) {
+        let holder = Locked<CachingTransport?>(nil)
+        let session = Session { engine in
+            let transport = CachingTransport(
+                wrapping: engine, cache: HTTPCache(storage), coalesces: coalesces, policy: policy)
+            holder.withLock { $0 = transport }
+            return transport
+        }
+        return (session, holder.withLock { $0! })
+    }
+
+    private func get(
+        _ session: Session, _ path: String, headers: HTTPHeaders = [:]
+    ) async throws -> (String, TransferMetrics.CacheOutcome?, Int) {
+        var request = URLRequest(url: server.url(path))
+        for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        let response = await session.request(request).response()
+        let data = try XCTUnwrap(response.data)
+        return (String(decoding: data, as: UTF8.self), response.metrics?.cacheOutcome, response.head?.statusCode ?? 0)
+    }
+
+    private func countingRoute(_ path: String, headers: [(String, String)]) -> Locked<Int> {
+        let count = Locked(0)
+        server.route(path) { _ in
+            let number = count.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            return TestHTTPResponse(status: 200, headers: headers, body: Data("answer \(number)".utf8))
+        }
+        return count
+    }
+
+    func testAFreshResponseIsServedWithoutTheServer() async throws {
+        let (session, _) = Self.session(.memory(maxBytes: 1 << 20))
+        _ = countingRoute("/fresh", headers: [("Cache-Control", "max-age=600")])
+        let first = try await get(session, "/fresh")
+        let second = try await get(session, "/fresh")
+        XCTAssertEqual(first.0, "answer 1")
+        XCTAssertEqual(first.1, .miss)
+        XCTAssertEqual(second.0, "answer 1")
+        XCTAssertEqual(second.1, .hit)
+        XCTAssertEqual(server.recordedRequests(path: "/fresh").count, 1)
+        await session.shutdown()
+    }
+
+    func testETagRevalidationServesTheStoredBodyOn304() async throws {
+        let (session, _) = Self.session(.memory(maxBytes: 1 << 20))
+        server.route("/tagged") { request in
+            if request.header("If-None-Match") == "\"v1\"" {
+                return TestHTTPResponse(status: 304, headers: [("ETag", "\"v1\""), ("X-Fresh", "yes")])
+            }
+            return TestHTTPResponse(
+                status: 200, headers: [("ETag", "\"v1\""), ("Cache-Control", "no-cache")],
+                body: Data("tagged body".utf8))
+        }
+        let first = try await get(session, "/tagged")
+        let second = try await get(session, "/tagged")
+        XCTAssertEqual(first.1, .miss)
+        XCTAssertEqual(second.0, "tagged body")
+        XCTAssertEqual(second.1, .revalidated)
+        XCTAssertEqual(second.2, 200)
+        let sent = server.recordedRequests(path: "/tagged")
+        XCTAssertEqual(sent.count, 2)
+        XCTAssertNil(sent[0].header("If-None-Match"))
+        XCTAssertEqual(sent[1].header("If-None-Match"), "\"v1\"")
+        await session.shutdown()
+    }
+
+    func testLastModifiedRevalidation() async throws {
+        let (session, _) = Self.session(.memory(maxBytes: 1 << 20))
+        let modified = "Tue, 01 Dec 2020 10:00:00 GMT"
+        server.route("/dated") { request in
+            if request.header("If-Modified-Since") == modified { return TestHTTPResponse(status: 304) }
+            return TestHTTPResponse(
+                status: 200, headers: [("Last-Modified", modified), ("Cache-Control", "max-age=0")],
+                body: Data("dated".utf8))
+        }
+        _ = try await get(session, "/dated")
+        let second = try await get(session, "/dated")
+        XCTAssertEqual(second.0, "dated")
+        XCTAssertEqual(second.1, .revalidated)
+        XCTAssertEqual(server.recordedRequests(path: "/dated").last?.header("If-Modified-Since"), modified)
+        await session.shutdown()
+    }
+
+    func testNoStoreVaryAndUnsafeMethods() async throws {
+        let (session, _) = Self.session(.memory(maxBytes: 1 << 20))
+        _ = countingRoute("/no-store", headers: [("Cache-Control", "no-store, max-age=600")])
+        _ = try await get(session, "/no-store")
+        let result1 = try await get(session, "/no-store")
+        XCTAssertEqual(result1.1, .miss)
+        XCTAssertEqual(server.recordedRequests(path: "/no-store").count, 2)
+
+        _ = countingRoute("/vary", headers: [("Cache-Control", "max-age=600"), ("Vary", "Accept-Language")])
+        let result2 = try await get(session, "/vary", headers: ["Accept-Language": "en"])
+        XCTAssertEqual(result2.1, .miss)
+        let result3 = try await get(session, "/vary", headers: ["Accept-Language": "en"])
+        XCTAssertEqual(result3.1, .hit)
+        let result4 = try await get(session, "/vary", headers: ["Accept-Language": "fr"])
+        XCTAssertEqual(result4.1, .miss)
+
+        _ = countingRoute("/item", headers: [("Cache-Control", "max-age=600")])
+        _ = try await get(session, "/item")
+        let result5 = try await get(session, "/item")
+        XCTAssertEqual(result5.1, .hit)
+        var post = URLRequest(url: server.url("/item"))
+        post.httpMethod = "POST"
+        post.httpBody = Data("change".utf8)
+        _ = await session.request(post).response()
+        let after = try await get(session, "/item")
+        XCTAssertEqual(after.1, .miss, "a POST to the URL invalidates its stored response")
+        XCTAssertEqual(after.0, "answer 3")
+        await session.shutdown()
+    }
+
+    func testPolicies() async throws {
+        _ = countingRoute("/policy", headers: [("Cache-Control", "max-age=600"), ("ETag", "\"p\"")])
+        let (offline, _) = Self.session(.memory(maxBytes: 1 << 20), policy: .onlyIfCached)
+        let unavailable = try await get(offline, "/policy")
+        XCTAssertEqual(unavailable.2, 504)
+        XCTAssertEqual(unavailable.1, .unavailable)
+        XCTAssertEqual(server.recordedRequests(path: "/policy").count, 0)
+        await offline.shutdown()
+
+        let (reload, _) = Self.session(.memory(maxBytes: 1 << 20), policy: .reloadIgnoringCache)
+        _ = try await get(reload, "/policy")
+        let result6 = try await get(reload, "/policy")
+        XCTAssertEqual(result6.1, .miss)
+        XCTAssertEqual(server.recordedRequests(path: "/policy").count, 2)
+        await reload.shutdown()
+
+        let (revalidate, _) = Self.session(.memory(maxBytes: 1 << 20), policy: .revalidate)
+        _ = try await get(revalidate, "/policy")
+        _ = try await get(revalidate, "/policy")
+        XCTAssertEqual(server.recordedRequests(path: "/policy").last?.header("If-None-Match"), "\"p\"")
+        await revalidate.shutdown()
+
+        let (session, _) = Self.session(.memory(maxBytes: 1 << 20))
+        _ = try await get(session, "/policy")
+        let noCache = try await get(session, "/policy", headers: ["Cache-Control": "no-cache"])
+        XCTAssertEqual(noCache.1, .miss, "the request's own no-cache: revalidated, the server answered 200")
+        XCTAssertEqual(server.recordedRequests(path: "/policy").last?.header("If-None-Match"), "\"p\"")
+        await session.shutdown()
+    }
+
+    func testDiskEntriesServeANewSession() async throws {
+        _ = countingRoute("/persist", headers: [("Cache-Control", "max-age=600")])
+        let (first, _) = Self.session(.disk(directory: directory, maxBytes: 1 << 20))
+        let result7 = try await get(first, "/persist")
+        XCTAssertEqual(result7.1, .miss)
+        await first.shutdown()
+        let (second, _) = Self.session(.disk(directory: directory, maxBytes: 1 << 20))
+        let again = try await get(second, "/persist")
+        XCTAssertEqual(again.0, "answer 1")
+        XCTAssertEqual(again.1, .hit)
+        XCTAssertEqual(server.recordedRequests(path: "/persist").count, 1)
+        await second.shutdown()
+    }
+
+    /// Holds the route's answer until the test releases it, so the requests overlap for sure.
+    private func gatedRoute(_ path: String) -> DispatchSemaphore {
+        let gate = DispatchSemaphore(value: 0)
+        server.route(path) { _ in
+            gate.wait()
+            return TestHTTPResponse(status: 200, headers: [("Cache-Control", "no-store")], body: Data("shared".utf8))
+        }
+        return gate
+    }
+
+    private func waitUntil(_ condition: () -> Bool) async {
+        for _ in 0..<2000 where !condition() { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    func testIdenticalGETsInFlightShareOneTransfer() async throws {
+        let (session, transport) = Self.session(.off, coalesces: true)
+        let gate = gatedRoute("/shared")
+        let url = server.url("/shared")
+        let responses = Task {
+            await withTaskGroup(of: DataResponse<Data?>.self) { group in
+                for _ in 0..<64 { group.addTask { await session.request(url).response() } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        await waitUntil { transport.coalescer?.waitingMembers == 64 }
+        XCTAssertEqual(transport.coalescer?.waitingMembers, 64)
+        gate.signal()
+        let all = await responses.value
+        XCTAssertEqual(all.count, 64)
+        XCTAssertTrue(all.allSatisfy { $0.data == Data("shared".utf8) && $0.error == nil })
+        XCTAssertEqual(server.recordedRequests(path: "/shared").count, 1)
+        await session.shutdown()
+    }
+
+    func testCancellingOneCallerLeavesTheOthers() async throws {
+        let (session, transport) = Self.session(.off, coalesces: true)
+        let gate = gatedRoute("/cancel-one")
+        let url = server.url("/cancel-one")
+        let requests = (0..<3).map { _ in session.request(url) }
+        let waits = requests.map { request in Task { await request.response() } }
+        await waitUntil { transport.coalescer?.waitingMembers == 3 }
+        requests[0].cancel()
+        let cancelled = await waits[0].value
+        XCTAssertEqual(cancelled.error, .cancelled)
+        gate.signal()
+        for wait in waits.dropFirst() {
+            let response = await wait.value
+            XCTAssertNil(response.error)
+            XCTAssertEqual(response.data, Data("shared".utf8))
+        }
+        XCTAssertEqual(server.recordedRequests(path: "/cancel-one").count, 1)
+        await session.shutdown()
+    }
+
+    func testTheLastCallerLeavingCancelsTheSharedTransfer() async throws {
+        let (session, transport) = Self.session(.off, coalesces: true)
+        let gate = gatedRoute("/cancel-all")
+        let url = server.url("/cancel-all")
+        let requests = (0..<2).map { _ in session.request(url) }
+        let waits = requests.map { request in Task { await request.response() } }
+        await waitUntil { transport.coalescer?.waitingMembers == 2 }
+        _ = await server.waitForRequests(count: 1, path: "/cancel-all")
+        requests.forEach { $0.cancel() }
+        for wait in waits {
+            let response = await wait.value
+            XCTAssertEqual(response.error, .cancelled)
+        }
+        XCTAssertEqual(transport.coalescer?.runningTransfers, 0)
+        gate.signal()  // the cancelled transfer's handler
+        gate.signal()  // the next one's
+        // A request made afterwards starts a transfer of its own.
+        let later = await session.request(url).response()
+        XCTAssertEqual(later.data, Data("shared".utf8))
+        XCTAssertEqual(server.recordedRequests(path: "/cancel-all").count, 2)
+        await session.shutdown()
+    }
+
+    func testRequestsThatDifferDoNotShare() async throws {
+        let (session, transport) = Self.session(.off, coalesces: true)
+        let gate = gatedRoute("/differ")
+        var withToken = URLRequest(url: server.url("/differ"))
+        withToken.setValue("Bearer a", forHTTPHeaderField: "Authorization")
+        var otherToken = withToken
+        otherToken.setValue("Bearer b", forHTTPHeaderField: "Authorization")
+        var post = URLRequest(url: server.url("/differ"))
+        post.httpMethod = "POST"
+        post.httpBody = Data("x".utf8)
+        let waits = [withToken, otherToken, post].map { request in Task { await session.request(request).response() } }
+        _ = await server.waitForRequests(count: 3, path: "/differ")
+        XCTAssertEqual(server.recordedRequests(path: "/differ").count, 3)
+        XCTAssertEqual(transport.coalescer?.runningTransfers, 2, "the two GETs run apart; the POST is not coalesced")
+        for _ in 0..<3 { gate.signal() }
+        for wait in waits {
+            let response = await wait.value
+            XCTAssertNil(response.error)
+        }
+        await session.shutdown()
+    }
+
+    func testTheCachingTransportKeepsTheTransportContract() async throws {
+        for storage in [Session.CacheStorage.off, .memory(maxBytes: 1 << 20)] {
+            let (session, transport) = Self.session(storage, coalesces: true)
+            let report = await TransportConformance(
+                transport: transport, answered: URLRequest(url: server.url("/hello")),
+                pending: URLRequest(url: server.url("/never"))
+            ).run()
+            XCTAssertTrue(report.passed, report.description)
+            XCTAssertEqual(report.checks.filter { $0.skippedBecause != nil }.count, 0)
+            await session.shutdown()
+        }
+    }
+}
