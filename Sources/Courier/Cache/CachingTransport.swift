@@ -40,7 +40,8 @@ final class CachingTransport: Transport {
         guard let coalescer,
             let key = CoalescingKey(
                 method: cacheRequest.method, url: cacheRequest.url, headers: cacheRequest.headers,
-                hasBody: request.httpBody != nil || request.httpBodyStream != nil)
+                hasBody: request.httpBody != nil || request.httpBodyStream != nil,
+                scope: "\(options.sessionEpoch) \(options.requestTimeout ?? -1) \(options.connectTimeout ?? -1)")
         else {
             return fetch(request, cacheRequest, options: options, completion: completion)
         }

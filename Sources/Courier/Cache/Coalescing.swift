@@ -85,13 +85,17 @@ struct CoalescingKey: Hashable, Sendable {
     let method: String
     let url: String
     let headers: [CacheHeader]
+    /// What else must match for the driver: the session's `cancelAll()` epoch (a request made
+    /// after `cancelAll()` must not join a transfer it cancels) and the time limits.
+    let scope: String
 
     /// The key of a request, or nil when it must not be shared: not a `GET`, or it has a body.
-    init?(method: String, url: URL, headers: [CacheHeader], hasBody: Bool) {
+    init?(method: String, url: URL, headers: [CacheHeader], hasBody: Bool, scope: String = "") {
         guard method.uppercased() == "GET", !hasBody else { return nil }
         self.method = "GET"
         self.url = CacheRules.key(for: url)
         self.headers = headers.map { CacheHeader($0.name.lowercased(), $0.value) }
+        self.scope = scope
     }
 }
 

@@ -298,4 +298,24 @@ final class CachingTransportTests: XCTestCase {
             await session.shutdown()
         }
     }
+
+    func testARequestMadeAfterCancelAllDoesNotJoinACancelledTransfer() async throws {
+        let (session, transport) = Self.session(.off, coalesces: true)
+        let gate = gatedRoute("/epoch")
+        let url = server.url("/epoch")
+        let before = session.request(url)
+        let beforeWait = Task { await before.response() }
+        await waitUntil { transport.coalescer?.waitingMembers == 1 }
+        _ = await server.waitForRequests(count: 1, path: "/epoch")
+        session.cancelAll()
+        let after = Task { await session.request(url).response() }
+        let cancelled = await beforeWait.value
+        XCTAssertEqual(cancelled.error, .cancelled)
+        gate.signal()
+        gate.signal()
+        let response = await after.value
+        XCTAssertNil(response.error)
+        XCTAssertEqual(response.data, Data("shared".utf8))
+        await session.shutdown()
+    }
 }
