@@ -1,8 +1,5 @@
 import CourierSync
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The cache and the coalescer in front of a transport: what the request driver calls for each
 /// transfer instead of the transport itself, when the session has a cache or coalesces.
@@ -31,7 +28,7 @@ final class CachingTransport: Transport {
     }
 
     func execute(
-        _ request: URLRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void
+        _ request: HTTPRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
         guard options.destination == nil, options.responseStream == nil, options.resumeOffset == nil else {
             return wrapped.execute(request, options: options, completion: completion)
@@ -40,7 +37,7 @@ final class CachingTransport: Transport {
         guard let coalescer,
             let key = CoalescingKey(
                 method: cacheRequest.method, url: cacheRequest.url, headers: cacheRequest.headers,
-                hasBody: request.httpBody != nil || request.httpBodyStream != nil,
+                hasBody: request.body != .none,
                 scope: "\(options.sessionEpoch) \(options.requestTimeout ?? -1) \(options.connectTimeout ?? -1)")
         else {
             return fetch(request, cacheRequest, options: options, completion: completion)
@@ -57,7 +54,7 @@ final class CachingTransport: Transport {
 
     /// One request through the cache (when there is one) and the wrapped transport.
     private func fetch(
-        _ request: URLRequest, _ cacheRequest: CacheRequest, options: TransferOptions,
+        _ request: HTTPRequest, _ cacheRequest: CacheRequest, options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
         guard let cache else { return wrapped.execute(request, options: options, completion: completion) }
@@ -68,7 +65,7 @@ final class CachingTransport: Transport {
             return SharedToken()
         case .send(let conditions):
             var sent = request
-            for condition in conditions { sent.setValue(condition.value, forHTTPHeaderField: condition.name) }
+            for condition in conditions { sent.headers.update(name: condition.name, value: condition.value) }
             let token = SharedToken()
             let sentAt = now()
             token.set(
@@ -82,7 +79,7 @@ final class CachingTransport: Transport {
     }
 
     private func finish(
-        _ result: TransportResult, plan: HTTPCache.Plan, request: URLRequest, cacheRequest: CacheRequest,
+        _ result: TransportResult, plan: HTTPCache.Plan, request: HTTPRequest, cacheRequest: CacheRequest,
         sentAt: Date, options: TransferOptions, token: SharedToken,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) {
@@ -116,7 +113,7 @@ final class CachingTransport: Transport {
     }
 
     private static func result(
-        _ response: CacheResponse, for request: URLRequest, outcome: TransferMetrics.CacheOutcome,
+        _ response: CacheResponse, for request: HTTPRequest, outcome: TransferMetrics.CacheOutcome,
         metrics: TransferMetrics
     ) -> TransportResult {
         TransportResult(
@@ -136,11 +133,10 @@ extension TransferMetrics {
 
 extension CacheRequest {
     /// The cache's view of a request about to be sent.
-    init(_ request: URLRequest) {
-        let fields = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+    init(_ request: HTTPRequest) {
         self.init(
-            method: request.httpMethod ?? "GET", url: request.url ?? URL(fileURLWithPath: "/"),
-            headers: fields.map { CacheHeader($0.key, $0.value) })
+            method: request.method.rawValue, url: request.url,
+            headers: request.headers.map { CacheHeader($0.name, $0.value) })
     }
 }
 

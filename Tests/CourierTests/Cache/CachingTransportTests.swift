@@ -290,8 +290,8 @@ final class CachingTransportTests: XCTestCase {
         for storage in [Session.CacheStorage.off, .memory(maxBytes: 1 << 20)] {
             let (session, transport) = Self.session(storage, coalesces: true)
             let report = await TransportConformance(
-                transport: transport, answered: URLRequest(url: server.url("/hello")),
-                pending: URLRequest(url: server.url("/never"))
+                transport: transport, answered: HTTPRequest(testing: server.url("/hello")),
+                pending: HTTPRequest(testing: server.url("/never"))
             ).run()
             XCTAssertTrue(report.passed, report.description)
             XCTAssertEqual(report.checks.filter { $0.skippedBecause != nil }.count, 0)
