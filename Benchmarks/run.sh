@@ -13,7 +13,8 @@
 #   --workloads LIST      comma-separated subset of w1,w1sync,w1park,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,
 #                         form-array,form-keys,form-params (parameter encoding, no network),
 #                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network),
-#                         generate (courier-generate on the 108-operation test document, no network)
+#                         generate (courier-generate on the 108-operation test document, no network),
+#                         cache-hit,coalesce64,coalesce64-off (the HTTP cache and request coalescing)
 #   --no-callgrind        skip the instruction-count mode
 #   --callgrind-only      only the instruction-count mode
 #   --plugin-cost         also count W1 instructions with a NetworkLogger at .off and at .basic
@@ -32,7 +33,7 @@ QUICK=0
 CALLGRIND=1
 TIMED=1
 PLUGIN_COST=0
-WORKLOADS="w1,w1sync,w1park,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode,generate"
+WORKLOADS="w1,w1sync,w1park,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode,generate,cache-hit,coalesce64,coalesce64-off"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
         --callgrind-only) TIMED=0 ;;
         --plugin-cost) PLUGIN_COST=1 ;;
         --port) PORT="$2"; shift ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
     shift
@@ -128,6 +129,8 @@ http {
         root $WWW;
         # W5: POST answers with the 1.2 KB JSON (the static module refuses POST with 405).
         location = /small.json { error_page 405 =200 \$uri; }
+        # cache-hit: the 1.2 KB JSON with a lifetime, so Courier's cache answers it.
+        location = /cached.json { add_header Cache-Control "max-age=3600"; try_files /small.json =404; }
         # W6: accepts a body of any size, discards it and answers 200.
         location = /upload { client_max_body_size 0; return 200 "uploaded\\n"; }
     }
@@ -154,7 +157,8 @@ log "nginx on $BENCH_BASE_URL (pid $(cat "$NGX/nginx.pid"))"
 # --- Timed runs: every workload for every client, each in its own process, interleaved -----------
 count_for() {
     case "$1" in
-        w1|w1sync|w1park|w5) echo $((20000 / SCALE)) ;;
+        w1|w1sync|w1park|w5|cache-hit) echo $((20000 / SCALE)) ;;
+        coalesce64|coalesce64-off) echo $((12800 / SCALE)) ;;
         w2) echo $((50000 / SCALE)) ;;
         w3|w3fetch) echo $((500 / SCALE)) ;;
         w4mem|w4file|w6|w7) echo 1 ;;
@@ -165,7 +169,7 @@ clients_for() {
     case "$1" in
         w1|w2|w5) echo "courier raw-curl raw-engine urlsession" ;;   # raw-engine: the engine model
         w3fetch|w4mem) echo "courier raw-curl urlsession" ;;
-        w1sync|w1park) echo "courier" ;;
+        w1sync|w1park|cache-hit|coalesce64|coalesce64-off) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode
         w4file) echo "courier raw-curl urlsession" ;;
         w6|w7) echo "courier raw-curl" ;;          # URLSession on Linux has no bytes(for:)

@@ -27,6 +27,7 @@ enum CourierWorkloads {
         case .w7: return try TransferWorkloads.streamBody(count: count)
         case .w5: return try sequential(BenchAPI.post(try Environment.postBody()), count: count, warmup: 50)
         case .formArray, .formKeys, .formParameters: return try EncodingWorkloads.run(workload, count: count)
+        case .cacheHit, .coalesced, .uncoalesced: return try CacheWorkloads.run(workload, count: count)
         }
     }
 

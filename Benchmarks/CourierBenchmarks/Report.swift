@@ -252,6 +252,7 @@ struct Report {
         }
 
         renderEncoding(into: &out)
+        renderCache(into: &out)
         renderDecoding(into: &out)
         renderGenerating(into: &out)
 

@@ -45,6 +45,8 @@ enum URLSessionWorkloads {
             return try sequential(count: count, warmup: 50) { request("/small.json", post: body) }
         case .formArray, .formKeys, .formParameters:
             throw BenchmarkFailure("\(workload.rawValue) measures Courier's encoders only")
+        case .cacheHit, .coalesced, .uncoalesced:
+            throw BenchmarkFailure("\(workload.rawValue) measures Courier's cache and coalescing only")
         }
     }
 

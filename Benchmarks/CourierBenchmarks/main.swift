@@ -18,9 +18,12 @@ import Foundation
 /// (discarding its lines): Courier only, for the cost of plugins. `w1park` is W1 with
 /// `spinsBeforeParking` off (Courier only): what spin-then-park gains in the same run. `w6` uploads the 512 MiB file
 /// from disk, `w7` reads the 512 MiB body through `streamRequest(_:).bytes` (Courier and raw libcurl).
+/// `cache-hit`, `coalesce64` and `coalesce64-off`: the HTTP cache and request coalescing (Courier
+/// only; CacheWorkloads.swift).
 enum Workload: String, CaseIterable, Sendable {
     case w1, w1sync, w1park, w2, w3, w3fetch, w4mem, w4file, w5, w6, w7, w1logoff, w1logged
     case formArray = "form-array", formKeys = "form-keys", formParameters = "form-params"
+    case cacheHit = "cache-hit", coalesced = "coalesce64", uncoalesced = "coalesce64-off"
 
     /// Whether this workload only encodes parameters.
     var isEncoding: Bool { self == .formArray || self == .formKeys || self == .formParameters }
