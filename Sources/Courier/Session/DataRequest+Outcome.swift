@@ -34,11 +34,8 @@ extension DataRequest {
         serializer: @escaping @Sendable (Outcome) -> Result<Value, CourierError>,
         completionHandler: @escaping @Sendable (DataResponse<Value>) -> Void
     ) {
-        let queue = queue ?? session.configuration.callbackQueue
-        whenComplete { outcome in
-            queue.async {
-                completionHandler(Self.makeResponse(outcome, serializer: serializer))
-            }
+        whenComplete(on: queue) { outcome in
+            completionHandler(Self.makeResponse(outcome, serializer: serializer))
         }
     }
 
