@@ -16,6 +16,17 @@ final class CachingTransport: Transport {
     let policy: Session.CachePolicy
     private let now: @Sendable () -> Date
 
+    /// `transport` behind the cache and coalescing `configuration` asks for (coalescing only when
+    /// `coalesces`), or `transport` itself when it asks for neither.
+    static func wrapping(
+        _ transport: any Transport, configuration: Session.Configuration, coalesces: Bool
+    ) -> any Transport {
+        let cache = HTTPCache(configuration.cache)
+        guard cache != nil || coalesces else { return transport }
+        return CachingTransport(
+            wrapping: transport, cache: cache, coalesces: coalesces, policy: configuration.cachePolicy)
+    }
+
     init(
         wrapping transport: any Transport, cache: HTTPCache?, coalesces: Bool, policy: Session.CachePolicy,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -33,19 +44,20 @@ final class CachingTransport: Transport {
         guard options.destination == nil, options.responseStream == nil, options.resumeOffset == nil else {
             return wrapped.execute(request, options: options, completion: completion)
         }
-        let cacheRequest = CacheRequest(request)
-        guard let coalescer,
+        guard let coalescer, options.coalesces,
             let key = CoalescingKey(
-                method: cacheRequest.method, url: cacheRequest.url, headers: cacheRequest.headers,
-                hasBody: request.body != .none,
-                scope: "\(options.sessionEpoch) \(options.requestTimeout ?? -1) \(options.connectTimeout ?? -1)")
+                method: request.method.rawValue, url: request.url,
+                headers: request.headers.map { CacheHeader($0.name, $0.value) }, hasBody: request.body != .none,
+                scope: CoalescingKey.Scope(
+                    epoch: options.sessionEpoch, requestTimeout: options.requestTimeout,
+                    connectTimeout: options.connectTimeout))
         else {
-            return fetch(request, cacheRequest, options: options, completion: completion)
+            return fetch(request, options: options, completion: completion)
         }
         let shared = SharedToken()
         let (ticket, action) = coalescer.join(key, deliver: completion)
         if case .start(let group) = action {
-            shared.set(fetch(request, cacheRequest, options: options) { coalescer.finish(group, with: $0) })
+            shared.set(fetch(request, options: options) { coalescer.finish(group, with: $0) })
         }
         return MemberToken(coalescer: coalescer, ticket: ticket, shared: shared) {
             completion(TransportResult(request: request, error: .cancelled))
@@ -54,11 +66,11 @@ final class CachingTransport: Transport {
 
     /// One request through the cache (when there is one) and the wrapped transport.
     private func fetch(
-        _ request: HTTPRequest, _ cacheRequest: CacheRequest, options: TransferOptions,
-        completion: @escaping @Sendable (TransportResult) -> Void
+        _ request: HTTPRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
         guard let cache else { return wrapped.execute(request, options: options, completion: completion) }
-        let plan = cache.prepare(cacheRequest, policy: policy, now: now())
+        let cacheRequest = CacheRequest(request)
+        let plan = cache.prepare(cacheRequest, policy: options.cachePolicy ?? policy, now: now())
         switch plan.action {
         case .respond(let response, let outcome):
             completion(Self.result(response, for: request, outcome: outcome, metrics: TransferMetrics()))

@@ -85,12 +85,18 @@ struct CoalescingKey: Hashable, Sendable {
     let method: String
     let url: String
     let headers: [CacheHeader]
-    /// What else must match for the driver: the session's `cancelAll()` epoch (a request made
-    /// after `cancelAll()` must not join a transfer it cancels) and the time limits.
-    let scope: String
+    /// What else must match: the session's `cancelAll()` epoch (a request made after
+    /// `cancelAll()` must not join a transfer it cancels) and the time limits.
+    struct Scope: Hashable, Sendable {
+        var epoch: UInt64 = 0
+        var requestTimeout: TimeInterval?
+        var connectTimeout: TimeInterval?
+    }
+
+    let scope: Scope
 
     /// The key of a request, or nil when it must not be shared: not a `GET`, or it has a body.
-    init?(method: String, url: URL, headers: [CacheHeader], hasBody: Bool, scope: String = "") {
+    init?(method: String, url: URL, headers: [CacheHeader], hasBody: Bool, scope: Scope = Scope()) {
         guard method.uppercased() == "GET", !hasBody else { return nil }
         self.method = "GET"
         self.url = CacheRules.key(for: url)

@@ -42,6 +42,11 @@ public struct TransferOptions: Sendable {
     /// The session's ``Session/cancelAll()`` epoch when the request was made: the engine cancels
     /// the transfer if a later `cancelAll()` reached it first.
     package var sessionEpoch: UInt64 = 0
+    /// This request's own cache policy (``DataRequest/cachePolicy(_:)``); nil uses the session's.
+    package var cachePolicy: Session.CachePolicy?
+    /// False when this request must not share a transfer with identical ones
+    /// (``DataRequest/coalescing(_:)``).
+    package var coalesces = true
     /// The ``HandleProfile`` of these options, built once per session; dropped when a field it
     /// depends on changes (every such field resets it), so a stale profile is never used.
     var cachedProfile: HandleProfile?

@@ -194,10 +194,14 @@ extension DataRequest {
     private func transfer(_ request: HTTPRequest, spins: Bool) async -> TransportResult {
         let slot = HandoffSlot<TransportResult>()
         var options = session.transferOptions(for: request, destination: destination)
-        let (progress, target, epoch) = state.withLock { ($0.progress, $0.target, $0.epoch) }
+        let (progress, target, epoch, cachePolicy, coalesces) = state.withLock {
+            ($0.progress, $0.target, $0.epoch, $0.own?.cachePolicy, $0.own?.coalesces ?? true)
+        }
         options.progress = progress
         options.target = target
         options.sessionEpoch = epoch
+        options.cachePolicy = cachePolicy
+        options.coalesces = coalesces
         if let resumeOffset {
             // Ranges count stored bytes: a body decompressed on the fly could not be continued.
             options.resumeOffset = resumeOffset

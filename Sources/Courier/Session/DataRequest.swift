@@ -16,11 +16,15 @@ import FoundationNetworking
 /// The transfer starts when the first response handler is added or an async accessor is awaited,
 /// and runs once however many handlers are added. Every handler is called exactly once.
 public final class DataRequest: Sendable {
-    /// A request's own plugins and interceptors, made only for requests that have some (requests
-    /// without any stay as small as before). Touched only under the state lock.
+    /// A request's own plugins, interceptors and cache settings, made only for requests that have
+    /// some (requests without any stay as small as before). Touched only under the state lock.
     final class OwnExtensions {
         var plugins: [any Plugin] = []
         var interceptors: [any RequestInterceptor] = []
+        /// ``cachePolicy(_:)``: nil uses the session's.
+        var cachePolicy: Session.CachePolicy?
+        /// ``coalescing(_:)``.
+        var coalesces = true
     }
 
     struct State {

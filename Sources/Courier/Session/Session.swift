@@ -48,7 +48,9 @@ public final class Session: Sendable {
 
     /// Creates a session whose requests go through `transport` instead of a libcurl engine:
     /// a stub or a replay store in tests, or a transport of your own (see ``Transport``).
-    /// Everything above the transport (headers, retries, validation, services) is unchanged.
+    /// Everything above the transport (headers, retries, validation, services) is unchanged, and
+    /// so is the ``Configuration/cache`` in front of it; identical requests are not coalesced
+    /// (``Configuration/coalescesIdenticalRequests`` applies to the libcurl engine).
     public init(configuration: Configuration = Configuration(), transport: any Transport) {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration).withCachedProfile()
@@ -56,7 +58,7 @@ public final class Session: Sendable {
         hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
         defaultHeadersError = Self.headersError(configuration.defaultHeaders)
-        self.transport = transport
+        self.transport = CachingTransport.wrapping(transport, configuration: configuration, coalesces: false)
         ownedEngine = nil
     }
 
@@ -83,7 +85,9 @@ public final class Session: Sendable {
             maxTotalConnections: configuration.maxTotalConnections,
             spinsBeforeParking: configuration.spinsBeforeParking, cookies: configuration.cookies)
         ownedEngine = engine
-        transport = wrap(engine ?? UnavailableTransport())
+        transport = CachingTransport.wrapping(
+            wrap(engine ?? UnavailableTransport()), configuration: configuration,
+            coalesces: configuration.coalescesIdenticalRequests)
     }
 
     deinit {

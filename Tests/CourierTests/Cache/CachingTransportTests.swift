@@ -24,18 +24,17 @@ final class CachingTransportTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A session whose engine sits behind a cache over `storage` and, if asked, the coalescer.
+    /// A session with a cache over `storage` and `policy`, coalescing if asked, and the transport
+    /// in front of its engine.
     static func session(
         _ storage: Session.CacheStorage, policy: Session.CachePolicy = .useProtocol, coalesces: Bool = false
     ) -> (Session, CachingTransport) {
-        let holder = Locked<CachingTransport?>(nil)
-        let session = Session { engine in
-            let transport = CachingTransport(
-                wrapping: engine, cache: HTTPCache(storage), coalesces: coalesces, policy: policy)
-            holder.withLock { $0 = transport }
-            return transport
-        }
-        return (session, holder.withLock { $0! })
+        var configuration = Session.Configuration()
+        configuration.cache = storage
+        configuration.cachePolicy = policy
+        configuration.coalescesIdenticalRequests = coalesces
+        let session = Session(configuration: configuration)
+        return (session, session.transport as! CachingTransport)
     }
 
     private func get(
@@ -317,5 +316,58 @@ final class CachingTransportTests: XCTestCase {
         XCTAssertNil(response.error)
         XCTAssertEqual(response.data, Data("shared".utf8))
         await session.shutdown()
+    }
+
+    func testPerRequestPolicyAndCoalescingAndClearing() async throws {
+        _ = countingRoute("/own", headers: [("Cache-Control", "max-age=600")])
+        let (session, transport) = Self.session(.memory(maxBytes: 1 << 20), coalesces: true)
+        let url = server.url("/own")
+        let offline = await session.request(url).cachePolicy(.onlyIfCached).response()
+        XCTAssertEqual(offline.statusCode, 504)
+        XCTAssertEqual(offline.metrics?.cacheOutcome, .unavailable)
+        _ = await session.request(url).response()
+        let reload = await session.request(url).cachePolicy(.reloadIgnoringCache).response()
+        XCTAssertEqual(reload.metrics?.cacheOutcome, .miss)
+        XCTAssertEqual(try XCTUnwrap(reload.data), Data("answer 2".utf8))
+        let hit = await session.request(url).response()
+        XCTAssertEqual(hit.metrics?.cacheOutcome, .hit)
+        XCTAssertEqual(try XCTUnwrap(hit.data), Data("answer 2".utf8), "the reload stored its response")
+        session.removeAllCachedResponses()
+        XCTAssertEqual(transport.cache?.store.totalBytes, 0)
+        let afterClearing = await session.request(url).response()
+        XCTAssertEqual(afterClearing.metrics?.cacheOutcome, .miss)
+        XCTAssertEqual(server.recordedRequests(path: "/own").count, 3)
+
+        // Opted out of coalescing: a transfer of its own while an identical one waits.
+        let gate = gatedRoute("/alone")
+        let aloneURL = server.url("/alone")
+        let shared = Task { await session.request(aloneURL).response() }
+        await waitUntil { transport.coalescer?.waitingMembers == 1 }
+        let alone = Task { await session.request(aloneURL).coalescing(false).response() }
+        _ = await server.waitForRequests(count: 2, path: "/alone")
+        XCTAssertEqual(server.recordedRequests(path: "/alone").count, 2)
+        gate.signal()
+        gate.signal()
+        let responses = [await shared.value, await alone.value]
+        XCTAssertTrue(responses.allSatisfy { $0.error == nil })
+        await session.shutdown()
+    }
+
+    func testAStubbedSessionUsesTheCacheButDoesNotCoalesce() async throws {
+        let stubs = StubTransport()
+        stubs.on(
+            .get("/stubbed"),
+            reply: StubResponse(statusCode: 200, headers: ["Cache-Control": "max-age=60"], body: Data("stub".utf8)))
+        var configuration = Session.Configuration()
+        configuration.cache = .memory(maxBytes: 1 << 20)
+        let session = Session(configuration: configuration, transport: stubs)
+        let transport = try XCTUnwrap(session.transport as? CachingTransport)
+        XCTAssertNil(transport.coalescer)
+        let first = await session.request("https://stub.test/stubbed", method: .get).response()
+        let second = await session.request("https://stub.test/stubbed", method: .get).response()
+        XCTAssertEqual(first.metrics?.cacheOutcome, .miss)
+        XCTAssertEqual(second.metrics?.cacheOutcome, .hit)
+        XCTAssertEqual(second.data, Data("stub".utf8))
+        XCTAssertFalse(Session(transport: stubs).transport is CachingTransport, "no cache: the transport itself")
     }
 }
