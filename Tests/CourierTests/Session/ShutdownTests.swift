@@ -157,7 +157,9 @@ final class ShutdownTests: XCTestCase {
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
                 group.addTask {
-                    let response = await session.request(server.url(paths[index % paths.count])).response()
+                    // Each request its own transfer: the test counts them in flight.
+                    let response = await session.request(server.url(paths[index % paths.count])).coalescing(false)
+                        .response()
                     calls.increment()
                     outcomes.withLock { $0[Self.kind(response.error), default: 0] += 1 }
                 }
@@ -196,7 +198,9 @@ final class ShutdownTests: XCTestCase {
         let (session, counting) = countingSession()
         let tasks = (0..<20).map { index in
             Task {
-                await session.request(server.url(index.isMultiple(of: 2) ? "/never" : "/headers-then-stall")).response()
+                // Each request its own transfer: the test waits for 21 connections.
+                await session.request(server.url(index.isMultiple(of: 2) ? "/never" : "/headers-then-stall"))
+                    .coalescing(false).response()
             }
         }
         let stream = session.streamRequest(server.url("/headers-then-stall"))
