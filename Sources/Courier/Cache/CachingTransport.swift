@@ -69,7 +69,12 @@ final class CachingTransport: Transport {
         _ request: HTTPRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
         guard let cache else { return wrapped.execute(request, options: options, completion: completion) }
+        // A request with a body is never answered from the cache (nor stored); an unsafe one
+        // still invalidates what is stored for its URL.
         let cacheRequest = CacheRequest(request)
+        if request.body != .none, CacheRules.safeMethods.contains(cacheRequest.method.uppercased()) {
+            return wrapped.execute(request, options: options, completion: completion)
+        }
         let plan = cache.prepare(cacheRequest, policy: options.cachePolicy ?? policy, now: now())
         switch plan.action {
         case .respond(let response, let outcome):
