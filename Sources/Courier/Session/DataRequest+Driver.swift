@@ -13,8 +13,8 @@ import FoundationNetworking
 /// - in the task that first awaits the request (`response()`, `decodable(_:)`...): caller →
 ///   engine → caller, two hops; adapters, plugins, retry decisions and validation run in that
 ///   task and see its task-local values;
-/// - for completion handlers, in a task on the handler's queue, which then calls the handler
-///   there: one hop more.
+/// - for completion handlers, in a task that starts on the caller's thread and continues on the
+///   handler's queue, where it calls the handler: one hop more.
 extension DataRequest {
     /// Starts the request if it is idle and returns how the caller gets the outcome.
     private enum Entry {
@@ -26,13 +26,20 @@ extension DataRequest {
         case wait
     }
 
-    private func enter(_ waiter: Waiter) -> Entry {
-        let extensions = resolvedExtensions()
+    /// `waiter` is registered unless the request is done (an awaiting driver, which passes none,
+    /// reads the outcome when it has driven the request).
+    private func enter(_ waiter: Waiter?) -> Entry {
         let invalid = if case .failure = built { true } else { false }
+        let sessionExtensions = session.extensions
         return state.withLock { state in
             if let outcome = state.outcome { return .done(outcome) }
-            state.waiters.append(waiter)
-            guard state.machine.state == .idle else { return .wait }
+            guard state.machine.state == .idle else {
+                if let waiter { state.waiters.append(waiter) }
+                return .wait
+            }
+            if let waiter { state.waiters.append(waiter) }
+            let extensions = sessionExtensions.appending(
+                plugins: state.own?.plugins ?? [], interceptors: state.own?.interceptors ?? [])
             state.machine = RequestStateMachine(adapts: extensions.adapts, decides: extensions.decides)
             return .drive(state.machine.handle(invalid ? .invalid : .start), extensions)
         }
@@ -48,7 +55,10 @@ extension DataRequest {
         case .wait:
             break
         case .drive(let first, let extensions):
-            let task = Task(executorPreference: QueueExecutor(queue)) {
+            // Runs here until its first suspension (no hop to start), then on the queue.
+            let executor =
+                queue === session.configuration.callbackQueue ? session.callbackExecutor : QueueExecutor(queue)
+            let task = Task.immediate(executorPreference: executor) {
                 await self.drive(from: first, extensions: extensions, on: queue)
             }
             let cancelNow = state.withLock { state in
@@ -62,11 +72,17 @@ extension DataRequest {
     /// Waits for the outcome, driving the request if this task is the first to want it, and
     /// cancelling the request if the awaiting task is cancelled.
     func outcome() async -> Outcome {
-        let slot = HandoffSlot<Outcome>()
-        switch enter(Waiter(queue: nil, deliver: { slot.fill($0) })) {
+        switch enter(nil) {
         case .done(let outcome):
             return outcome
         case .wait:
+            let slot = HandoffSlot<Outcome>()
+            let done = state.withLock { state -> Outcome? in
+                if let outcome = state.outcome { return outcome }
+                state.waiters.append(Waiter(queue: nil, deliver: { slot.fill($0) }))
+                return nil
+            }
+            if let done { return done }
             return await withTaskCancellationHandler {
                 await slot.wait()
             } onCancel: {

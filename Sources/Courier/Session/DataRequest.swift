@@ -164,12 +164,6 @@ public final class DataRequest: Sendable {
         return self
     }
 
-    /// The session's plugins and interceptors followed by this request's own.
-    func resolvedExtensions() -> RequestExtensions {
-        let (plugins, interceptors) = state.withLock { ($0.own?.plugins ?? [], $0.own?.interceptors ?? []) }
-        return session.extensions.appending(plugins: plugins, interceptors: interceptors)
-    }
-
     /// The context handed to plugins and interceptors.
     func context(attempt: Int) -> RequestContext {
         RequestContext(
