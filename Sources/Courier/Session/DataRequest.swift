@@ -43,11 +43,14 @@ public final class DataRequest: Sendable {
         var token: (any TransportCancellable)?
         /// Ends the driver's backoff wait early (a cancel finished the request).
         var wake: (@Sendable () -> Void)?
-        /// The task driving a request that completion handlers started; cancelled with it.
+        /// The task running an adapter or a retrier for completion handlers; cancelled with the
+        /// request.
         var driverTask: Task<Void, Never>?
         var own: OwnExtensions?
         /// Created by the first progress observer (DataRequest+Progress.swift).
         var progress: ProgressRelay?
+        /// The driver's working values, from the start (DataRequest+Driver.swift).
+        var run: Run?
     }
 
     /// Who waits for the outcome: a completion handler on its queue, or an awaiting task (no queue).
@@ -106,7 +109,7 @@ public final class DataRequest: Sendable {
         case .finish(let error):
             wake?()
             task?.cancel()
-            publish(Outcome(request: try? built.get(), head: nil, data: Data(), metrics: nil, error: error))
+            publish(Outcome(request: try? built.get(), failure: error))
         default:
             break
         }
@@ -166,12 +169,6 @@ public final class DataRequest: Sendable {
             state.own = own
         }
         return self
-    }
-
-    /// The session's plugins and interceptors followed by this request's own.
-    func resolvedExtensions() -> RequestExtensions {
-        let (plugins, interceptors) = state.withLock { ($0.own?.plugins ?? [], $0.own?.interceptors ?? []) }
-        return session.extensions.appending(plugins: plugins, interceptors: interceptors)
     }
 
     /// The context handed to plugins and interceptors.
