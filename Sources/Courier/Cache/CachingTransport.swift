@@ -46,22 +46,19 @@ final class CachingTransport: Transport {
         }
         guard let coalescer, options.coalesces,
             let key = CoalescingKey(
-                method: request.method.rawValue, url: request.url,
-                headers: request.headers.map { CacheHeader($0.name, $0.value) }, hasBody: request.body != .none,
+                method: request.method, url: request.url, headers: request.headers, hasBody: request.body != .none,
                 scope: CoalescingKey.Scope(
                     epoch: options.sessionEpoch, requestTimeout: options.requestTimeout,
                     connectTimeout: options.connectTimeout))
         else {
             return fetch(request, options: options, completion: completion)
         }
-        let shared = SharedToken()
-        let (ticket, action) = coalescer.join(key, deliver: completion)
+        let (ticket, action) = coalescer.join(
+            key, leaving: TransportResult(request: request, error: .cancelled), deliver: completion)
         if case .start(let group) = action {
-            shared.set(fetch(request, options: options) { coalescer.finish(group, with: $0) })
+            coalescer.started(group, transfer: fetch(request, options: options) { coalescer.finish(group, with: $0) })
         }
-        return MemberToken(coalescer: coalescer, ticket: ticket, shared: shared) {
-            completion(TransportResult(request: request, error: .cancelled))
-        }
+        return MemberToken(coalescer: coalescer, ticket: ticket)
     }
 
     /// One request through the cache (when there is one) and the wrapped transport.
@@ -179,23 +176,14 @@ final class SharedToken: TransportCancellable {
     }
 }
 
-/// One coalesced caller's cancel handle: it leaves the group (and completes its caller with
-/// ``CourierError/cancelled`` at once); the last one leaving cancels the shared transfer.
+/// One coalesced caller's cancel handle: it leaves the group (and its caller completes with
+/// ``CourierError/cancelled`` at once); the last one leaving cancels the shared transfer. Three
+/// words, so that it is stored inline in the existential.
 private struct MemberToken: TransportCancellable {
     let coalescer: RequestCoalescer<TransportResult>
     let ticket: RequestCoalescer<TransportResult>.Ticket
-    let shared: SharedToken
-    let completeCancelled: @Sendable () -> Void
 
     func cancel() {
-        switch coalescer.leave(ticket) {
-        case .detach:
-            completeCancelled()
-        case .cancelShared:
-            completeCancelled()
-            shared.cancel()
-        case .notMember:
-            break
-        }
+        coalescer.leave(ticket)
     }
 }

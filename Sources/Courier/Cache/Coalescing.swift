@@ -33,80 +33,106 @@ struct CoalescingTable<Key: Hashable & Sendable, Member: Hashable & Sendable>: S
         case notMember
     }
 
+    /// A running group: its key and members, the first apart (most groups have one member, and
+    /// then no array is allocated).
+    private struct Group: Sendable {
+        let key: Key
+        var first: Member?
+        var others: [Member] = []
+
+        var isEmpty: Bool { first == nil && others.isEmpty }
+        var all: [Member] { (first.map { [$0] } ?? []) + others }
+    }
+
     private var groupOfKey: [Key: UInt64] = [:]
-    private var members: [UInt64: [Member]] = [:]
-    private var keyOfGroup: [UInt64: Key] = [:]
+    private var groups: [UInt64: Group] = [:]
     private var nextGroup: UInt64 = 1
 
     /// Adds `member` to the group running for `key`, or starts a group.
     mutating func join(_ key: Key, _ member: Member) -> JoinAction {
         if let group = groupOfKey[key] {
-            members[group, default: []].append(member)
+            groups[group]?.others.append(member)
             return .attach(group: group)
         }
         let group = nextGroup
         nextGroup += 1
         groupOfKey[key] = group
-        keyOfGroup[group] = key
-        members[group] = [member]
+        groups[group] = Group(key: key, first: member)
         return .start(group: group)
     }
 
     /// Ends `group`: returns the members to deliver the result to, in the order they joined.
     mutating func finish(_ group: UInt64) -> [Member] {
-        close(group)
+        close(group)?.all ?? []
+    }
+
+    /// Ends `group` when it has exactly one member and returns it (the common case, without an
+    /// array); nil when the group has several members or none.
+    mutating func finishAlone(_ group: UInt64) -> Member?? {
+        guard let running = groups[group] else { return .some(nil) }
+        guard running.others.isEmpty else { return nil }
+        _ = close(group)
+        return .some(running.first)
     }
 
     /// Takes `member` out of `group`.
     mutating func leave(_ group: UInt64, _ member: Member) -> LeaveAction {
-        guard var list = members[group], let position = list.firstIndex(of: member) else { return .notMember }
-        list.remove(at: position)
-        if list.isEmpty {
+        guard var running = groups[group] else { return .notMember }
+        if running.first == member {
+            running.first = nil
+        } else if let position = running.others.firstIndex(of: member) {
+            running.others.remove(at: position)
+        } else {
+            return .notMember
+        }
+        if running.isEmpty {
             _ = close(group)
             return .cancelShared
         }
-        members[group] = list
+        groups[group] = running
         return .detach
     }
 
     /// How many groups are running (tests).
-    var runningGroups: Int { members.count }
+    var runningGroups: Int { groups.count }
 
-    private mutating func close(_ group: UInt64) -> [Member] {
-        if let key = keyOfGroup.removeValue(forKey: group), groupOfKey[key] == group { groupOfKey[key] = nil }
-        return members.removeValue(forKey: group) ?? []
+    /// Whether `group` is running.
+    func isRunning(_ group: UInt64) -> Bool { groups[group] != nil }
+
+    private mutating func close(_ group: UInt64) -> Group? {
+        guard let running = groups.removeValue(forKey: group) else { return nil }
+        if groupOfKey[running.key] == group { groupOfKey[running.key] = nil }
+        return running
     }
 }
 
-/// What makes two requests identical for coalescing: method, URL (with its fragment dropped)
-/// and every header field, names lowercased, values and order as sent. Only `GET`s without a body
-/// have one; two requests with different `Authorization` (or any other field) never share.
+/// What makes two requests identical for coalescing: method, URL and every header field (names
+/// compared without case, values and order as sent). Only `GET`s without a body have one; two
+/// requests with different `Authorization` (or any other field) never share.
 struct CoalescingKey: Hashable, Sendable {
-    let method: String
-    let url: String
-    let headers: [CacheHeader]
+    let url: URL
+    let headers: HTTPHeaders
     /// What else must match: the session's `cancelAll()` epoch (a request made after
     /// `cancelAll()` must not join a transfer it cancels) and the time limits.
+    let scope: Scope
+
     struct Scope: Hashable, Sendable {
         var epoch: UInt64 = 0
         var requestTimeout: TimeInterval?
         var connectTimeout: TimeInterval?
     }
 
-    let scope: Scope
-
     /// The key of a request, or nil when it must not be shared: not a `GET`, or it has a body.
-    init?(method: String, url: URL, headers: [CacheHeader], hasBody: Bool, scope: Scope = Scope()) {
-        guard method.uppercased() == "GET", !hasBody else { return nil }
-        self.method = "GET"
-        self.url = CacheRules.key(for: url)
-        self.headers = headers.map { CacheHeader($0.name.lowercased(), $0.value) }
+    init?(method: HTTPMethod, url: URL, headers: HTTPHeaders, hasBody: Bool, scope: Scope = Scope()) {
+        guard method == .get, !hasBody else { return nil }
+        self.url = url
+        self.headers = headers
         self.scope = scope
     }
 }
 
 /// The coalescing registry the driver calls: ``CoalescingTable`` behind a pthread lock, with each
-/// member's delivery closure. Deliveries run outside the lock.
+/// member's delivery closure and each group's cancel handle. Deliveries run outside the lock.
 final class RequestCoalescer<Result: Sendable>: Sendable {
     /// Delivers the shared result to one member.
     typealias Deliver = @Sendable (Result) -> Void
@@ -120,6 +146,10 @@ final class RequestCoalescer<Result: Sendable>: Sendable {
     private struct State {
         var table = CoalescingTable<CoalescingKey, UInt64>()
         var deliveries: [UInt64: Deliver] = [:]
+        /// The shared transfer of each group, once started.
+        var transfers: [UInt64: any TransportCancellable] = [:]
+        /// What a member that leaves `group` gets (a cancelled result for its request).
+        var leaving: [UInt64: Result] = [:]
         var nextMember: UInt64 = 1
     }
 
@@ -127,36 +157,67 @@ final class RequestCoalescer<Result: Sendable>: Sendable {
 
     init() {}
 
-    /// Joins the transfer for `key`: `.start` means the caller must start it and call
-    /// ``finish(_:with:)`` with its group when it ends; `.attach` means `deliver` will be called
-    /// with the leader's result. The leader's own `deliver` is called too.
+    /// Joins the transfer for `key`: `.start` means the caller must start it, hand its cancel
+    /// handle to ``started(_:transfer:)`` and call ``finish(_:with:)`` when it ends; `.attach` means
+    /// `deliver` will be called with the leader's result. The leader's own `deliver` is called too.
+    /// `leaving` is what a member that leaves gets instead (made once per group).
     func join(
-        _ key: CoalescingKey, deliver: @escaping Deliver
+        _ key: CoalescingKey, leaving: @autoclosure () -> Result, deliver: @escaping Deliver
     ) -> (Ticket, CoalescingTable<CoalescingKey, UInt64>.JoinAction) {
         state.withLock { state in
             let member = state.nextMember
             state.nextMember += 1
             state.deliveries[member] = deliver
             let action = state.table.join(key, member)
+            if case .start(let group) = action { state.leaving[group] = leaving() }
             return (Ticket(group: action.group, member: member), action)
         }
     }
 
+    /// Records the cancel handle of `group`'s shared transfer; cancels it at once when every
+    /// member left before it started.
+    func started(_ group: UInt64, transfer: any TransportCancellable) {
+        let running = state.withLock { state -> Bool in
+            guard state.table.isRunning(group) else { return false }
+            state.transfers[group] = transfer
+            return true
+        }
+        if !running { transfer.cancel() }
+    }
+
     /// Ends `group` with `result`: every member still in it gets `result`, once.
     func finish(_ group: UInt64, with result: Result) {
-        let deliveries: [Deliver] = state.withLock { state in
-            state.table.finish(group).compactMap { state.deliveries.removeValue(forKey: $0) }
+        let (alone, deliveries): (Deliver?, [Deliver]) = state.withLock { state in
+            state.transfers[group] = nil
+            state.leaving[group] = nil
+            if case .some(let member) = state.table.finishAlone(group) {
+                return (member.flatMap { state.deliveries.removeValue(forKey: $0) }, [])
+            }
+            return (nil, state.table.finish(group).compactMap { state.deliveries.removeValue(forKey: $0) })
         }
+        alone?(result)
         for deliver in deliveries { deliver(result) }
     }
 
-    /// Takes the member out (its caller cancelled): its `deliver` is not called. Returns
-    /// `.cancelShared` when it was the last member: the caller then cancels the transfer.
+    /// Takes the member out (its caller cancelled): it gets the group's `leaving` result at once,
+    /// unless it already got the shared one. When it was the last member, the shared transfer is
+    /// cancelled. Returns what the table decided.
+    @discardableResult
     func leave(_ ticket: Ticket) -> CoalescingTable<CoalescingKey, UInt64>.LeaveAction {
-        state.withLock { state in
-            state.deliveries[ticket.member] = nil
-            return state.table.leave(ticket.group, ticket.member)
+        let (action, deliver, result, transfer) = state.withLock {
+            state -> (
+                CoalescingTable<CoalescingKey, UInt64>.LeaveAction, Deliver?, Result?, (any TransportCancellable)?
+            ) in
+            let deliver = state.deliveries.removeValue(forKey: ticket.member)
+            let result = state.leaving[ticket.group]
+            let action = state.table.leave(ticket.group, ticket.member)
+            guard action == .cancelShared else { return (action, deliver, result, nil) }
+            state.leaving[ticket.group] = nil
+            return (action, deliver, result, state.transfers.removeValue(forKey: ticket.group))
         }
+        if action != .notMember, let deliver, let result { deliver(result) }
+        transfer?.cancel()
+        return action
     }
 
     /// How many shared transfers are running (tests).

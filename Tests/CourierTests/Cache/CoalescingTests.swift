@@ -79,59 +79,45 @@ final class CoalescingTests: XCTestCase {
     }
 
     func testKeys() {
-        let url = URL(string: "https://api.example.com/items#frag")!
-        let accept = [CacheHeader("Accept", "application/json")]
+        let url = URL(string: "https://api.example.com/items")!
+        func key(_ headers: HTTPHeaders, url: URL = url, timeout: TimeInterval? = nil) -> CoalescingKey? {
+            CoalescingKey(
+                method: .get, url: url, headers: headers, hasBody: false,
+                scope: CoalescingKey.Scope(epoch: 0, requestTimeout: timeout, connectTimeout: 10))
+        }
         let rows: [(String, CoalescingKey?, CoalescingKey?, Bool)] = [
+            ("same GET", key(["Accept": "application/json"]), key(["accept": "application/json"]), true),
+            ("another header value", key(["Accept": "application/json"]), key(["Accept": "text/html"]), false),
+            ("another URL", key([:]), key([:], url: URL(string: "https://api.example.com/items?page=2")!), false),
+            ("another Authorization", key(["Authorization": "Bearer a"]), key(["Authorization": "Bearer b"]), false),
+            ("Authorization on one only", key(["Authorization": "Bearer a"]), key([:]), false),
+            ("the same Authorization", key(["Authorization": "Bearer a"]), key(["Authorization": "Bearer a"]), true),
+            ("another time limit", key([:], timeout: 5), key([:], timeout: 6), false),
             (
-                "same GET", CoalescingKey(method: "GET", url: url, headers: accept, hasBody: false),
+                "made after cancelAll()", key([:]),
                 CoalescingKey(
-                    method: "get", url: URL(string: "https://api.example.com/items")!,
-                    headers: [CacheHeader("accept", "application/json")], hasBody: false), true
-            ),
-            (
-                "another header value", CoalescingKey(method: "GET", url: url, headers: accept, hasBody: false),
-                CoalescingKey(method: "GET", url: url, headers: [CacheHeader("Accept", "text/html")], hasBody: false),
-                false
-            ),
-            (
-                "another Authorization",
-                CoalescingKey(
-                    method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false),
-                CoalescingKey(
-                    method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer b")], hasBody: false), false
-            ),
-            (
-                "Authorization on one only",
-                CoalescingKey(
-                    method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false),
-                CoalescingKey(method: "GET", url: url, headers: [], hasBody: false), false
-            ),
-            (
-                "the same Authorization",
-                CoalescingKey(
-                    method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false),
-                CoalescingKey(
-                    method: "GET", url: url, headers: [CacheHeader("Authorization", "Bearer a")], hasBody: false), true
+                    method: .get, url: url, headers: [:], hasBody: false,
+                    scope: CoalescingKey.Scope(epoch: 1, requestTimeout: nil, connectTimeout: 10)), false
             )
         ]
         for (name, first, second, equal) in rows {
             XCTAssertNotNil(first, name)
             XCTAssertEqual(first == second, equal, name)
         }
-        XCTAssertNil(CoalescingKey(method: "POST", url: url, headers: [], hasBody: false))
-        XCTAssertNil(CoalescingKey(method: "HEAD", url: url, headers: [], hasBody: false))
-        XCTAssertNil(CoalescingKey(method: "GET", url: url, headers: [], hasBody: true))
+        XCTAssertNil(CoalescingKey(method: .post, url: url, headers: [:], hasBody: false))
+        XCTAssertNil(CoalescingKey(method: .head, url: url, headers: [:], hasBody: false))
+        XCTAssertNil(CoalescingKey(method: .get, url: url, headers: [:], hasBody: true))
     }
 
-    func testRegistryDeliversOnceToEveryMemberStillWaiting() throws {
+    func testRegistryDeliversOnceToEveryMember() throws {
         let coalescer = RequestCoalescer<String>()
         let key = try XCTUnwrap(
-            CoalescingKey(method: "GET", url: URL(string: "http://a.example/x")!, headers: [], hasBody: false))
+            CoalescingKey(method: .get, url: URL(string: "http://a.example/x")!, headers: [:], hasBody: false))
         let received = Locked([Int: [String]]())
         var tickets: [RequestCoalescer<String>.Ticket] = []
         var starts = 0
         for member in 0..<64 {
-            let (ticket, action) = coalescer.join(key) { result in
+            let (ticket, action) = coalescer.join(key, leaving: "cancelled") { result in
                 received.withLock { $0[member, default: []].append(result) }
             }
             tickets.append(ticket)
@@ -144,23 +130,25 @@ final class CoalescingTests: XCTestCase {
         coalescer.finish(tickets[1].group, with: "body")
         coalescer.finish(tickets[1].group, with: "again")
         let delivered = received.withLock { $0 }
-        XCTAssertEqual(delivered.count, 62)
-        XCTAssertNil(delivered[0])
-        XCTAssertNil(delivered[5])
-        XCTAssertTrue(delivered.values.allSatisfy { $0 == ["body"] })
+        XCTAssertEqual(delivered.count, 64)
+        XCTAssertEqual(delivered[0], ["cancelled"], "a member leaving gets the leaving result at once, only that")
+        XCTAssertEqual(delivered[5], ["cancelled"])
+        XCTAssertTrue(delivered.filter { $0.key != 0 && $0.key != 5 }.values.allSatisfy { $0 == ["body"] })
         XCTAssertEqual(coalescer.runningTransfers, 0)
+        XCTAssertEqual(coalescer.leave(tickets[7]), .notMember, "after the finish: nothing more")
+        XCTAssertEqual(received.withLock { $0[7] }, ["body"])
     }
 
     func testRegistryUnderConcurrentJoinsAndLeaves() throws {
         let coalescer = RequestCoalescer<Int>()
         let key = try XCTUnwrap(
-            CoalescingKey(method: "GET", url: URL(string: "http://a.example/y")!, headers: [], hasBody: false))
+            CoalescingKey(method: .get, url: URL(string: "http://a.example/y")!, headers: [:], hasBody: false))
         for round in 0..<20 {
             let deliveries = Locked([Int: Int]())
             let joined = Locked([(Int, RequestCoalescer<Int>.Ticket, Bool)]())
             DispatchQueue.concurrentPerform(iterations: 16) { member in
-                let (ticket, action) = coalescer.join(key) { value in
-                    deliveries.withLock { $0[member, default: 0] += value == round ? 1 : 100 }
+                let (ticket, action) = coalescer.join(key, leaving: -1) { value in
+                    deliveries.withLock { $0[member, default: 0] += value == round ? 1 : value == -1 ? 1000 : 100 }
                 }
                 let started: Bool
                 if case .start = action { started = true } else { started = false }
@@ -178,8 +166,10 @@ final class CoalescingTests: XCTestCase {
             XCTAssertEqual(actions.withLock { $0 }, Array(repeating: .detach, count: 8), "round \(round)")
             coalescer.finish(members[0].1.group, with: round)
             let delivered = deliveries.withLock { $0 }
-            XCTAssertEqual(Set(delivered.keys), Set((0..<16).filter { $0 % 2 == 1 }), "round \(round)")
-            XCTAssertTrue(delivered.values.allSatisfy { $0 == 1 }, "round \(round): once each, the right result")
+            XCTAssertEqual(Set(delivered.keys), Set(0..<16), "round \(round)")
+            for (member, value) in delivered {
+                XCTAssertEqual(value, member % 2 == 0 ? 1000 : 1, "round \(round): once each, the right result")
+            }
             XCTAssertEqual(coalescer.runningTransfers, 0)
         }
     }
