@@ -11,7 +11,7 @@ import Foundation
 /// var configuration = Session.Configuration()
 /// configuration.retryPolicy = .default
 /// configuration.clock = clock
-/// _ = await Session(configuration: configuration).request(url).response()
+/// _ = await Session(configuration: configuration).request(.url(url)).response()
 /// XCTAssertEqual(clock.scheduledDelays, [3])          // the server's Retry-After: 3
 /// ```
 public final class TestClock: CourierClock {
@@ -58,7 +58,7 @@ public final class TestClock: CourierClock {
     /// ```swift
     /// let clock = TestClock(mode: .manual)
     /// let stubs = StubTransport(behavior: .delayed(seconds: 5), clock: clock)
-    /// let response = Task { await Session(transport: stubs).request(url).response() }
+    /// let response = Task { await Session(transport: stubs).request(.url(url)).response() }
     /// try await clock.waitUntilPending()
     /// clock.advance(by: 5)                  // the stub answers now
     /// ```

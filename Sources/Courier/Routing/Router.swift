@@ -34,9 +34,13 @@ import FoundationNetworking
 /// associated types, and a declaration of another type is used rather than silently ignored: a
 /// router may declare `var headers: [String: String]?` (Moya's habit) or
 /// `var timeout: TimeInterval` and they are used; a headers or timeout type Courier cannot read
-/// fails the request with ``CourierError/invalidRequest`` naming the property; and
-/// `var parameters: [String: Any]` does not compile (a dictionary does not say how it is
-/// encoded; see ``RequestParamsConvertible``).
+/// fails the request with ``CourierError/invalidRequest`` naming the property.
+///
+/// `var parameters: [String: Any]` (or `Parameters`, or `RequestParams?`) does not compile: a
+/// dictionary does not say how it is encoded. Declare `var parameters: RequestParams` and return
+/// the case that says it: `.body(dict)` for a JSON body, `.parameters(dict)` for URL encoding
+/// (the query for `GET`, `HEAD` and `DELETE`, a form body otherwise), `.query(dict)`,
+/// `.form(dict)`, or `.requestPlain` for none.
 public protocol Router: URLRequestConvertible {
     /// The type of ``headers``: ``HTTPHeaders`` unless the router declares `[String: String]`,
     /// or an optional of either.
@@ -44,8 +48,9 @@ public protocol Router: URLRequestConvertible {
     /// The type of ``defaultHeaders``: ``HTTPHeaders`` unless the router declares another, as
     /// for ``headers``.
     associatedtype DefaultHeadersType = HTTPHeaders
-    /// The type of ``parameters``: ``RequestParams``.
-    associatedtype ParametersType: RequestParamsConvertible = RequestParams
+    /// The type of ``parameters``: ``RequestParams``. Another type does not compile: the default
+    /// ``asURLRequest()`` needs a ``RequestParamsConvertible``.
+    associatedtype ParametersType = RequestParams
     /// The type of ``timeout``: `TimeInterval?` unless the router declares `TimeInterval`, `Int`
     /// or `Duration`, or an optional of these.
     associatedtype TimeoutType = TimeInterval?
@@ -117,6 +122,30 @@ extension Router {
     /// No credential.
     public var authorization: AuthorizationType { .none }
 
+    /// Unavailable: a router's ``parameters`` say how they are encoded.
+    @available(
+        *, unavailable,
+        message:
+            "a Router's parameters say how they are encoded: declare 'var parameters: RequestParams' and return e.g. .body(dict) for JSON, .parameters(dict) for URL encoding (query for GET/HEAD/DELETE, form otherwise), .query(dict), .form(dict)"
+    )
+    public func asURLRequest() throws -> URLRequest {
+        throw CourierError.invalidRequest(reason: "a Router's parameters must be RequestParams")
+    }
+}
+
+extension Router where ParametersType == RequestParams? {
+    /// Unavailable: a router's ``parameters`` are not optional.
+    @available(
+        *, unavailable,
+        message:
+            "a Router's parameters are not optional: declare 'var parameters: RequestParams', and return .requestPlain for none"
+    )
+    public func asURLRequest() throws -> URLRequest {
+        throw CourierError.invalidRequest(reason: "a Router's parameters must be RequestParams")
+    }
+}
+
+extension Router where ParametersType: RequestParamsConvertible {
     /// Builds the request with ``makeURLRequest()``.
     public func asURLRequest() throws -> URLRequest {
         try makeURLRequest()
