@@ -23,7 +23,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The position of this call among all calls the transport received, from 0.
     public let index: Int
     /// The session's secret-header policy, used by ``description``.
-    public let security: SecurityPolicy
+    package let security: SecurityPolicy
 
     /// Records `urlRequest`; transports of your own can use it too.
     public init(
@@ -81,11 +81,6 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The body decoded as `type` from JSON.
     public func decodeJSON<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {
         try decoder.decode(type, from: body)
-    }
-
-    /// The target as a value of `type` (`sent.target(as: AuthRouter.self)`); nil for another type.
-    public func target<Target: URLRequestConvertible>(as type: Target.Type) -> Target? {
-        target as? Target
     }
 
     /// The method and URL, such as `POST https://api.example.com/auth/signin`.

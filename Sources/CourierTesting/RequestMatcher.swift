@@ -87,7 +87,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         _ type: Target.Type, where accepts: @escaping @Sendable (Target) -> Bool = { _ in true }
     ) -> RequestMatcher {
         RequestMatcher("a \(String(reflecting: type)) target") { request in
-            request.target(as: Target.self).map(accepts) ?? false
+            (request.target as? Target).map(accepts) ?? false
         }
     }
 

@@ -103,9 +103,9 @@ public final class TestClock: CourierClock {
 /// ``TestClock/waitUntilPending(count:timeout:)`` gave up: less work was waiting than expected.
 public struct TestClockTimeout: Error, Sendable, CustomStringConvertible {
     /// How many pieces of work the test waited for.
-    public let expected: Int
+    package let expected: Int
     /// How many were waiting when it gave up.
-    public let pending: Int
+    package let pending: Int
 
     /// Says what was expected and found.
     public var description: String {

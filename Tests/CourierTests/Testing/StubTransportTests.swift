@@ -100,10 +100,16 @@ final class StubTransportTests: XCTestCase {
 
     func testTransportErrorsReachServicesAsNetworkFail() async {
         let cases: [(StubResponse, CourierError)] = [
-            (.timedOut, .timedOut(.request)),
-            (.cannotConnect, .cannotConnect(message: "connection refused (stub)")),
-            (.cancelled, .cancelled),
-            (.tlsFailure, .tlsFailure(message: "certificate verify failed (stub)")),
+            (.failure(.timedOut(.request)), .timedOut(.request)),
+            (
+                .failure(.cannotConnect(message: "connection refused (stub)")),
+                .cannotConnect(message: "connection refused (stub)")
+            ),
+            (.failure(.cancelled), .cancelled),
+            (
+                .failure(.tlsFailure(message: "certificate verify failed (stub)")),
+                .tlsFailure(message: "certificate verify failed (stub)")
+            ),
             (.failure(.dnsFailure(host: "api.example.test")), .dnsFailure(host: "api.example.test"))
         ]
         for (stub, expected) in cases {

@@ -82,7 +82,7 @@ final class StubbedSessionTests: XCTestCase {
     }
 
     func testDelayedStubsCanBeCancelledAndCompleteOnce() async throws {
-        let session = Session.stubbed { _ in StubResponse.text("late").delayed(by: 30) }
+        let session = Session.stubbed { _ in StubResponse.text("late").with(.delayed(seconds: 30)) }
         let request = session.request(.url("https://stub.test/slow"))
         let (done, calls) = expectCancellation(of: request)
         request.cancel()

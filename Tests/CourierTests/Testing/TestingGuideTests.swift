@@ -106,10 +106,10 @@ final class TestingGuideTests: XCTestCase {
         XCTAssertEqual(unauthorized.statusCode, 401)
         XCTAssertEqual(renewed.value, User(name: "Ada"))
 
-        stubs.on(.get("/search"), reply: .timedOut)
-        stubs.on(.put("/me"), reply: .cannotConnect)
-        stubs.on(.get("/me").header("X-Cancel"), reply: .cancelled)
-        stubs.on(.get("/secure"), reply: .tlsFailure)
+        stubs.on(.get("/search"), reply: .failure(.timedOut(.request)))
+        stubs.on(.put("/me"), reply: .failure(.cannotConnect(message: "connection refused (stub)")))
+        stubs.on(.get("/me").header("X-Cancel"), reply: .failure(.cancelled))
+        stubs.on(.get("/secure"), reply: .failure(.tlsFailure(message: "certificate verify failed (stub)")))
         stubs.on(.get("/nowhere"), reply: .failure(.dnsFailure(host: "api.example.com")))
         guard case .networkFail(let offline) = await service.rename(to: "Grace") else { return XCTFail("networkFail") }
         XCTAssertSameError(offline.error, .cannotConnect(message: "connection refused (stub)"))
@@ -159,7 +159,7 @@ final class TestingGuideTests: XCTestCase {
         XCTAssertEqual(sent[2].json, ["name": "Grace"])
         XCTAssertEqual(try sent[2].decodeJSON([String: String].self), ["name": "Grace"])
         XCTAssertEqual(sent[2].header("Content-Type"), "application/json")
-        guard case .rename(let name)? = sent[2].target(as: ProfileAPI.self) else { return XCTFail("target") }
+        guard case .rename(let name)? = sent[2].target as? ProfileAPI else { return XCTFail("target") }
         XCTAssertEqual(name, "Grace")
         XCTAssertEqual(flaky.requests(matching: .get("/me")).count, 2)
     }
