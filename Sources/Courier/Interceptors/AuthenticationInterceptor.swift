@@ -42,9 +42,9 @@ public final class AuthenticationInterceptor: RequestInterceptor {
     /// How many refreshes may start within a time window.
     public struct RefreshLimit: Sendable, Equatable {
         /// The most refreshes within ``window``.
-        public var maxRefreshes: Int
+        package var maxRefreshes: Int
         /// The window, in seconds.
-        public var window: TimeInterval
+        package var window: TimeInterval
 
         /// Creates a limit. Default: 3 refreshes per 60 seconds.
         public init(maxRefreshes: Int = 3, window: TimeInterval = 60) {

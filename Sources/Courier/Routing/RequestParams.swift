@@ -102,7 +102,7 @@ public enum RequestParams: Sendable {
 
     /// A new JSON encoder with `[.sortedKeys, .withoutEscapingSlashes]`, the default for
     /// ``jsonEncodable(_:encoder:)`` and ``queryJSONEncodable(_:_:encoder:options:)``.
-    public static var defaultJSONEncoder: JSONEncoder {
+    @usableFromInline static var defaultJSONEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

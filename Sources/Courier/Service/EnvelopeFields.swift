@@ -35,13 +35,13 @@ public struct EnvelopeFields<Payload> {
     }
 
     /// Reads the fields of a decoded envelope (its ``ResponseEnvelope/envelopeFields``).
-    public init<Envelope: ResponseEnvelope>(_ envelope: Envelope) where Envelope.Payload == Payload {
+    package init<Envelope: ResponseEnvelope>(_ envelope: Envelope) where Envelope.Payload == Payload {
         self = envelope.envelopeFields
     }
 
     /// The application code as a number, when it is one (`"2001"` → `2001`); nil for codes such
     /// as `"COMMON200"`. ``appCode`` always has the code as sent.
-    public var code: Int? { appCode.flatMap { Int($0) } }
+    package var code: Int? { appCode.flatMap { Int($0) } }
 }
 
 extension EnvelopeFields: Sendable where Payload: Sendable {}

@@ -34,9 +34,9 @@ public struct HTTPResponseHead: Sendable {
     public var headers: HTTPHeaders { head.headers }
 
     /// The first value of the header `name`, matched without regard to case.
-    public func value(forHeader name: String) -> String? { head.value(forHeader: name) }
+    package func value(forHeader name: String) -> String? { head.value(forHeader: name) }
 
     /// The same head as Foundation's `HTTPURLResponse`, for code that needs one; made on each
     /// access (``statusCode``, ``headers`` and ``value(forHeader:)`` are cheaper).
-    public var urlResponse: HTTPURLResponse? { head.foundationResponse }
+    package var urlResponse: HTTPURLResponse? { head.foundationResponse }
 }

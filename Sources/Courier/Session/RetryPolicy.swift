@@ -60,7 +60,7 @@ public struct RetryPolicy: RequestInterceptor, Equatable {
     ///   - retryAfter: the response's `Retry-After` header.
     ///   - now: the current time, for `Retry-After` dates.
     ///   - jitter: a number in 0...1 spreading backoffs of concurrent clients.
-    public func retryDelay(
+    package func retryDelay(
         afterAttempt attempt: Int, method: String, statusCode: Int?, error: CourierError?,
         retryAfter: String?, now: Date = Date(), jitter: Double = Double.random(in: 0...1)
     )

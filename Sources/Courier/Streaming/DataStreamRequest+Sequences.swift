@@ -81,7 +81,7 @@ extension DataStreamRequest {
     /// server cannot make the reader hold unbounded memory.
     public struct Lines: AsyncSequence, Sendable {
         /// The default longest line: 1 MiB.
-        public static let defaultMaximumLineLength = 1 << 20
+        @usableFromInline static let defaultMaximumLineLength = 1 << 20
         /// A line, without its line end.
         public typealias Element = String
         /// Every failure is a ``CourierError``.

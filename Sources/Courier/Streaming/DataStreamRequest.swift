@@ -27,14 +27,14 @@ import FoundationNetworking
 /// apply (a body partly read cannot be taken back). Interceptors adapt the request and plugins
 /// see it (`prepare`, `willSend`, `didReceive`), as for other requests.
 public final class DataStreamRequest: Sendable {
-    /// The default ``bufferSize``: 1 MiB.
-    public static let defaultBufferSize = 1 << 20
+    /// The default buffer size: 1 MiB.
+    @usableFromInline static let defaultBufferSize = 1 << 20
 
     /// The session that made this request.
     public let session: Session
     /// The most body bytes held between the network and the reader. At least 64 KiB. libcurl
     /// holds up to its receive buffer more (16 KiB, or `receiveBufferSize`).
-    public let bufferSize: Int
+    package let bufferSize: Int
     let core: StreamCore
 
     init(
