@@ -113,7 +113,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 session: stream.session, target: stream.target, request: built,
                 bufferSize: stream.bufferSize, epoch: epoch
             ).validate()
-            return EventReader(request: request, bytes: request.bytes.makeAsyncIterator(), parser: parser)
+            return EventReader(request: request, bytes: request.bodyBytes.makeAsyncIterator(), parser: parser)
         }
     }
 }
