@@ -50,7 +50,7 @@ public final class TestClock: CourierClock {
     public var scheduledDelays: [TimeInterval] { state.withLock { $0.delays } }
 
     /// How much work waits for ``advance(by:)`` (always 0 in ``Mode/immediate``).
-    public var pendingCount: Int { state.withLock { $0.pending.count } }
+    package var pendingCount: Int { state.withLock { $0.pending.count } }
 
     /// Waits, in real time and for at most `timeout` seconds, until at least `count` pieces of
     /// work wait for ``advance(by:)``: call it before advancing, so that the request under test

@@ -24,9 +24,9 @@ public struct SecurityPolicy: Sendable, Equatable {
     ]
 
     /// The default ``maxResponseSize``: 64 MiB.
-    public static let defaultMaxResponseSize = 64 << 20
+    @usableFromInline package static let defaultMaxResponseSize = 64 << 20
     /// The default ``maxDownloadSize``: 8 GiB.
-    public static let defaultMaxDownloadSize = 8 << 30
+    @usableFromInline package static let defaultMaxDownloadSize = 8 << 30
 
     /// Header names (case-insensitive) treated as secrets in addition to
     /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`. Default: `X-Api-Key`, `X-Auth-Token`.

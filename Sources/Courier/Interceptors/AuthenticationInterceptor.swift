@@ -36,8 +36,8 @@ import FoundationNetworking
 /// that would need another fail with ``CourierError/tooManyCredentialRefreshes``.
 /// A request with no credential set fails with ``CourierError/missingCredential`` before it is sent.
 public final class AuthenticationInterceptor: RequestInterceptor {
-    /// Exchanges an expired (or refused) credential for a new one; throwing fails every waiting request.
-    public typealias Refresh = @Sendable (_ expired: AuthCredential) async throws -> AuthCredential
+    /// Exchanges an expired (or refused) credential for a new one.
+    typealias Refresh = @Sendable (_ expired: AuthCredential) async throws -> AuthCredential
 
     /// How many refreshes may start within a time window.
     public struct RefreshLimit: Sendable, Equatable {
@@ -65,10 +65,12 @@ public final class AuthenticationInterceptor: RequestInterceptor {
     ///   - limit: how many refreshes may start within a time window. Default: 3 per 60 s.
     ///   - expiryLeeway: a credential expiring within this many seconds is refreshed before a
     ///     request is sent. Default: 10.
-    ///   - refresh: exchanges an expired credential for a new one.
+    ///   - refresh: exchanges an expired (or refused) credential for a new one; throwing fails
+    ///     every waiting request.
     public init(
         credential: AuthCredential? = nil, limit: RefreshLimit = RefreshLimit(),
-        expiryLeeway: TimeInterval = 10, refresh: @escaping Refresh
+        expiryLeeway: TimeInterval = 10,
+        refresh: @escaping @Sendable (_ expired: AuthCredential) async throws -> AuthCredential
     ) {
         state = Locked(RefreshState(credential: credential, maxRefreshes: limit.maxRefreshes, window: limit.window))
         self.refresh = refresh

@@ -43,7 +43,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     }
 
     /// Sets `name` to `value`: replaces an existing header of that name (any case), else appends.
-    public mutating func update(name: String, value: String) {
+    package mutating func update(name: String, value: String) {
         update(HTTPHeader(name: name, value: value))
     }
 
@@ -57,7 +57,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     }
 
     /// Same as ``update(name:value:)``: headers never hold two fields of the same name.
-    public mutating func add(name: String, value: String) {
+    package mutating func add(name: String, value: String) {
         update(name: name, value: value)
     }
 

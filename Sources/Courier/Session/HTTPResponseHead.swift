@@ -15,7 +15,8 @@ public struct HTTPResponseHead: Sendable {
 
     /// A head with `statusCode` and `headers` (in order, repeats allowed) for `url`; for stubs and
     /// serializers.
-    public init(url: URL, statusCode: Int, httpVersion: HTTPVersion? = .http1_1, headers: HTTPHeaders = HTTPHeaders()) {
+    package init(url: URL, statusCode: Int, httpVersion: HTTPVersion? = .http1_1, headers: HTTPHeaders = HTTPHeaders())
+    {
         head = ResponseHead(
             url: url, statusCode: statusCode, httpVersion: httpVersion?.rawValue,
             fields: headers.map { ($0.name, $0.value) })

@@ -23,7 +23,7 @@ final class EventStreamTests: XCTestCase {
         return events
     }
 
-    private static let fast = EventStreamReconnection(delay: .milliseconds(1), maxAttempts: 3)
+    private static let fast = EventStreamReconnection.reconnect(after: .milliseconds(1), maxAttempts: 3)
 
     func testEventsOfOneConnection() async throws {
         var events: [ServerSentEvent] = []
@@ -229,7 +229,7 @@ final class EventStreamTests: XCTestCase {
 /// The reconnection decisions, as values.
 final class EventStreamReconnectionTests: XCTestCase {
     func testDecisions() {
-        let policy = EventStreamReconnection(delay: .seconds(3), maxAttempts: 2)
+        let policy = EventStreamReconnection.reconnect(after: .seconds(3), maxAttempts: 2)
         XCTAssertEqual(policy.decide(after: .closed, fruitless: 0, serverRetry: nil), .reconnect(after: .seconds(3)))
         XCTAssertEqual(
             policy.decide(after: .closed, fruitless: 1, serverRetry: .milliseconds(500)),
@@ -253,7 +253,7 @@ final class EventStreamReconnectionTests: XCTestCase {
             EventStreamReconnection.never.decide(
                 after: .failed(.truncatedResponse(message: "")), fruitless: 0,
                 serverRetry: nil), .fail(.truncatedResponse(message: "")))
-        let forever = EventStreamReconnection(maxAttempts: nil)
+        let forever = EventStreamReconnection.reconnect(maxAttempts: nil)
         XCTAssertEqual(
             forever.decide(after: .closed, fruitless: 1000, serverRetry: nil), .reconnect(after: .seconds(3)))
     }
