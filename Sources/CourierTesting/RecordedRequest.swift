@@ -86,7 +86,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The method and URL, such as `POST https://api.example.com/auth/signin`.
     public var requestLine: String { "\(method) \(url?.absoluteString ?? "(no URL)")" }
 
-    /// The method, URL, headers (secrets shown as `<redacted>` per ``security``), a body excerpt
+    /// The method, URL, headers (secrets shown as `<redacted>` per the session's `SecurityPolicy`), a body excerpt
     /// and the target, one item per line: what a failing test needs to see.
     public var description: String {
         var lines = [requestLine]

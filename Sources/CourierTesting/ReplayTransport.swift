@@ -69,7 +69,7 @@ public final class ReplayTransport: Transport {
 
     // MARK: Transport
 
-    /// Answers from the fixture or records a live exchange, depending on ``mode``.
+    /// Answers from the fixture or records a live exchange, depending on the mode.
     public func execute(
         _ request: URLRequest, options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void

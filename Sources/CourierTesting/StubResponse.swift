@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// stubs.on(.get("/me"), reply: .json(#"{"name":"Ada"}"#))
 /// stubs.on(.get("/slow"), reply: StubResponse.text("late").with(.delayed(seconds: 2)))
-/// stubs.on(.get("/offline"), reply: .failure(.cannotConnect(message: "offline")))
+/// stubs.on(.get("/offline"), reply: .failure(.cannotConnect))
 /// stubs.on(.get("/hang"), reply: .never)                  // for cancellation tests
 /// ```
 public struct StubResponse: Sendable {
@@ -18,7 +18,7 @@ public struct StubResponse: Sendable {
     public var body: Data
     /// When set, the request fails with this error instead of receiving the response.
     public var error: CourierError?
-    /// When to answer; nil uses the transport's behaviour (``StubTransport/behavior``).
+    /// When to answer; nil uses the transport's behaviour (given to ``StubTransport/init(behavior:clock:sampleData:fallback:)``).
     public var behavior: StubBehavior?
 
     /// Creates a response.
@@ -63,10 +63,17 @@ public struct StubResponse: Sendable {
         StubResponse(statusCode: statusCode)
     }
 
-    /// A transport failure: `.failure(.timedOut(.request))`, `.failure(.cancelled)`,
-    /// `.failure(.cannotConnect(message: "connection refused"))`, `.failure(.tlsFailure(message: "…"))`…
+    /// A transport failure, such as `.failure(.cannotConnect)`, `.failure(.cancelled)` or
+    /// `.failure(CourierError(.dnsFailure, reason: "api.example.com"))`; ``timedOut(_:)`` for a
+    /// timeout of a given kind.
     public static func failure(_ error: CourierError) -> StubResponse {
         StubResponse(statusCode: 0, error: error)
+    }
+
+    /// The request timed out (`CourierError.timedOut`), on the time limit `kind` (the
+    /// whole-request limit by default), as `CourierError.timeoutKind` reports it.
+    public static func timedOut(_ kind: CourierError.TimeoutKind = .request) -> StubResponse {
+        failure(.timedOut(kind))
     }
 
     /// Never answers: the request completes only when cancelled.

@@ -15,7 +15,7 @@
 /// else ``CourierError/invalidHeader`` naming the field, before anything is sent.
 /// The defaults are safe: an `https` → `http` redirect fails with
 /// ``CourierError/insecureRedirect``, and a body held in memory may be at most
-/// ``defaultMaxResponseSize`` bytes once decoded.
+/// 64 MiB once decoded.
 public struct SecurityPolicy: Sendable, Equatable {
     /// Headers that are secrets whatever the configuration says: `Authorization`,
     /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
@@ -41,12 +41,12 @@ public struct SecurityPolicy: Sendable, Equatable {
 
     /// The largest response body held in memory, in bytes counted after decompression (so a
     /// small gzip body cannot grow into gigabytes). Larger bodies fail with
-    /// ``CourierError/responseTooLarge``. Default ``defaultMaxResponseSize``; `nil` means
+    /// ``CourierError/responseTooLarge``. Default 64 MiB; `nil` means
     /// no limit.
     public var maxResponseSize: Int?
 
     /// The largest body ``Session/download(_:to:)`` writes to its file, counted the same way.
-    /// Default ``defaultMaxDownloadSize`` (8 GiB), so a hostile server cannot fill the disk;
+    /// Default 8 GiB, so a hostile server cannot fill the disk;
     /// `nil` means no limit.
     public var maxDownloadSize: Int?
 

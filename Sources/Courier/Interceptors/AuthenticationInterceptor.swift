@@ -31,8 +31,8 @@ import FoundationNetworking
 /// for it; all of them are then sent again with the new credential, or fail with
 /// ``CourierError/credentialRefreshFailed`` if the refresh threw. A 401 for a request
 /// sent with an older credential is replayed with the current one without refreshing again.
-/// Refresh loops are impossible: after ``RefreshLimit/maxRefreshes`` refreshes within
-/// ``RefreshLimit/window`` seconds (of the session's ``Session/Configuration/clock``), requests
+/// Refresh loops are impossible: after `maxRefreshes` refreshes within
+/// `window` seconds (of the session's ``Session/Configuration/clock``), requests
 /// that would need another fail with ``CourierError/tooManyCredentialRefreshes``.
 /// A request with no credential set fails with ``CourierError/missingCredential`` before it is sent.
 public final class AuthenticationInterceptor: RequestInterceptor {
@@ -41,7 +41,7 @@ public final class AuthenticationInterceptor: RequestInterceptor {
 
     /// How many refreshes may start within a time window.
     public struct RefreshLimit: Sendable, Equatable {
-        /// The most refreshes within ``window``.
+        /// The most refreshes within `window`.
         package var maxRefreshes: Int
         /// The window, in seconds.
         package var window: TimeInterval

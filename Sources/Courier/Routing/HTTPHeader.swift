@@ -13,7 +13,7 @@ public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
     /// The field value, for example `"application/json"`.
     public let value: String
 
-    /// Creates a header; it is validated when the request is built (see ``validate()``).
+    /// Creates a header; it is validated when the request is built (see `validate()`).
     public init(name: String, value: String) {
         self.name = name
         self.value = value

@@ -61,14 +61,14 @@ public protocol Router: URLRequestConvertible {
     /// (or ``CourierError/unsupportedScheme`` for schemes such as `file`).
     var baseURL: String { get }
     /// The endpoint path, such as `"/users/\(segment: id)"`; may include `?query`.
-    /// Use ``PathSegment/escape(_:)`` or `\(segment:)` for user data.
+    /// Use `\(segment:)` for user data: it escapes a value to exactly one segment.
     var path: String { get }
     /// The HTTP method.
     var method: HTTPMethod { get }
     /// Headers for this endpoint, applied over ``defaultHeaders``: ``HTTPHeaders`` or
     /// `[String: String]`, optional or not. Default: none.
     var headers: HeadersType { get }
-    /// Headers shared by every endpoint. Default: ``HTTPHeaders/routerDefault``
+    /// Headers shared by every endpoint. Default: `routerDefault`
     /// (`Accept: application/json`).
     var defaultHeaders: DefaultHeadersType { get }
     /// The parameters and how they are encoded. Default: ``RequestParams/requestPlain``.

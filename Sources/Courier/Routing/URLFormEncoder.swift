@@ -11,9 +11,9 @@ import Foundation
 /// // "page=2&query=swift%20nio&tags%5B%5D=a&tags%5B%5D=b"
 /// ```
 /// As in Alamofire: numbers are written by `String(_:)` (`1.0`, `2.5`, `1e+20`); `nil`
-/// optional properties follow ``URLEncodingOptions/nilEncoding``; the written `key=value` pairs
-/// of every object are sorted as text unless ``sortsKeys`` is `false` (so `a1=…` precedes
-/// `a=…`); ``keyEncoding`` is applied to each whole key path (`homeAddress[streetName]`).
+/// optional properties follow `nilEncoding`; the written `key=value` pairs
+/// of every object are sorted as text unless `sortsKeys` is `false` (so `a1=…` precedes
+/// `a=…`); `keyEncoding` is applied to each whole key path (`homeAddress[streetName]`).
 /// Unlike Alamofire, array elements keep their order, a `URL` is written as its absolute
 /// string, and NaN, infinity and trees nested deeper than 100 levels throw
 /// ``CourierError/parameterEncodingFailed``. docs/migration.md lists every

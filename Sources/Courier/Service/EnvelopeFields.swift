@@ -35,7 +35,7 @@ public struct EnvelopeFields<Payload> {
     }
 
     /// Reads the fields of a decoded envelope (its ``ResponseEnvelope/envelopeFields``).
-    package init<Envelope: ResponseEnvelope>(_ envelope: Envelope) where Envelope.Payload == Payload {
+    public init<Envelope: ResponseEnvelope>(_ envelope: Envelope) where Envelope.Payload == Payload {
         self = envelope.envelopeFields
     }
 

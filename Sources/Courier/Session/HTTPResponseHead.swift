@@ -38,6 +38,6 @@ public struct HTTPResponseHead: Sendable {
     package func value(forHeader name: String) -> String? { head.value(forHeader: name) }
 
     /// The same head as Foundation's `HTTPURLResponse`, for code that needs one; made on each
-    /// access (``statusCode``, ``headers`` and ``value(forHeader:)`` are cheaper).
+    /// access (``statusCode``, ``headers`` and `value(forHeader:)` are cheaper).
     package var urlResponse: HTTPURLResponse? { head.foundationResponse }
 }

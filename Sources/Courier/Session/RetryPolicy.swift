@@ -13,7 +13,7 @@ import FoundationNetworking
 /// Only idempotent methods are retried (never POST or PATCH), only for transient failures
 /// (connection failures, timeouts, connections cut short, and the statuses in
 /// ``retryableStatusCodes``), and a server's `Retry-After` (seconds or an HTTP date) is honoured.
-/// The decision is a pure function, ``retryDelay(afterAttempt:method:statusCode:error:retryAfter:now:jitter:)``.
+/// The decision is a pure function of the attempt, method, status, error and `Retry-After`.
 ///
 /// A policy is also a ``RequestInterceptor`` (a retrier), so one request can have its own:
 /// `session.request(route).interceptor(RetryPolicy(maxRetries: 5))`. The session's policy is
@@ -91,8 +91,7 @@ public struct RetryPolicy: RequestInterceptor, Equatable {
         return delay.map { .retry(after: $0) } ?? .doNotRetry
     }
 
-    /// Retries `request` as ``retryDelay(afterAttempt:method:statusCode:error:retryAfter:now:jitter:)``
-    /// says, reading the time from the session's clock.
+    /// Retries `request` as the policy decides, reading the time from the session's clock.
     public func retry(
         _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
     ) async

@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// A request whose response body is read as it arrives, as an `AsyncSequence`, with
 /// backpressure: when the reader falls behind, the transfer pauses, so memory stays bounded by
-/// ``bufferSize`` whatever the body's size.
+/// the buffer size given to ``Session/streamRequest(_:bufferSize:)`` whatever the body's size.
 ///
 /// ```swift
 /// let stream = session.streamRequest(LogsAPI.tail(service: "api")).validate()

@@ -106,7 +106,7 @@ final class TestingGuideTests: XCTestCase {
         XCTAssertEqual(unauthorized.statusCode, 401)
         XCTAssertEqual(renewed.value, User(name: "Ada"))
 
-        stubs.on(.get("/search"), reply: .failure(.timedOut(.request)))
+        stubs.on(.get("/search"), reply: .timedOut())
         stubs.on(.put("/me"), reply: .failure(.cannotConnect(message: "connection refused (stub)")))
         stubs.on(.get("/me").header("X-Cancel"), reply: .failure(.cancelled))
         stubs.on(.get("/secure"), reply: .failure(.tlsFailure(message: "certificate verify failed (stub)")))
