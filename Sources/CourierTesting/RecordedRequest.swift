@@ -21,7 +21,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// What the request was built from (a router case...), when the session knew it.
     public let target: (any URLRequestConvertible)?
     /// The position of this call among all calls the transport received, from 0.
-    public let index: Int
+    package let index: Int
     /// The session's secret-header policy, used by ``description``.
     package let security: SecurityPolicy
 
@@ -73,7 +73,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     public var body: Data { urlRequest.httpBody ?? Data() }
 
     /// The body as UTF-8 text; nil when it is not valid UTF-8.
-    public var bodyText: String? { String(data: body, encoding: .utf8) }
+    package var bodyText: String? { String(data: body, encoding: .utf8) }
 
     /// The body parsed as JSON; nil when it is empty or not JSON.
     public var json: JSONTree? { JSONTree(data: body) }

@@ -27,7 +27,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Whether `request` satisfies every condition.
-    public func matches(_ request: RecordedRequest) -> Bool { predicate(request) }
+    package func matches(_ request: RecordedRequest) -> Bool { predicate(request) }
 
     /// Both this matcher's conditions and `other`'s.
     public func and(_ other: RequestMatcher) -> RequestMatcher {

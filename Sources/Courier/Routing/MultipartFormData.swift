@@ -58,7 +58,7 @@ public struct MultipartFormData: Sendable {
     private static let quotedBoundaryBytes = "(),/:=? "
 
     /// The number of parts appended so far.
-    public var count: Int { parts.count }
+    package var count: Int { parts.count }
 
     /// Appends a text field: `form.append("Ada", name: "name")`.
     public mutating func append(_ value: String, name: String) {
