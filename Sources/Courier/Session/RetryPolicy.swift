@@ -20,16 +20,11 @@ import FoundationNetworking
 /// asked after every interceptor; `attempt` counts the retries of every retrier. Waits go
 /// through the session's ``Session/Configuration/clock``.
 public struct RetryPolicy: RequestInterceptor, Equatable {
-    /// How many times a request may be sent again after its first attempt (0: never).
-    public var maxRetries: Int
-    /// Statuses worth another try. Default: 408, 429, 500, 502, 503, 504.
-    public var retryableStatusCodes: Set<Int>
-    /// Methods that may be repeated safely. Default: GET, HEAD, PUT, DELETE, OPTIONS, TRACE.
-    public var retryableMethods: Set<String>
-    /// The first backoff in seconds; each retry doubles it, with jitter.
-    public var baseDelay: TimeInterval
-    /// The longest wait accepted, in seconds. A `Retry-After` asking for more ends the retries.
-    public var maxDelay: TimeInterval
+    package let maxRetries: Int
+    package let retryableStatusCodes: Set<Int>
+    package let retryableMethods: Set<String>
+    package let baseDelay: TimeInterval
+    package let maxDelay: TimeInterval
 
     /// Never retry.
     public static let disabled = RetryPolicy(maxRetries: 0)
@@ -37,6 +32,15 @@ public struct RetryPolicy: RequestInterceptor, Equatable {
     public static let `default` = RetryPolicy(maxRetries: 2)
 
     /// Creates a policy.
+    /// - Parameters:
+    ///   - maxRetries: how many times a request may be sent again after its first attempt (0:
+    ///     never). Default: 2.
+    ///   - retryableStatusCodes: statuses worth another try. Default: 408, 429, 500, 502, 503, 504.
+    ///   - retryableMethods: methods that may be repeated safely. Default: GET, HEAD, PUT,
+    ///     DELETE, OPTIONS, TRACE.
+    ///   - baseDelay: the first backoff in seconds; each retry doubles it, with jitter. Default: 0.5.
+    ///   - maxDelay: the longest wait accepted, in seconds; a `Retry-After` asking for more ends
+    ///     the retries. Default: 30.
     public init(
         maxRetries: Int = 2,
         retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],

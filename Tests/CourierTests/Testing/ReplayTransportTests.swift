@@ -225,8 +225,13 @@ final class ReplayTransportTests: XCTestCase {
     func testTheModeCanComeFromTheEnvironment() {
         XCTAssertEqual(
             ReplayMode.fromEnvironment("COURIER_TEST_UNSET_VARIABLE", default: .recordMissing), .recordMissing)
-        XCTAssertEqual(ReplayMode(rawValue: "record-missing"), .recordMissing)
-        XCTAssertEqual(ReplayMode(rawValue: "record"), .record)
+        for (text, mode) in [("replay", ReplayMode.replay), ("record", .record), ("record-missing", .recordMissing)] {
+            setenv("COURIER_TEST_REPLAY_MODE", text, 1)
+            XCTAssertEqual(ReplayMode.fromEnvironment("COURIER_TEST_REPLAY_MODE", default: .replay), mode, text)
+        }
+        setenv("COURIER_TEST_REPLAY_MODE", "recordmissing", 1)
+        XCTAssertEqual(ReplayMode.fromEnvironment("COURIER_TEST_REPLAY_MODE", default: .record), .record)
+        unsetenv("COURIER_TEST_REPLAY_MODE")
     }
 }
 
