@@ -12,7 +12,7 @@ import FoundationNetworking
 /// ```
 /// Only idempotent methods are retried (never POST or PATCH), only for transient failures
 /// (connection failures, timeouts, connections cut short, and the statuses in
-/// ``retryableStatusCodes``), and a server's `Retry-After` (seconds or an HTTP date) is honoured.
+/// `retryableStatusCodes`), and a server's `Retry-After` (seconds or an HTTP date) is honoured.
 /// The decision is a pure function of the attempt, method, status, error and `Retry-After`.
 ///
 /// A policy is also a ``RequestInterceptor`` (a retrier), so one request can have its own:
