@@ -153,7 +153,7 @@ final class CurlEngine: Transport, @unchecked Sendable {
     // MARK: Transport
 
     func execute(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {

@@ -70,7 +70,7 @@ extension CurlTransfer {
         self.flow = flow
         flow.progress = relay
         if let relay { flow.progressInterval = relay.minimumInterval }
-        if flow.upload == nil, let body = request.httpBody { flow.uploadLength = Int64(body.count) }
+        if flow.upload == nil, let body = request.bodyData { flow.uploadLength = Int64(body.count) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         if let stream {
             stream.attach { [weak self] in self?.requestResume(.download) }
@@ -144,7 +144,8 @@ extension CurlTransfer {
         flow.validator = ResumeData.validator(in: headParser.fields)
         flow.downloadTotal = encoded ? nil : headParser.declaredLength.map(Int64.init)
         guard placeResumedBody() else { return false }
-        if let stream = options.responseStream, let url = request.url {
+        if let stream = options.responseStream {
+            let url = request.url
             stream.deliverHead(
                 ResponseHead(
                     url: url, statusCode: headParser.statusCode,
@@ -233,7 +234,7 @@ extension CurlTransfer {
             upload = uploadProgress(finished: error == nil)
         } else {
             let received = Int64(receivedBodyBytes)
-            let length = Int64(request.httpBody?.count ?? 0)
+            let length = Int64(request.bodyData?.count ?? 0)
             download = TransferProgress(completedBytes: received, totalBytes: error == nil ? received : nil)
             upload = TransferProgress(completedBytes: error == nil ? length : 0, totalBytes: length)
         }

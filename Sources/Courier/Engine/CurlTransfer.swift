@@ -13,7 +13,7 @@ import FoundationNetworking
 final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked Sendable {
     enum Outcome {
         case complete(CourierError?)
-        case redirect(URLRequest)
+        case redirect(HTTPRequest)
         /// Send the same request again: the server did not process it (see ``HTTP2Recovery``).
         case resend
         /// Send the same request again over HTTP/1.1: libcurl discarded an early HTTP/2
@@ -21,7 +21,7 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
         case resendOverHTTP1
     }
 
-    @exclusivity(unchecked) private(set) var request: URLRequest
+    @exclusivity(unchecked) private(set) var request: HTTPRequest
     let options: TransferOptions
     let engine: CurlEngine
     private let completion: @Sendable (TransportResult) -> Void
@@ -77,7 +77,7 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
     @exclusivity(unchecked) var deadlineSlot = -1
 
     init(
-        request: URLRequest, options: TransferOptions, engine: CurlEngine,
+        request: HTTPRequest, options: TransferOptions, engine: CurlEngine,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) {
         self.request = request
@@ -151,7 +151,8 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
         var status = 0
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         let statusCode = status > 0 ? status : headParser.statusCode
-        if statusCode > 0, let url = request.url {
+        if statusCode > 0 {
+            let url = request.url
             let version = metrics?.httpVersion
             head = ResponseHead(
                 url: url, statusCode: statusCode,
@@ -207,7 +208,7 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
     }
 
     /// Resets response state for the next hop of a redirect chain.
-    func beginRedirect(to next: URLRequest) {
+    func beginRedirect(to next: HTTPRequest) {
         request = next
         multiplexOrigin = Self.multiplexOrigin(of: next, options: options)
         http1ResendStatus = nil

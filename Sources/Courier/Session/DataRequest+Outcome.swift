@@ -9,7 +9,7 @@ import FoundationNetworking
 extension DataRequest {
     /// What the transport delivered, plus the validation verdict.
     struct Outcome: Sendable {
-        var request: URLRequest?
+        var request: HTTPRequest?
         var head: ResponseHead?
         var data: Data
         var metrics: TransferMetrics?
@@ -34,11 +34,8 @@ extension DataRequest {
         serializer: @escaping @Sendable (Outcome) -> Result<Value, CourierError>,
         completionHandler: @escaping @Sendable (DataResponse<Value>) -> Void
     ) {
-        let queue = queue ?? session.configuration.callbackQueue
-        whenComplete { outcome in
-            queue.async {
-                completionHandler(Self.makeResponse(outcome, serializer: serializer))
-            }
+        whenComplete(on: queue) { outcome in
+            completionHandler(Self.makeResponse(outcome, serializer: serializer))
         }
     }
 
