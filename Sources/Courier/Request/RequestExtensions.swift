@@ -3,32 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension DataRequest.Outcome {
-    /// The outcome as plugins and retriers see it.
-    var response: DataResponse<Data?> {
-        DataRequest.makeResponse(self, serializer: DataRequest.optionalData)
-    }
-
-    /// This outcome changed to what a plugin's `process` returned: on success the body is the
-    /// result's value, on failure the response's `data`.
-    func replaced(by response: DataResponse<Data?>) -> Self {
-        var outcome = self
-        outcome.request = response.request
-        outcome.head = response.responseHead
-        outcome.metrics = response.metrics
-        switch response.result {
-        case .success(let body):
-            outcome.data = body ?? Data()
-            outcome.error = nil
-        case .failure(let error):
-            outcome.data = response.data ?? Data()
-            outcome.error = error
-            outcome.discardFile()
-        }
-        return outcome
-    }
-}
-
 /// The plugins and interceptors a request runs through, in registration order.
 struct RequestExtensions: Sendable {
     var plugins: [any Plugin] = []
@@ -93,21 +67,23 @@ struct RequestExtensions: Sendable {
             now: context.session.configuration.clock.now)
     }
 
-    /// Every plugin's `process` in turn; a throwing plugin turns the result into its error and
-    /// the following plugins see that failure.
+    /// Every plugin's `process` in turn, each given what the one before returned; a throwing
+    /// plugin turns the result into its error and the following plugins see that failure. What
+    /// only Courier knows (the download file, resume data, the final progress) is kept; a failure
+    /// removes the downloaded file.
     func process(_ outcome: DataRequest.Outcome, context: RequestContext) -> DataRequest.Outcome {
         var outcome = outcome
         for plugin in plugins {
-            let response = outcome.response
+            let before = outcome
             do {
-                outcome = outcome.replaced(by: try plugin.process(response, context: context))
+                outcome = try plugin.process(outcome, context: context)
             } catch {
-                outcome = outcome.replaced(
-                    by: DataResponse(
-                        request: response.request, head: response.head,
-                        data: response.data, metrics: response.metrics,
-                        result: .failure(Self.typed(error, plugin: plugin, hook: .process))))
+                outcome.result = .failure(Self.typed(error, plugin: plugin, hook: .process))
             }
+            outcome.transferred = before.transferred
+            outcome.resumeData = before.resumeData
+            outcome.fileURL = before.fileURL
+            if outcome.error != nil { outcome.discardFile() }
         }
         return outcome
     }

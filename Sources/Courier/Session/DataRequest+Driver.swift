@@ -96,7 +96,7 @@ extension DataRequest {
             }
             // The driver published, or a cancel did while it ran user code: the outcome is in.
             return state.withLock { $0.outcome }
-                ?? Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: .cancelled)
+                ?? Outcome(request: nil, failure: .cancelled)
         }
     }
 
@@ -115,7 +115,7 @@ extension DataRequest {
         switch built {
         case .success(let request): base = request
         case .failure(let error):
-            var failed = Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error)
+            var failed = Outcome(request: nil, failure: error)
             if first == .complete, !extensions.plugins.isEmpty {
                 failed = extensions.process(failed, context: context(attempt: 0))
             }
@@ -125,7 +125,7 @@ extension DataRequest {
         var context = extensions.adapts ? context(attempt: 0) : nil
         var request = base
         var sent: URLRequest?
-        var outcome = Outcome(request: base, head: nil, data: Data(), metrics: nil, error: nil)
+        var outcome = Outcome(request: base, failure: .cancelled)
         var action = first
         while true {
             switch action {
@@ -141,7 +141,7 @@ extension DataRequest {
                     (request, sent) = try await extensions.prepare(base, context: context!)
                     action = handle(.adapted)
                 } catch {
-                    outcome = Outcome(request: base, head: nil, data: Data(), metrics: nil, error: error)
+                    outcome = Outcome(request: base, failure: error)
                     action = handle(.adaptationFailed)
                 }
             case .send(let attempt):
@@ -151,7 +151,7 @@ extension DataRequest {
                 let result = await transfer(request, spins: queue == nil && attempt == 0)
                 outcome = self.outcome(of: result, attempt: attempt)
                 if let context, !extensions.plugins.isEmpty {
-                    extensions.didReceive(outcome.response, context: context)
+                    extensions.didReceive(outcome, context: context)
                 }
                 action = handle(.transportFinished)
             case .decideRetry(let attempt):
@@ -174,7 +174,7 @@ extension DataRequest {
                 return
             case .finish(let error):
                 // An interruption found before an attempt: the session was shut down or cancelled.
-                publish(Outcome(request: request, head: nil, data: Data(), metrics: nil, error: error), on: queue)
+                publish(Outcome(request: request, failure: error), on: queue)
                 return
             }
         }
@@ -190,15 +190,14 @@ extension DataRequest {
         guard let context, let sent, !extensions.interceptors.isEmpty else {
             return extensions.retryPolicy.retryDelay(
                 afterAttempt: attempt, method: request.method.rawValue,
-                statusCode: outcome.error == nil ? outcome.head?.statusCode : nil, error: outcome.error,
-                retryAfter: outcome.head?.value(forHeader: "Retry-After"), now: session.configuration.clock.now)
+                statusCode: outcome.error == nil ? outcome.statusCode : nil, error: outcome.error,
+                retryAfter: outcome.responseHead?.value(forHeader: "Retry-After"), now: session.configuration.clock.now)
         }
-        switch await extensions.retryDecision(for: sent, dueTo: outcome.response, context: context) {
+        switch await extensions.retryDecision(for: sent, dueTo: outcome, context: context) {
         case .doNotRetry:
             return nil
         case .fail(let error):
-            outcome.error = error
-            outcome.discardFile()
+            outcome.fail(error)
             return nil
         case .retry(let delay):
             return delay
@@ -261,12 +260,13 @@ extension DataRequest {
 
     /// What a transfer delivered, as the outcome of attempt number `attempt` (0 for the first).
     func outcome(of result: TransportResult, attempt: Int) -> Outcome {
+        var metrics = result.metrics
+        metrics?.retryCount = attempt
         var outcome = Outcome(
-            request: result.request, head: result.head, data: result.data, metrics: result.metrics,
+            request: result.request, head: result.head, body: result.data, metrics: metrics,
             error: result.error, fileURL: result.error == nil ? destination : nil)
         outcome.resumeData = result.resumeData
         outcome.transferred = result.transferred
-        outcome.metrics?.retryCount = attempt
         return outcome
     }
 }

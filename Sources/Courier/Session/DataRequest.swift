@@ -102,7 +102,7 @@ public final class DataRequest: Sendable {
         case .finish(let error):
             wake?()
             task?.cancel()
-            publish(Outcome(request: try? built.get(), head: nil, data: Data(), metrics: nil, error: error))
+            publish(Outcome(request: try? built.get(), failure: error))
         default:
             break
         }
