@@ -1,4 +1,5 @@
 import Courier
+import CourierTesting
 import Foundation
 import XCTest
 
@@ -71,6 +72,21 @@ final class URLRequestConvertibleTests: XCTestCase {
         XCTAssertEqual(try build(.urlRequest(prepared)), prepared)
     }
 
+    /// A router that writes its own `asURLRequest()` compiles whatever its parameters' type, but
+    /// Courier builds a router's request from its members: parameters it cannot read fail the
+    /// request with `invalidRequest` naming them, and nothing is sent.
+    func testARouterWithUnreadableParametersFailsTheRequest() async throws {
+        let stubs = StubTransport()
+        stubs.on(.any, reply: .empty(statusCode: 200))
+        let response = await Session(transport: stubs).request(OwnBuilder.search).response()
+        XCTAssertEqual(response.error, .invalidRequest)
+        XCTAssertTrue(response.error?.reason?.contains("parameters") == true, "\(String(describing: response.error))")
+        XCTAssertTrue(stubs.requests.isEmpty)
+        XCTAssertThrowsError(try OwnBuilder.search.resolvedURL()) { error in
+            XCTAssertEqual(error as? CourierError, .invalidRequest)
+        }
+    }
+
     func testStandardTypesAreNotURLRequestConvertible() {
         let values: [Any] = [
             "https://example.com/", URL(fileURLWithPath: "/"), URLRequest(url: URL(fileURLWithPath: "/"))
@@ -78,5 +94,17 @@ final class URLRequestConvertibleTests: XCTestCase {
         for value in values {
             XCTAssertFalse(value is any URLRequestConvertible, "\(type(of: value)) conforms")
         }
+    }
+}
+
+/// A router with its own `asURLRequest()` and parameters of a type Courier cannot read.
+private enum OwnBuilder: Router {
+    case search
+    var baseURL: String { "https://api.example.test" }
+    var path: String { "/search" }
+    var method: HTTPMethod { .get }
+    var parameters: [String: String] { ["q": "swift"] }
+    func asURLRequest() throws -> URLRequest {
+        URLRequest(url: URL(fileURLWithPath: "/"))
     }
 }
