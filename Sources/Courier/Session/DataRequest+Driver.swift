@@ -9,28 +9,63 @@ import FoundationNetworking
 /// carries out the actions it returns, whatever the session is configured with. A request
 /// without plugins or interceptors is the same machine with those steps skipped.
 ///
-/// The driver runs where the response is wanted, never on the engine thread:
-/// - in the task that first awaits the request (`response()`, `decodable(_:)`...): caller →
-///   engine → caller, two hops; adapters, plugins, retry decisions and validation run in that
-///   task and see its task-local values;
-/// - for completion handlers, in a task that starts on the caller's thread and continues on the
-///   handler's queue, where it calls the handler: one hop more.
+/// ``advance(_:on:)`` carries out every action that needs no waiting (sending, validation,
+/// plugins' synchronous hooks, publishing) and returns the wait that comes next: a transfer, an
+/// adapter or a retrier (async code of yours), or a backoff. Who waits depends on who wants the
+/// response, never on the configuration; nothing runs on the engine thread:
+/// - the task that first awaits the request (`response()`, `decodable(_:)`...) waits in place:
+///   caller → engine → caller, two hops; adapters, plugins, retry decisions and validation run
+///   in that task and see its task-local values;
+/// - for completion handlers, the driver starts on the caller's thread and each wait ends on the
+///   handler's queue, where the handler is then called: one hop more. Only adapters and retriers
+///   (async code) run in a task, started from there.
 extension DataRequest {
     /// Starts the request if it is idle and returns how the caller gets the outcome.
     private enum Entry {
         /// The outcome is in.
         case done(Outcome)
         /// The caller drives the request, starting with this action.
-        case drive(RequestStateMachine.Action, RequestExtensions)
+        case drive(RequestStateMachine.Action)
         /// Someone else drives it; the caller's waiter was registered.
         case wait
+    }
+
+    /// What the driver waits for next.
+    private enum Wait {
+        /// Nothing: the request is finished.
+        case none
+        /// The transport's result for this attempt.
+        case transfer(HTTPRequest, attempt: Int)
+        /// The adapters and plugins' `prepare` for this attempt (async code of yours).
+        case adapt(attempt: Int)
+        /// The interceptors' retry decision for this attempt (async code of yours).
+        case decide(attempt: Int)
+        /// A backoff of this many seconds.
+        case backoff(Double)
+    }
+
+    /// The driver's working values between two waits, kept under the state lock.
+    struct Run {
+        let extensions: RequestExtensions
+        /// Made for requests with plugins or interceptors only.
+        var context: RequestContext?
+        /// The request as last adapted; the one sent.
+        var request: HTTPRequest
+        /// The same as a `URLRequest`, as the adapters and plugins left it.
+        var sent: URLRequest?
+        var outcome: Outcome
     }
 
     /// `waiter` is registered unless the request is done (an awaiting driver, which passes none,
     /// reads the outcome when it has driven the request).
     private func enter(_ waiter: Waiter?) -> Entry {
-        let invalid = if case .failure = built { true } else { false }
         let sessionExtensions = session.extensions
+        let base: HTTPRequest?
+        var failure: CourierError?
+        switch built {
+        case .success(let request): base = request
+        case .failure(let error): (base, failure) = (nil, error)
+        }
         return state.withLock { state in
             if let outcome = state.outcome { return .done(outcome) }
             guard state.machine.state == .idle else {
@@ -41,12 +76,21 @@ extension DataRequest {
             let extensions = sessionExtensions.appending(
                 plugins: state.own?.plugins ?? [], interceptors: state.own?.interceptors ?? [])
             state.machine = RequestStateMachine(adapts: extensions.adapts, decides: extensions.decides)
-            return .drive(state.machine.handle(invalid ? .invalid : .start), extensions)
+            let outcome = Outcome(request: base, failure: failure ?? .cancelled)
+            state.run = Run(
+                extensions: extensions,
+                context: extensions.adapts
+                    ? RequestContext(
+                        target: state.target, session: session, requestID: session.nextRequestID(), attempt: 0)
+                    : nil,
+                request: base ?? HTTPRequest.placeholder, sent: nil, outcome: outcome)
+            return .drive(state.machine.handle(base == nil ? .invalid : .start))
         }
     }
 
     /// Registers `handler` for the outcome, on `queue` (the session's callback queue when nil),
-    /// and starts the request if this is the first one: then a task on that queue drives it.
+    /// and starts the request if this is the first one: the driver then starts here and goes on
+    /// on that queue.
     func whenComplete(on queue: DispatchQueue?, _ handler: @escaping @Sendable (Outcome) -> Void) {
         let queue = queue ?? session.configuration.callbackQueue
         switch enter(Waiter(queue: queue, deliver: handler)) {
@@ -54,18 +98,8 @@ extension DataRequest {
             queue.async { handler(outcome) }
         case .wait:
             break
-        case .drive(let first, let extensions):
-            // Runs here until its first suspension (no hop to start), then on the queue.
-            let executor =
-                queue === session.configuration.callbackQueue ? session.callbackExecutor : QueueExecutor(queue)
-            let task = Task.immediate(executorPreference: executor) {
-                await self.drive(from: first, extensions: extensions, on: queue)
-            }
-            let cancelNow = state.withLock { state in
-                if state.outcome == nil { state.driverTask = task }
-                return state.machine.stopReason != nil
-            }
-            if cancelNow { task.cancel() }
+        case .drive(let first):
+            pump(first, on: queue)
         }
     }
 
@@ -88,15 +122,14 @@ extension DataRequest {
             } onCancel: {
                 self.cancel()
             }
-        case .drive(let first, let extensions):
+        case .drive(let first):
             await withTaskCancellationHandler {
-                await drive(from: first, extensions: extensions, on: nil)
+                await drive(from: first)
             } onCancel: {
                 self.cancel()
             }
             // The driver published, or a cancel did while it ran user code: the outcome is in.
-            return state.withLock { $0.outcome }
-                ?? Outcome(request: nil, failure: .cancelled)
+            return state.withLock { $0.outcome } ?? Outcome(request: nil, failure: .cancelled)
         }
     }
 
@@ -105,109 +138,197 @@ extension DataRequest {
         state.withLock { $0.machine.handle(event) }
     }
 
-    /// Carries out `first` and every action after it, until the request is finished; `queue` is
-    /// the completion handler's queue the driver runs on, nil in an awaiting task (which spins
-    /// briefly before its first transfer suspends it, see ``AwaitSpinner``).
-    private func drive(
-        from first: RequestStateMachine.Action, extensions: RequestExtensions, on queue: DispatchQueue?
-    ) async {
-        let base: HTTPRequest
-        switch built {
-        case .success(let request): base = request
-        case .failure(let error):
-            var failed = Outcome(request: nil, failure: error)
-            if first == .complete, !extensions.plugins.isEmpty {
-                failed = extensions.process(failed, context: context(attempt: 0))
+    private var run: Run {
+        get { state.withLock { $0.run! } }
+        set { state.withLock { $0.run = newValue } }
+    }
+
+    // MARK: Waiting, in the awaiting task or on the handler's queue
+
+    /// The awaiting task drives: it waits in place for each wait `advance` returns.
+    private func drive(from first: RequestStateMachine.Action) async {
+        var action = first
+        while true {
+            switch advance(action, on: nil) {
+            case .none:
+                return
+            case .transfer(let request, let attempt):
+                let result = await transfer(request, spins: attempt == 0)
+                action = received(result, attempt: attempt)
+            case .adapt(let attempt):
+                action = await adapt(attempt: attempt)
+            case .decide(let attempt):
+                action = await decide(attempt: attempt)
+            case .backoff(let seconds):
+                await backoff(seconds)
+                action = handle(.backoffElapsed)
             }
-            if handle(.completed) == .publish { publish(failed, on: queue) }
-            return
         }
-        var context = extensions.adapts ? context(attempt: 0) : nil
-        var request = base
-        var sent: URLRequest?
-        var outcome = Outcome(request: base, failure: .cancelled)
+    }
+
+    /// Completion handlers drive: each wait ends with `pump` called again on `queue`.
+    private func pump(_ action: RequestStateMachine.Action, on queue: DispatchQueue) {
+        switch advance(action, on: queue) {
+        case .none:
+            break
+        case .transfer(let request, let attempt):
+            submit(request) { result in
+                queue.async { self.pump(self.received(result, attempt: attempt), on: queue) }
+            }
+        case .adapt(let attempt):
+            runUserCode(on: queue) { await self.adapt(attempt: attempt) }
+        case .decide(let attempt):
+            runUserCode(on: queue) { await self.decide(attempt: attempt) }
+        case .backoff(let seconds):
+            // The timer holds the request only until a cancel empties `holder`: a cancelled request
+            // (and its session) is released at once, not when the backoff ends.
+            let holder = Locked<DataRequest?>(self)
+            let take: @Sendable () -> DataRequest? = {
+                holder.withLock { request in
+                    defer { request = nil }; return request
+                }
+            }
+            let finished = state.withLock { state -> Bool in
+                state.wake = { _ = take() }
+                return state.outcome != nil
+            }
+            if finished { _ = take() }
+            session.configuration.clock.schedule(after: seconds) {
+                guard let request = take() else { return }
+                queue.async { request.pump(request.handle(.backoffElapsed), on: queue) }
+            }
+        }
+    }
+
+    /// Runs an adapter or a retrier (async code of yours) in a task that starts here and goes on
+    /// on `queue`; a cancel cancels it.
+    private func runUserCode(
+        on queue: DispatchQueue, _ work: @escaping @Sendable () async -> RequestStateMachine.Action
+    ) {
+        let executor = queue === session.configuration.callbackQueue ? session.callbackExecutor : QueueExecutor(queue)
+        let task = Task.immediate(executorPreference: executor) {
+            let next = await work()
+            self.pump(next, on: queue)
+        }
+        let cancelNow = state.withLock { state in
+            if state.outcome == nil { state.driverTask = task }
+            return state.machine.stopReason != nil
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    // MARK: The actions
+
+    /// Carries out `first` and every action after it that needs no waiting; returns what to wait
+    /// for next. `queue` is the handler's queue the driver runs on, nil in an awaiting task.
+    private func advance(_ first: RequestStateMachine.Action, on queue: DispatchQueue?) -> Wait {
         var action = first
         while true {
             switch action {
             case .none, .cancelTransfer:
-                return
+                return .none
             case .adapt(let attempt):
                 if let error = interruption {
                     action = handle(.cancel(error))
                     continue
                 }
-                context?.attempt = attempt
-                do throws(CourierError) {
-                    (request, sent) = try await extensions.prepare(base, context: context!)
-                    action = handle(.adapted)
-                } catch {
-                    outcome = Outcome(request: base, failure: error)
-                    action = handle(.adaptationFailed)
-                }
+                return .adapt(attempt: attempt)
             case .send(let attempt):
                 // A session shut down or cancelled since the request was made fails the attempt in
                 // `Session.execute`, without reaching the transport.
-                if let sent, let context { extensions.willSend(sent, context: context) }
-                let result = await transfer(request, spins: queue == nil && attempt == 0)
-                outcome = self.outcome(of: result, attempt: attempt)
-                if let context, !extensions.plugins.isEmpty {
-                    extensions.didReceive(outcome, context: context)
-                }
-                action = handle(.transportFinished)
+                let run = run
+                if let sent = run.sent, let context = run.context { run.extensions.willSend(sent, context: context) }
+                return .transfer(run.request, attempt: attempt)
             case .decideRetry(let attempt):
-                let delay = await retryDelay(
-                    for: &outcome, result: request, sent: sent, attempt: attempt, extensions: extensions,
-                    context: context)
-                action = handle(.retryDecided(retryAfter: delay))
-            case .wait(let seconds):
-                await backoff(seconds)
-                action = handle(.backoffElapsed)
-            case .complete:
-                let validators = state.withLock { $0.validators }
-                outcome = validated(outcome, by: validators)
-                if let context, !extensions.plugins.isEmpty {
-                    outcome = extensions.process(outcome, context: context)
+                let run = run
+                if interruption == nil, run.sent != nil, !run.extensions.interceptors.isEmpty {
+                    return .decide(attempt: attempt)
                 }
+                action = handle(.retryDecided(retryAfter: policyDelay(run, attempt: attempt)))
+            case .wait(let seconds):
+                return .backoff(seconds)
+            case .complete:
+                var run = run
+                let validators = state.withLock { $0.validators }
+                run.outcome = validated(run.outcome, by: validators)
+                if !run.extensions.plugins.isEmpty {
+                    run.outcome = run.extensions.process(
+                        run.outcome, context: run.context ?? context(attempt: 0))
+                }
+                self.run = run
                 action = handle(.completed)
             case .publish:
-                publish(outcome, on: queue)
-                return
+                publish(run.outcome, on: queue)
+                return .none
             case .finish(let error):
                 // An interruption found before an attempt: the session was shut down or cancelled.
-                publish(Outcome(request: request, failure: error), on: queue)
-                return
+                publish(Outcome(request: run.request, failure: error), on: queue)
+                return .none
             }
         }
     }
 
-    /// The wait before retrying the attempt `sent` that ended with `outcome`, or nil not to retry
-    /// (also after a shutdown or `cancelAll()`); a retrier's `.fail` turns `outcome` into its error.
-    private func retryDelay(
-        for outcome: inout Outcome, result request: HTTPRequest, sent: URLRequest?, attempt: Int,
-        extensions: RequestExtensions, context: RequestContext?
-    ) async -> Double? {
-        guard interruption == nil else { return nil }
-        guard let context, let sent, !extensions.interceptors.isEmpty else {
-            return extensions.retryPolicy.retryDelay(
-                afterAttempt: attempt, method: request.method.rawValue,
-                statusCode: outcome.error == nil ? outcome.statusCode : nil, error: outcome.error,
-                retryAfter: outcome.responseHead?.value(forHeader: "Retry-After"), now: session.configuration.clock.now)
+    /// The attempt's result arrived: it becomes the outcome, plugins see it.
+    private func received(_ result: TransportResult, attempt: Int) -> RequestStateMachine.Action {
+        var run = run
+        run.outcome = outcome(of: result, attempt: attempt)
+        self.run = run
+        if let context = run.context, !run.extensions.plugins.isEmpty {
+            run.extensions.didReceive(run.outcome, context: context)
         }
-        switch await extensions.retryDecision(for: sent, dueTo: outcome, context: context) {
-        case .doNotRetry:
-            return nil
-        case .fail(let error):
-            outcome.fail(error)
-            return nil
-        case .retry(let delay):
-            return delay
+        return handle(.transportFinished)
+    }
+
+    /// Runs the adapters, then plugins' `prepare`, on the request as built.
+    private func adapt(attempt: Int) async -> RequestStateMachine.Action {
+        var run = run
+        run.context?.attempt = attempt
+        guard case .success(let base) = built, let context = run.context else { return handle(.adaptationFailed) }
+        do throws(CourierError) {
+            (run.request, run.sent) = try await run.extensions.prepare(base, context: context)
+            self.run = run
+            return handle(.adapted)
+        } catch {
+            run.outcome = Outcome(request: base, failure: error)
+            self.run = run
+            return handle(.adaptationFailed)
         }
     }
 
-    /// Runs one transfer; the transport's completion (on the engine thread) only hands the result
-    /// over. An awaiting caller alone on its session spins briefly first (see ``AwaitSpinner``).
-    private func transfer(_ request: HTTPRequest, spins: Bool) async -> TransportResult {
-        let slot = HandoffSlot<TransportResult>()
+    /// Asks the interceptors, then the retry policy, whether to retry the attempt.
+    private func decide(attempt: Int) async -> RequestStateMachine.Action {
+        var run = run
+        guard let context = run.context, let sent = run.sent else {
+            return handle(.retryDecided(retryAfter: policyDelay(run, attempt: attempt)))
+        }
+        let delay: Double?
+        switch await run.extensions.retryDecision(for: sent, dueTo: run.outcome, context: context) {
+        case .doNotRetry:
+            delay = nil
+        case .fail(let error):
+            run.outcome.fail(error)
+            self.run = run
+            delay = nil
+        case .retry(let after):
+            delay = after
+        }
+        return handle(.retryDecided(retryAfter: interruption == nil ? delay : nil))
+    }
+
+    /// The session's ``RetryPolicy`` on the attempt's outcome (a pure function): the wait before
+    /// the next attempt, or nil (always after a shutdown or `cancelAll()`).
+    private func policyDelay(_ run: Run, attempt: Int) -> Double? {
+        guard interruption == nil else { return nil }
+        let outcome = run.outcome
+        return run.extensions.retryPolicy.retryDelay(
+            afterAttempt: attempt, method: run.request.method.rawValue,
+            statusCode: outcome.error == nil ? outcome.statusCode : nil, error: outcome.error,
+            retryAfter: outcome.responseHead?.value(forHeader: "Retry-After"), now: session.configuration.clock.now)
+    }
+
+    /// Hands `request` to the transport with this request's options; `completion` gets the result
+    /// (on the engine thread: it must only hand it on). A cancel reaches the transfer.
+    private func submit(_ request: HTTPRequest, completion: @escaping @Sendable (TransportResult) -> Void) {
         var options = session.transferOptions(for: request, destination: destination)
         let (progress, target, epoch) = state.withLock { ($0.progress, $0.target, $0.epoch) }
         options.progress = progress
@@ -218,17 +339,27 @@ extension DataRequest {
             options.resumeOffset = resumeOffset
             options.automaticDecompression = false
         }
-        let spinner = session.awaitSpinner
-        let alone = spins && spinner.enter()
-        defer { if spins { spinner.leave() } }
-        let token = session.execute(request, options: options) { slot.fill($0) }
+        let token = session.execute(request, options: options) { result in
+            self.state.withLock { $0.token = nil }
+            completion(result)
+        }
         let cancelNow = state.withLock { state -> Bool in
             if case .transferring(_, true) = state.machine.state { return true }
+            if state.machine.state == .completing || state.machine.state == .finished { return false }
             state.token = token
             return false
         }
         if cancelNow { token.cancel() }
-        defer { state.withLock { $0.token = nil } }
+    }
+
+    /// Runs one transfer and waits for it in this task. An awaiting caller alone on its session
+    /// spins briefly before suspending (see ``AwaitSpinner``).
+    private func transfer(_ request: HTTPRequest, spins: Bool) async -> TransportResult {
+        let slot = HandoffSlot<TransportResult>()
+        let spinner = session.awaitSpinner
+        let alone = spins && spinner.enter()
+        defer { if spins { spinner.leave() } }
+        submit(request) { slot.fill($0) }
         guard alone, spinner.isEnabled else { return await slot.wait() }
         let start = DispatchTime.now().uptimeNanoseconds
         if let result = spinner.spin(on: slot, since: start) { return result }

@@ -39,11 +39,14 @@ public final class DataRequest: Sendable {
         var token: (any TransportCancellable)?
         /// Ends the driver's backoff wait early (a cancel finished the request).
         var wake: (@Sendable () -> Void)?
-        /// The task driving a request that completion handlers started; cancelled with it.
+        /// The task running an adapter or a retrier for completion handlers; cancelled with the
+        /// request.
         var driverTask: Task<Void, Never>?
         var own: OwnExtensions?
         /// Created by the first progress observer (DataRequest+Progress.swift).
         var progress: ProgressRelay?
+        /// The driver's working values, from the start (DataRequest+Driver.swift).
+        var run: Run?
     }
 
     /// Who waits for the outcome: a completion handler on its queue, or an awaiting task (no queue).
