@@ -33,6 +33,8 @@ enum RouterValue {
     /// ``HTTPHeaders`` or `[String: String]` (sent sorted by name), or an optional of either (nil
     /// sends none).
     static func headers<T>(_ value: T, of property: String) throws(CourierError) -> HTTPHeaders {
+        // The common declaration without a dynamic cast (a cast costs more than the rest).
+        if T.self == HTTPHeaders.self { return unsafeBitCast(value, to: HTTPHeaders.self) }
         if let headers = value as? HTTPHeaders { return headers }
         if let dictionary = value as? [String: String] { return HTTPHeaders(dictionary) }
         if T.self == HTTPHeaders?.self || T.self == [String: String]?.self { return HTTPHeaders() }
@@ -45,6 +47,7 @@ enum RouterValue {
     /// Seconds as a `TimeInterval` or an `Int`, a `Duration`, or an optional of these (nil keeps
     /// the session's timeout).
     static func timeout<T>(_ value: T) throws(CourierError) -> TimeInterval? {
+        if T.self == TimeInterval?.self { return unsafeBitCast(value, to: TimeInterval?.self) }
         if let seconds = value as? TimeInterval { return seconds }
         if let seconds = value as? Int { return TimeInterval(seconds) }
         if let duration = value as? Duration {

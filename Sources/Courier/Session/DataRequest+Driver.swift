@@ -47,6 +47,8 @@ extension DataRequest {
     /// The driver's working values between two waits, kept under the state lock.
     struct Run {
         let extensions: RequestExtensions
+        /// The extensions include plugins (read without copying them).
+        let hasPlugins: Bool
         /// Made for requests with plugins or interceptors only.
         var context: RequestContext?
         /// The request as last adapted; the one sent.
@@ -78,7 +80,7 @@ extension DataRequest {
             state.machine = RequestStateMachine(adapts: extensions.adapts, decides: extensions.decides)
             let outcome = Outcome(request: base, failure: failure ?? .cancelled)
             state.run = Run(
-                extensions: extensions,
+                extensions: extensions, hasPlugins: !extensions.plugins.isEmpty,
                 context: extensions.adapts
                     ? RequestContext(
                         target: state.target, session: session, requestID: session.nextRequestID(), attempt: 0)
@@ -136,11 +138,6 @@ extension DataRequest {
     /// Feeds `event` to the lifecycle.
     private func handle(_ event: RequestStateMachine.Event) -> RequestStateMachine.Action {
         state.withLock { $0.machine.handle(event) }
-    }
-
-    private var run: Run {
-        get { state.withLock { $0.run! } }
-        set { state.withLock { $0.run = newValue } }
     }
 
     // MARK: Waiting, in the awaiting task or on the handler's queue
@@ -221,8 +218,12 @@ extension DataRequest {
 
     /// Carries out `first` and every action after it that needs no waiting; returns what to wait
     /// for next. `queue` is the handler's queue the driver runs on, nil in an awaiting task.
+    ///
+    /// The working values stay in the state and are read and written field by field: a request
+    /// without plugins copies none of the extensions or the context.
     private func advance(_ first: RequestStateMachine.Action, on queue: DispatchQueue?) -> Wait {
         var action = first
+        var completed: Outcome?
         while true {
             switch action {
             case .none, .cancelTransfer:
@@ -236,33 +237,39 @@ extension DataRequest {
             case .send(let attempt):
                 // A session shut down or cancelled since the request was made fails the attempt in
                 // `Session.execute`, without reaching the transport.
-                let run = run
-                if let sent = run.sent, let context = run.context { run.extensions.willSend(sent, context: context) }
-                return .transfer(run.request, attempt: attempt)
-            case .decideRetry(let attempt):
-                let run = run
-                if interruption == nil, run.sent != nil, !run.extensions.interceptors.isEmpty {
-                    return .decide(attempt: attempt)
+                let (request, plugins) = state.withLock { ($0.run!.request, $0.run!.hasPlugins) }
+                if plugins {
+                    let (extensions, context, sent) = state.withLock {
+                        ($0.run!.extensions, $0.run!.context, $0.run!.sent)
+                    }
+                    if let context, let sent { extensions.willSend(sent, context: context) }
                 }
-                action = handle(.retryDecided(retryAfter: policyDelay(run, attempt: attempt)))
+                return .transfer(request, attempt: attempt)
+            case .decideRetry(let attempt):
+                let asks = state.withLock { state in
+                    state.run!.sent != nil && !state.run!.extensions.interceptors.isEmpty
+                }
+                if asks && interruption == nil { return .decide(attempt: attempt) }
+                action = handle(.retryDecided(retryAfter: policyDelay(attempt: attempt)))
             case .wait(let seconds):
                 return .backoff(seconds)
             case .complete:
-                var run = run
-                let validators = state.withLock { $0.validators }
-                run.outcome = validated(run.outcome, by: validators)
-                if !run.extensions.plugins.isEmpty {
-                    run.outcome = run.extensions.process(
-                        run.outcome, context: run.context ?? context(attempt: 0))
+                let (outcome, validators, plugins) = state.withLock {
+                    ($0.run!.outcome, $0.validators, $0.run!.hasPlugins)
                 }
-                self.run = run
+                var final = validated(outcome, by: validators)
+                if plugins {
+                    let (extensions, context) = state.withLock { ($0.run!.extensions, $0.run!.context) }
+                    final = extensions.process(final, context: context ?? self.context(attempt: 0))
+                }
+                completed = final
                 action = handle(.completed)
             case .publish:
-                publish(run.outcome, on: queue)
+                publish(completed ?? state.withLock { $0.run!.outcome }, on: queue)
                 return .none
             case .finish(let error):
                 // An interruption found before an attempt: the session was shut down or cancelled.
-                publish(Outcome(request: run.request, failure: error), on: queue)
+                publish(Outcome(request: state.withLock { $0.run!.request }, failure: error), on: queue)
                 return .none
             }
         }
@@ -270,44 +277,52 @@ extension DataRequest {
 
     /// The attempt's result arrived: it becomes the outcome, plugins see it.
     private func received(_ result: TransportResult, attempt: Int) -> RequestStateMachine.Action {
-        var run = run
-        run.outcome = outcome(of: result, attempt: attempt)
-        self.run = run
-        if let context = run.context, !run.extensions.plugins.isEmpty {
-            run.extensions.didReceive(run.outcome, context: context)
+        let outcome = outcome(of: result, attempt: attempt)
+        let plugins = state.withLock { state in
+            state.run!.outcome = outcome
+            return state.run!.hasPlugins
+        }
+        if plugins {
+            let (extensions, context) = state.withLock { ($0.run!.extensions, $0.run!.context) }
+            if let context { extensions.didReceive(outcome, context: context) }
         }
         return handle(.transportFinished)
     }
 
     /// Runs the adapters, then plugins' `prepare`, on the request as built.
     private func adapt(attempt: Int) async -> RequestStateMachine.Action {
-        var run = run
-        run.context?.attempt = attempt
-        guard case .success(let base) = built, let context = run.context else { return handle(.adaptationFailed) }
+        let (extensions, context) = state.withLock { state in
+            state.run!.context?.attempt = attempt
+            return (state.run!.extensions, state.run!.context)
+        }
+        guard case .success(let base) = built, let context else { return handle(.adaptationFailed) }
         do throws(CourierError) {
-            (run.request, run.sent) = try await run.extensions.prepare(base, context: context)
-            self.run = run
+            let (request, sent) = try await extensions.prepare(base, context: context)
+            state.withLock { state in
+                state.run!.request = request
+                state.run!.sent = sent
+            }
             return handle(.adapted)
         } catch {
-            run.outcome = Outcome(request: base, failure: error)
-            self.run = run
+            state.withLock { $0.run!.outcome = Outcome(request: base, failure: error) }
             return handle(.adaptationFailed)
         }
     }
 
     /// Asks the interceptors, then the retry policy, whether to retry the attempt.
     private func decide(attempt: Int) async -> RequestStateMachine.Action {
-        var run = run
-        guard let context = run.context, let sent = run.sent else {
-            return handle(.retryDecided(retryAfter: policyDelay(run, attempt: attempt)))
+        let (extensions, context, sent, outcome) = state.withLock { state in
+            (state.run!.extensions, state.run!.context, state.run!.sent, state.run!.outcome)
         }
+        guard let context, let sent else { return handle(.retryDecided(retryAfter: policyDelay(attempt: attempt))) }
         let delay: Double?
-        switch await run.extensions.retryDecision(for: sent, dueTo: run.outcome, context: context) {
+        switch await extensions.retryDecision(for: sent, dueTo: outcome, context: context) {
         case .doNotRetry:
             delay = nil
         case .fail(let error):
-            run.outcome.fail(error)
-            self.run = run
+            var failed = outcome
+            failed.fail(error)
+            state.withLock { $0.run!.outcome = failed }
             delay = nil
         case .retry(let after):
             delay = after
@@ -317,13 +332,16 @@ extension DataRequest {
 
     /// The session's ``RetryPolicy`` on the attempt's outcome (a pure function): the wait before
     /// the next attempt, or nil (always after a shutdown or `cancelAll()`).
-    private func policyDelay(_ run: Run, attempt: Int) -> Double? {
+    private func policyDelay(attempt: Int) -> Double? {
         guard interruption == nil else { return nil }
-        let outcome = run.outcome
-        return run.extensions.retryPolicy.retryDelay(
-            afterAttempt: attempt, method: run.request.method.rawValue,
-            statusCode: outcome.error == nil ? outcome.statusCode : nil, error: outcome.error,
-            retryAfter: outcome.responseHead?.value(forHeader: "Retry-After"), now: session.configuration.clock.now)
+        let now = session.configuration.clock.now
+        return state.withLock { state in
+            state.run!.extensions.retryPolicy.retryDelay(
+                afterAttempt: attempt, method: state.run!.request.method.rawValue,
+                statusCode: state.run!.outcome.error == nil ? state.run!.outcome.statusCode : nil,
+                error: state.run!.outcome.error,
+                retryAfter: state.run!.outcome.responseHead?.value(forHeader: "Retry-After"), now: now)
+        }
     }
 
     /// Hands `request` to the transport with this request's options; `completion` gets the result
