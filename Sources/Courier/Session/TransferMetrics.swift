@@ -34,7 +34,7 @@ public struct TransferMetrics: Sendable, Equatable {
     /// interceptor (see ``RequestInterceptor``).
     public var retryCount: Int = 0
     /// How many times the request was sent in all: ``retryCount`` + 1.
-    public var attempts: Int { retryCount + 1 }
+    package var attempts: Int { retryCount + 1 }
     /// The IP address of the server, if a connection was made.
     public var remoteAddress: String?
     /// The server port, if a connection was made.
