@@ -15,7 +15,7 @@ enum CancelBench {
         let latencies = try runBlocking { () async throws -> [Double] in
             var latencies: [Double] = []
             for _ in 0..<count {
-                let request = session.request(url)
+                let request = session.request(.url(url))
                 let task = Task { await request.response().error }
                 try await Task.sleep(for: .milliseconds(20))
                 let start = ContinuousClock.now

@@ -40,7 +40,7 @@ enum DeadlineBench {
                             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/\(index)")!)
                             if !fixedLimit { request.timeoutInterval = limit }
                             let start = ContinuousClock.now
-                            let error = await session.request(request).response().error
+                            let error = await session.request(.urlRequest(request)).response().error
                             let elapsed = ContinuousClock.now - start
                             let seconds =
                                 Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

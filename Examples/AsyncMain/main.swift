@@ -9,7 +9,7 @@ let embedded = CommandLine.arguments.count > 1 ? nil : try? TestHTTPServer()
 let target = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : (embedded?.url("/hello").absoluteString ?? "")
 
 do {
-    let text = try await Session.default.request(target).validate().string()
+    let text = try await Session.default.request(.url(target)).validate().string()
     print("async main: \(text)")
     embedded?.shutdown()
     exit(0)

@@ -13,7 +13,7 @@ let target = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : (embed
 
 let done = DispatchSemaphore(value: 0)
 let exitCode = ExitStatus(1)
-Session.default.request(target).validate().responseString { response in
+Session.default.request(.url(target)).validate().responseString { response in
     switch response.result {
     case .success(let text):
         print("sync main: \(response.statusCode ?? 0) \(text)")

@@ -90,7 +90,7 @@ func runMix(count: Int, concurrency: Int) throws -> MixResult {
         if let timeout = scenario.timeout { request.timeoutInterval = timeout }
         let session = scenario.retries ? retry : plain
         finished.enter()
-        let dataRequest = session.request(request).validate()
+        let dataRequest = session.request(.urlRequest(request)).validate()
         dataRequest.response { response in
             let repeated = completions.withLock { flags in
                 defer { flags[index] &+= 1 }

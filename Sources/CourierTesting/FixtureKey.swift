@@ -16,18 +16,18 @@ import FoundationNetworking
 ///
 /// Headers are not part of the key (tokens and dates change between runs). Two requests with
 /// the same key share a fixture file, whose responses are answered in recording order.
-public struct FixtureKey: Hashable, Sendable, CustomStringConvertible {
+package struct FixtureKey: Hashable, Sendable, CustomStringConvertible {
     /// The method, such as `POST`.
-    public let method: String
+    package let method: String
     /// The percent-encoded path, such as `/auth/signin`.
-    public let path: String
+    package let path: String
     /// The sorted query, such as `page=2&size=10`; empty when there is none.
-    public let query: String
+    package let query: String
     /// The body hash (16 hex digits), or empty when there is no body.
-    public let bodyHash: String
+    package let bodyHash: String
 
     /// The key of `request`.
-    public init(_ request: HTTPRequest) {
+    package init(_ request: HTTPRequest) {
         method = request.method.rawValue.uppercased()
         let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         let encodedPath = components?.percentEncodedPath ?? ""
@@ -39,13 +39,13 @@ public struct FixtureKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `METHOD /path?query` plus the body hash, for messages.
-    public var description: String {
+    package var description: String {
         "\(method) \(path)\(query.isEmpty ? "" : "?" + query)\(bodyHash.isEmpty ? "" : " (body \(bodyHash))")"
     }
 
     /// The fixture's file name: method, a readable form of the path, and a hash of the whole key,
     /// such as `POST_auth-signin_5d1f0a9c.json`.
-    public var fileName: String {
+    package var fileName: String {
         let slug = String(path.map { $0.isLetter || $0.isNumber ? $0 : "-" })
             .split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
         let readable = slug.isEmpty ? "root" : String(slug.prefix(60))

@@ -53,7 +53,7 @@ public enum JSONTree: Sendable, Hashable, Codable, CustomStringConvertible,
     }
 
     /// The string, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let string) = self { return string }
         return nil
     }

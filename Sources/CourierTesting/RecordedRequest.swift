@@ -21,9 +21,9 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// What the request was built from (a router case...), when the session knew it.
     public let target: (any URLRequestConvertible)?
     /// The position of this call among all calls the transport received, from 0.
-    public let index: Int
+    package let index: Int
     /// The session's secret-header policy, used by ``description``.
-    public let security: SecurityPolicy
+    package let security: SecurityPolicy
 
     /// Records `request`; transports of your own can use it too.
     public init(
@@ -71,7 +71,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     public var body: Data { request.bodyData ?? Data() }
 
     /// The body as UTF-8 text; nil when it is not valid UTF-8.
-    public var bodyText: String? { String(data: body, encoding: .utf8) }
+    package var bodyText: String? { String(data: body, encoding: .utf8) }
 
     /// The body parsed as JSON; nil when it is empty or not JSON.
     public var json: JSONTree? { JSONTree(data: body) }
@@ -81,15 +81,10 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
         try decoder.decode(type, from: body)
     }
 
-    /// The target as a value of `type` (`sent.target(as: AuthRouter.self)`); nil for another type.
-    public func target<Target: URLRequestConvertible>(as type: Target.Type) -> Target? {
-        target as? Target
-    }
-
     /// The method and URL, such as `POST https://api.example.com/auth/signin`.
     public var requestLine: String { "\(method) \(url?.absoluteString ?? "(no URL)")" }
 
-    /// The method, URL, headers (secrets shown as `<redacted>` per ``security``), a body excerpt
+    /// The method, URL, headers (secrets shown as `<redacted>` per the session's `SecurityPolicy`), a body excerpt
     /// and the target, one item per line: what a failing test needs to see.
     public var description: String {
         var lines = [requestLine]

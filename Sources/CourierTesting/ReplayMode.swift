@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a ``ReplayTransport`` does with a request: answer from fixtures, or go to the real server.
-public enum ReplayMode: String, Sendable, Equatable {
+public enum ReplayMode: Sendable, Equatable {
     /// Offline: every request is answered from its fixture file; a request without one fails
     /// with `CourierError.unhandledRequest` naming the request and the file.
     case replay
@@ -10,7 +10,7 @@ public enum ReplayMode: String, Sendable, Equatable {
     case record
     /// Replays the requests that have fixtures and records the others: run once against the
     /// real server to create the fixtures, then offline for ever.
-    case recordMissing = "record-missing"
+    case recordMissing
 
     /// The mode named by the environment variable `variable` (`replay`, `record` or
     /// `record-missing`), or `default` when it is unset or names no mode. Lets one test suite
@@ -20,6 +20,11 @@ public enum ReplayMode: String, Sendable, Equatable {
     )
         -> ReplayMode
     {
-        ProcessInfo.processInfo.environment[variable].flatMap(ReplayMode.init(rawValue:)) ?? fallback
+        switch ProcessInfo.processInfo.environment[variable] {
+        case "replay": .replay
+        case "record": .record
+        case "record-missing": .recordMissing
+        default: fallback
+        }
     }
 }

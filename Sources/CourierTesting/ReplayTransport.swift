@@ -19,16 +19,18 @@ import FoundationNetworking
 /// without a fixture fails with `CourierError.unhandledRequest` naming the
 /// request and the file it looked for.
 ///
-/// Requests are matched by ``FixtureKey`` (method, path, sorted query, body hash; not the host
-/// nor headers). Each key has one file (``FixtureKey/fileName``) holding the responses recorded
+/// Requests are matched by a key: the method, the percent-encoded path, the query sorted by name,
+/// and a hash of the body (of the JSON re-encoded with sorted keys when the body is JSON); not the
+/// scheme, host, port nor headers. Each key has one file (``fixtureURL(for:)``, such as
+/// `POST_auth-signin_5d1f0a9c.json`) holding the responses recorded
 /// for it in order; replay answers them in the same order and repeats the last, so a sequence
 /// such as 401 then 200 replays as it was recorded. Transport failures met while recording are
 /// passed on and not written. Every request is recorded in ``requests``, as with ``StubTransport``.
 public final class ReplayTransport: Transport {
     /// The directory holding the fixture files.
-    public let directory: URL
+    package let directory: URL
     /// What this transport does with requests.
-    public let mode: ReplayMode
+    package let mode: ReplayMode
     private let live: (any Transport)?
     /// The engine-backed session used for recording when no live transport was given.
     private let liveSession = Locked<Session?>(nil)
@@ -47,7 +49,7 @@ public final class ReplayTransport: Transport {
 
     /// Creates a transport over the fixtures in `directory` (created when recording).
     /// - Parameters:
-    ///   - directory: where the fixture files are (one per ``FixtureKey``).
+    ///   - directory: where the fixture files are (one per request key).
     ///   - mode: replay only, record everything, or record what has no fixture yet.
     ///   - live: where recorded requests go; by default a libcurl engine of its own, started
     ///     the first time a request is recorded (never in `.replay` mode).
@@ -67,7 +69,7 @@ public final class ReplayTransport: Transport {
 
     // MARK: Transport
 
-    /// Answers from the fixture or records a live exchange, depending on ``mode``.
+    /// Answers from the fixture or records a live exchange, depending on the mode.
     public func execute(
         _ request: HTTPRequest, options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void

@@ -27,7 +27,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Whether `request` satisfies every condition.
-    public func matches(_ request: RecordedRequest) -> Bool { predicate(request) }
+    package func matches(_ request: RecordedRequest) -> Bool { predicate(request) }
 
     /// Both this matcher's conditions and `other`'s.
     public func and(_ other: RequestMatcher) -> RequestMatcher {
@@ -87,7 +87,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         _ type: Target.Type, where accepts: @escaping @Sendable (Target) -> Bool = { _ in true }
     ) -> RequestMatcher {
         RequestMatcher("a \(String(reflecting: type)) target") { request in
-            request.target(as: Target.self).map(accepts) ?? false
+            (request.target as? Target).map(accepts) ?? false
         }
     }
 

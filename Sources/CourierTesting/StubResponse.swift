@@ -5,8 +5,8 @@ import Foundation
 ///
 /// ```swift
 /// stubs.on(.get("/me"), reply: .json(#"{"name":"Ada"}"#))
-/// stubs.on(.get("/slow"), reply: StubResponse.text("late").delayed(by: 2))
-/// stubs.on(.get("/offline"), reply: .cannotConnect)
+/// stubs.on(.get("/slow"), reply: StubResponse.text("late").with(.delayed(seconds: 2)))
+/// stubs.on(.get("/offline"), reply: .failure(.cannotConnect))
 /// stubs.on(.get("/hang"), reply: .never)                  // for cancellation tests
 /// ```
 public struct StubResponse: Sendable {
@@ -18,7 +18,7 @@ public struct StubResponse: Sendable {
     public var body: Data
     /// When set, the request fails with this error instead of receiving the response.
     public var error: CourierError?
-    /// When to answer; nil uses the transport's behaviour (``StubTransport/behavior``).
+    /// When to answer; nil uses the transport's behaviour (given to ``StubTransport/init(behavior:clock:sampleData:fallback:)``).
     public var behavior: StubBehavior?
 
     /// Creates a response.
@@ -63,26 +63,21 @@ public struct StubResponse: Sendable {
         StubResponse(statusCode: statusCode)
     }
 
-    /// A transport failure such as `CourierError.timedOut`.
+    /// A transport failure, such as `.failure(.cannotConnect)`, `.failure(.cancelled)` or
+    /// `.failure(CourierError(.dnsFailure, reason: "api.example.com"))`; ``timedOut(_:)`` for a
+    /// timeout of a given kind.
     public static func failure(_ error: CourierError) -> StubResponse {
         StubResponse(statusCode: 0, error: error)
     }
 
-    /// The request timed out (`CourierError.timedOut`, whole-request limit).
-    public static var timedOut: StubResponse { failure(.timedOut(.request)) }
-    /// No connection could be made (`CourierError.cannotConnect`).
-    public static var cannotConnect: StubResponse { failure(.cannotConnect(message: "connection refused (stub)")) }
-    /// The transfer was cancelled (`CourierError.cancelled`), as if by another party.
-    public static var cancelled: StubResponse { failure(.cancelled) }
-    /// The TLS handshake failed (`CourierError.tlsFailure`).
-    public static var tlsFailure: StubResponse { failure(.tlsFailure(message: "certificate verify failed (stub)")) }
+    /// The request timed out (`CourierError.timedOut`), on the time limit `kind` (the
+    /// whole-request limit by default), as `CourierError.timeoutKind` reports it.
+    public static func timedOut(_ kind: CourierError.TimeoutKind = .request) -> StubResponse {
+        failure(.timedOut(kind))
+    }
+
     /// Never answers: the request completes only when cancelled.
     public static var never: StubResponse { StubResponse(behavior: .never) }
-
-    /// The same response answered after `seconds`.
-    public func delayed(by seconds: TimeInterval) -> StubResponse {
-        with(.delayed(seconds: seconds))
-    }
 
     /// The same response with `behavior` replacing the current one.
     public func with(_ behavior: StubBehavior) -> StubResponse {

@@ -31,11 +31,11 @@ import FoundationNetworking
 ///    and lists the stubs tried; it is also listed in ``unmatchedRequests``. Never a silent success.
 public final class StubTransport: Transport {
     /// When stubs answer unless a response says otherwise.
-    public let behavior: StubBehavior
+    package let behavior: StubBehavior
     /// The clock `.delayed` answers wait on: the wall clock, or a `TestClock` for virtual time.
-    public let clock: any CourierClock
+    package let clock: any CourierClock
     /// Whether routers' sample responses answer requests no stub matched.
-    public let answersWithSampleData: Bool
+    package let answersWithSampleData: Bool
     private let fallback: (@Sendable (RecordedRequest) -> StubResponse?)?
 
     /// A matcher and its responses; `served` counts the requests it answered.

@@ -11,7 +11,7 @@ import Foundation
 /// var configuration = Session.Configuration()
 /// configuration.retryPolicy = .default
 /// configuration.clock = clock
-/// _ = await Session(configuration: configuration).request(url).response()
+/// _ = await Session(configuration: configuration).request(.url(url)).response()
 /// XCTAssertEqual(clock.scheduledDelays, [3])          // the server's Retry-After: 3
 /// ```
 public final class TestClock: CourierClock {
@@ -50,7 +50,7 @@ public final class TestClock: CourierClock {
     public var scheduledDelays: [TimeInterval] { state.withLock { $0.delays } }
 
     /// How much work waits for ``advance(by:)`` (always 0 in ``Mode/immediate``).
-    public var pendingCount: Int { state.withLock { $0.pending.count } }
+    package var pendingCount: Int { state.withLock { $0.pending.count } }
 
     /// Waits, in real time and for at most `timeout` seconds, until at least `count` pieces of
     /// work wait for ``advance(by:)``: call it before advancing, so that the request under test
@@ -58,7 +58,7 @@ public final class TestClock: CourierClock {
     /// ```swift
     /// let clock = TestClock(mode: .manual)
     /// let stubs = StubTransport(behavior: .delayed(seconds: 5), clock: clock)
-    /// let response = Task { await Session(transport: stubs).request(url).response() }
+    /// let response = Task { await Session(transport: stubs).request(.url(url)).response() }
     /// try await clock.waitUntilPending()
     /// clock.advance(by: 5)                  // the stub answers now
     /// ```
@@ -103,9 +103,9 @@ public final class TestClock: CourierClock {
 /// ``TestClock/waitUntilPending(count:timeout:)`` gave up: less work was waiting than expected.
 public struct TestClockTimeout: Error, Sendable, CustomStringConvertible {
     /// How many pieces of work the test waited for.
-    public let expected: Int
+    package let expected: Int
     /// How many were waiting when it gave up.
-    public let pending: Int
+    package let pending: Int
 
     /// Says what was expected and found.
     public var description: String {

@@ -36,19 +36,19 @@ import FoundationNetworking
 /// out); at the end the helper waits `settle` seconds more to catch late duplicate completions.
 public struct TransportConformance: Sendable {
     /// The transport under test.
-    public let transport: any Transport
+    package let transport: any Transport
     /// A request the transport answers with a response on its own.
-    public let answered: HTTPRequest
+    package let answered: HTTPRequest
     /// A request the transport leaves unanswered until it is cancelled; nil skips the checks needing one.
-    public let pending: HTTPRequest?
+    package let pending: HTTPRequest?
     /// The options every call is given.
-    public let options: TransferOptions
+    package let options: TransferOptions
     /// How many requests the concurrency checks start at once.
-    public let concurrency: Int
+    package let concurrency: Int
     /// The longest wait, in seconds, for any one completion.
-    public let timeout: TimeInterval
+    package let timeout: TimeInterval
     /// How long, in seconds, to watch for late duplicate completions at the end.
-    public let settle: TimeInterval
+    package let settle: TimeInterval
 
     /// Describes a run; nothing happens until ``run()``.
     public init(

@@ -1,4 +1,5 @@
-/// What ``TransportConformance/run()`` found: one entry per check, with its failures.
+/// What ``TransportConformance/run()`` found: whether every check passed, the failures, and a
+/// description with one line per check (`ok`, `FAILED` with the reasons, or `skipped` with why).
 ///
 /// ```swift
 /// let report = await TransportConformance(transport: myTransport, answered: ping, pending: hang).run()
@@ -6,20 +7,20 @@
 /// ```
 public struct TransportConformanceReport: Sendable, CustomStringConvertible {
     /// One check of the contract.
-    public struct Check: Sendable {
+    package struct Check: Sendable {
         /// What the check verifies, such as `cancel before completion`.
-        public let name: String
+        package let name: String
         /// What went wrong; empty when the check passed.
-        public let failures: [String]
+        package let failures: [String]
         /// Why the check did not run (no pending request was given); nil when it ran.
-        public let skippedBecause: String?
+        package let skippedBecause: String?
 
         /// Whether the check ran and found nothing wrong.
-        public var passed: Bool { failures.isEmpty && skippedBecause == nil }
+        package var passed: Bool { failures.isEmpty && skippedBecause == nil }
     }
 
     /// Every check, in the order they ran.
-    public let checks: [Check]
+    package let checks: [Check]
 
     /// True when no check failed (skipped checks do not fail the report).
     public var passed: Bool { checks.allSatisfy { $0.failures.isEmpty } }

@@ -16,11 +16,11 @@ final class ProfileService: BaseService, @unchecked Sendable {
     override class var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
 
     func profile(url: URL) async -> NetworkResult<Profile> {
-        await request(url)
+        await request(.url(url))
     }
 
     func profile(url: URL, completion: @escaping @Sendable (NetworkResult<Profile>) -> Void) {
-        request(url, completion: completion)
+        request(.url(url), completion: completion)
     }
 }
 
@@ -32,7 +32,7 @@ final class CheckedProfileService: Service {
     private init() {}
 
     func profile(url: URL) async -> NetworkResult<Profile> {
-        await request(url)
+        await request(.url(url))
     }
 }
 

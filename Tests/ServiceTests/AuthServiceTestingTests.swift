@@ -95,7 +95,9 @@ final class AuthServiceTestingTests: XCTestCase {
         stubs.on(
             AuthRouter.signIn(email: "nobody@example.com", pw: "x"),
             reply: .json(#"{"status":404,"success":false,"message":"no user with that email"}"#, statusCode: 404))
-        stubs.on(AuthRouter.signUp(email: "down@example.com", name: "Down", pw: "pw"), reply: .cannotConnect)
+        stubs.on(
+            AuthRouter.signUp(email: "down@example.com", name: "Down", pw: "pw"),
+            reply: .failure(.cannotConnect(message: "connection refused (stub)")))
 
         let (signUp, signIn, wrong, unknown, offline) = await ServiceSession.using(session(over: stubs)) {
             (

@@ -48,7 +48,7 @@ final class ServiceDeliveryTests: XCTestCase {
         queue.setSpecific(key: key, value: "caller")
         let calls = Locked(0)
         let done = expectation(description: "completion")
-        service().request(server.url("/item"), as: Item.self, queue: queue) { (result: NetworkResult<Item>) in
+        service().request(.url(server.url("/item")), as: Item.self, queue: queue) { (result: NetworkResult<Item>) in
             XCTAssertEqual(DispatchQueue.getSpecific(key: key), "caller")
             XCTAssertEqual(result, .success(Item(id: 1, title: "a")))
             calls.withLock { $0 += 1 }
@@ -69,7 +69,7 @@ final class ServiceDeliveryTests: XCTestCase {
         configuration.callbackQueue = callbackQueue
         let service = StatusService(session: Session(configuration: configuration))
         let done = expectation(description: "completion")
-        service.request(server.url("/missing"), as: Item.self) { (result: NetworkResult<Item>) in
+        service.request(.url(server.url("/missing")), as: Item.self) { (result: NetworkResult<Item>) in
             XCTAssertEqual(DispatchQueue.getSpecific(key: key), "session")
             XCTAssertEqual(result.kind, .requestErr)
             XCTAssertEqual(result.failure?.message, "no such item")
@@ -81,14 +81,14 @@ final class ServiceDeliveryTests: XCTestCase {
     func testAsyncVariants() async throws {
         let server = try startServer()
         let service = service()
-        let result: NetworkResult<Item> = await service.request(server.url("/item"))
+        let result: NetworkResult<Item> = await service.request(.url(server.url("/item")))
         XCTAssertEqual(result, .success(Item(id: 1, title: "a")))
 
-        let value: Item = try await service.requestValue(server.url("/item"))
+        let value: Item = try await service.requestValue(.url(server.url("/item")))
         XCTAssertEqual(value.title, "a")
 
         do {
-            _ = try await service.requestValue(server.url("/missing"), as: Item.self)
+            _ = try await service.requestValue(.url(server.url("/missing")), as: Item.self)
             XCTFail("expected a throw")
         } catch .requestErr(let failure) {
             XCTAssertEqual(failure.statusCode, 404)
@@ -97,7 +97,7 @@ final class ServiceDeliveryTests: XCTestCase {
             XCTFail("unexpected \(error)")
         }
 
-        let empty: NetworkResult<Empty> = await service.request(server.url("/gone"))
+        let empty: NetworkResult<Empty> = await service.request(.url(server.url("/gone")))
         XCTAssertEqual(empty, .success(Empty()))
     }
 
@@ -105,13 +105,13 @@ final class ServiceDeliveryTests: XCTestCase {
         let server = try startServer()
         var post = URLRequest(url: server.url("/item"))
         post.httpMethod = "POST"
-        let created: NetworkResult<ServiceReply<Item>> = await service().request(post)
+        let created: NetworkResult<ServiceReply<Item>> = await service().request(.urlRequest(post))
         guard case .success(let reply) = created else { return XCTFail("expected success, got \(created)") }
         XCTAssertEqual(reply.statusCode, 201)
         XCTAssertEqual(reply.title, "b")
         XCTAssertEqual(reply.headers["location"], "/item/2")
 
-        let fetched = try await service().requestValue(server.url("/item"), as: ServiceReply<Item>.self)
+        let fetched = try await service().requestValue(.url(server.url("/item")), as: ServiceReply<Item>.self)
         XCTAssertEqual(fetched.statusCode, 200)
     }
 
@@ -121,7 +121,7 @@ final class ServiceDeliveryTests: XCTestCase {
         let server = try startServer()
         let service = service()
         let url = server.url("/never")
-        let task = Task { await service.request(url, as: Item.self) }
+        let task = Task { await service.request(.url(url), as: Item.self) }
         // Cancel once the server has the request, so the transfer really is in flight.
         while server.recordedRequests(path: "/never").isEmpty {
             try await Task.sleep(nanoseconds: 5_000_000)
@@ -136,7 +136,7 @@ final class ServiceDeliveryTests: XCTestCase {
     func testCancellingTheReturnedRequestCompletesOnceWithCancelled() throws {
         let server = try startServer()
         let done = expectation(description: "completion")
-        let request = service().request(server.url("/never"), as: Item.self) { (result: NetworkResult<Item>) in
+        let request = service().request(.url(server.url("/never")), as: Item.self) { (result: NetworkResult<Item>) in
             XCTAssertEqual(result.failure?.error, .cancelled)
             done.fulfill()
         }
@@ -148,14 +148,14 @@ final class ServiceDeliveryTests: XCTestCase {
         let server = try TestHTTPServer()
         let url = server.url("/item")
         server.shutdown()
-        let result: NetworkResult<Item> = await service().request(url)
+        let result: NetworkResult<Item> = await service().request(.url(url))
         XCTAssertEqual(result.kind, .networkFail)
         XCTAssertNil(result.failure?.statusCode)
         XCTAssertNotNil(result.failure?.error)
     }
 
     func testInvalidRequestIsNetworkFail() async {
-        let result: NetworkResult<Item> = await service().request("not a url")
+        let result: NetworkResult<Item> = await service().request(.url("not a url"))
         XCTAssertEqual(result.kind, .networkFail)
         XCTAssertSameError(result.failure?.error, .invalidURL("not a url"))
     }

@@ -45,10 +45,10 @@ final class ServicePluginTests: XCTestCase {
         configuration.plugins = [Tag(name: "session", log: log)]
         let service = TaggedService(session: Session(configuration: configuration), log: log)
 
-        let value: NetworkResult<Item> = await service.request(server.url("/item"))
+        let value: NetworkResult<Item> = await service.request(.url(server.url("/item")))
         XCTAssertEqual(value.value, Item(id: 1, title: "a"))
         let viaCompletion: NetworkResult<Item> = await withCheckedContinuation { continuation in
-            service.request(server.url("/item"), as: Item.self) { continuation.resume(returning: $0) }
+            service.request(.url(server.url("/item")), as: Item.self) { continuation.resume(returning: $0) }
         }
         XCTAssertEqual(viaCompletion.value, Item(id: 1, title: "a"))
 

@@ -12,10 +12,10 @@ final class ServiceProtocolTests: XCTestCase {
         static var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
         private init() {}
 
-        func profile() async -> NetworkResult<Item> { await request("http://profile.test/me") }
+        func profile() async -> NetworkResult<Item> { await request(.url("http://profile.test/me")) }
 
         func profile(completion: @escaping @Sendable (NetworkResult<Item>) -> Void) {
-            request("http://profile.test/me", completion: completion)
+            request(.url("http://profile.test/me"), completion: completion)
         }
     }
 
@@ -33,7 +33,7 @@ final class ServiceProtocolTests: XCTestCase {
             self.decoder = decoder
         }
 
-        func item() async -> NetworkResult<CatalogItem> { await request("http://catalog.test/item") }
+        func item() async -> NetworkResult<CatalogItem> { await request(.url("http://catalog.test/item")) }
     }
 
     struct CatalogItem: Decodable, Sendable, Equatable {
@@ -50,7 +50,7 @@ final class ServiceProtocolTests: XCTestCase {
 
         func token() async -> NetworkResult<String> {
             fetched += 1
-            return await request("http://token.test/", decodingMode: .payload)
+            return await request(.url("http://token.test/"), decodingMode: .payload)
         }
 
         var fetchCount: Int { fetched }
@@ -66,7 +66,7 @@ final class ServiceProtocolTests: XCTestCase {
             super.makeRequest(target).validate()
         }
 
-        func profile() async -> NetworkResult<Item> { await request("http://legacy.test/me") }
+        func profile() async -> NetworkResult<Item> { await request(.url("http://legacy.test/me")) }
     }
 
     private static func statusStub(_ title: String) -> Session {

@@ -42,7 +42,7 @@ final class ValidationJudgingTests: XCTestCase {
 
     func testValidated404IsRequestErrWithMessageAndBody() async {
         let result: NetworkResult<Item> = await ValidatingService(session: Self.session).request(
-            "http://stub.test/missing")
+            .url("http://stub.test/missing"))
         XCTAssertEqual(
             result,
             .requestErr(
@@ -53,14 +53,15 @@ final class ValidationJudgingTests: XCTestCase {
 
     func testValidated500IsServerErrWithMessage() async {
         let result: NetworkResult<Item> = await ValidatingService(session: Self.session).request(
-            "http://stub.test/broken")
+            .url("http://stub.test/broken"))
         XCTAssertEqual(result.kind, .serverErr)
         XCTAssertEqual(result.failure?.statusCode, 500)
         XCTAssertEqual(result.failure?.message, "database down")
     }
 
     func testValidatedSuccessIsUnchanged() async {
-        let result: NetworkResult<Item> = await ValidatingService(session: Self.session).request("http://stub.test/ok")
+        let result: NetworkResult<Item> = await ValidatingService(session: Self.session).request(
+            .url("http://stub.test/ok"))
         XCTAssertEqual(result, .success(Item(id: 1, title: "a")))
     }
 
@@ -77,7 +78,7 @@ final class ValidationJudgingTests: XCTestCase {
             }
         }
         let result: NetworkResult<[Item]> = await LenientValidating(session: Self.session).request(
-            "http://stub.test/missing")
+            .url("http://stub.test/missing"))
         XCTAssertEqual(result, .success([]))
     }
 
@@ -85,19 +86,20 @@ final class ValidationJudgingTests: XCTestCase {
     /// refused status (a status the client cannot use), `pathErr` for a refused content type.
     func testRejected2xxIsAFailureThatSaysWhy() async {
         let created: NetworkResult<Item> = await ValidatingStruct(session: Self.session).request(
-            "http://stub.test/created")
+            .url("http://stub.test/created"))
         XCTAssertEqual(created.kind, .serverErr)
         XCTAssertEqual(created.failure?.statusCode, 201)
         XCTAssertSameError(created.failure?.error, .unacceptableStatusCode(201))
         XCTAssertEqual(created.failure?.message, "created")
 
-        let html: NetworkResult<Item> = await ValidatingService(session: Self.session).request("http://stub.test/html")
+        let html: NetworkResult<Item> = await ValidatingService(session: Self.session).request(
+            .url("http://stub.test/html"))
         XCTAssertEqual(html.kind, .pathErr)
         XCTAssertSameError(html.failure?.error, .unacceptableContentType("text/html"))
 
         // A refused content type on an error status is judged by its status.
         let html404: NetworkResult<Item> = await ValidatingService(session: Self.session).request(
-            "http://stub.test/html404")
+            .url("http://stub.test/html404"))
         XCTAssertEqual(html404.kind, .requestErr)
         XCTAssertEqual(html404.failure?.statusCode, 404)
         XCTAssertEqual(html404.failure?.bodyText, "<p>")

@@ -8,23 +8,28 @@
 /// configuration.security.secretHeaders.insert("X-Session-Token")
 /// configuration.security.maxResponseSize = 8 << 20       // 8 MiB, counted after decompression
 /// ```
+/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always secrets. Some
+/// limits are fixed: a response head (status line and header fields, interim responses
+/// included) of at most 200 KiB, else ``CourierError/protocolViolation``; a request header field
+/// (name, value, `: ` and CRLF) of at most 64 KiB and all of them together of at most 256 KiB,
+/// else ``CourierError/invalidHeader`` naming the field, before anything is sent.
 /// The defaults are safe: an `https` → `http` redirect fails with
 /// ``CourierError/insecureRedirect``, and a body held in memory may be at most
-/// ``defaultMaxResponseSize`` bytes once decoded.
+/// 64 MiB once decoded.
 public struct SecurityPolicy: Sendable, Equatable {
     /// Headers that are secrets whatever the configuration says: `Authorization`,
     /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
-    public static let alwaysSecretHeaders: Set<String> = [
+    package static let alwaysSecretHeaders: Set<String> = [
         "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"
     ]
 
     /// The default ``maxResponseSize``: 64 MiB.
-    public static let defaultMaxResponseSize = 64 << 20
+    @usableFromInline package static let defaultMaxResponseSize = 64 << 20
     /// The default ``maxDownloadSize``: 8 GiB.
-    public static let defaultMaxDownloadSize = 8 << 30
+    @usableFromInline package static let defaultMaxDownloadSize = 8 << 30
 
     /// Header names (case-insensitive) treated as secrets in addition to
-    /// ``alwaysSecretHeaders``. Default: `X-Api-Key`, `X-Auth-Token`.
+    /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`. Default: `X-Api-Key`, `X-Auth-Token`.
     public var secretHeaders: Set<String> {
         didSet { lowercasedSecrets = Self.lowercased(secretHeaders) }
     }
@@ -36,12 +41,12 @@ public struct SecurityPolicy: Sendable, Equatable {
 
     /// The largest response body held in memory, in bytes counted after decompression (so a
     /// small gzip body cannot grow into gigabytes). Larger bodies fail with
-    /// ``CourierError/responseTooLarge``. Default ``defaultMaxResponseSize``; `nil` means
+    /// ``CourierError/responseTooLarge``. Default 64 MiB; `nil` means
     /// no limit.
     public var maxResponseSize: Int?
 
     /// The largest body ``Session/download(_:to:)`` writes to its file, counted the same way.
-    /// Default ``defaultMaxDownloadSize`` (8 GiB), so a hostile server cannot fill the disk;
+    /// Default 8 GiB, so a hostile server cannot fill the disk;
     /// `nil` means no limit.
     public var maxDownloadSize: Int?
 
@@ -68,12 +73,12 @@ public struct SecurityPolicy: Sendable, Equatable {
     }
 
     /// The value to print for a header: the value itself, or `<redacted>` for a secret.
-    public func printable(header name: String, value: String) -> String {
+    package func printable(header name: String, value: String) -> String {
         isSecret(header: name) ? Self.redactedMarker : value
     }
 
     /// What a secret is printed as.
-    public static let redactedMarker = "<redacted>"
+    package static let redactedMarker = "<redacted>"
 
     private static func lowercased(_ names: Set<String>) -> Set<String> {
         Set(alwaysSecretHeaders.union(names).map { $0.lowercased() })
@@ -94,17 +99,17 @@ extension SecurityPolicy {
     /// Courier accepts: 200 KiB. A larger head fails with ``CourierError/protocolViolation``.
     /// It sits below libcurl's own 300 KB limit so that the error is always Courier's, typed and
     /// never retried; libcurl also caps a single header line at 100 KB.
-    public static let maxResponseHeadSize = 200 * 1024
+    package static let maxResponseHeadSize = 200 * 1024
 
     /// The largest single request header field Courier sends, counting name, value, `: ` and CRLF:
     /// 64 KiB. A larger one fails with ``CourierError/invalidHeader`` naming it,
     /// before anything is sent.
-    public static let maxRequestHeaderFieldSize = 64 * 1024
+    package static let maxRequestHeaderFieldSize = 64 * 1024
 
     /// The largest total of all request header fields Courier sends, counted the same way:
     /// 256 KiB (libcurl refuses a request head over 1 MB, and servers commonly refuse far less).
     /// The field that crosses it is named in the ``CourierError/invalidHeader``.
-    public static let maxRequestHeadSize = 256 * 1024
+    package static let maxRequestHeadSize = 256 * 1024
 }
 
 extension SecurityPolicy {

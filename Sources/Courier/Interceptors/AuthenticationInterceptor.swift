@@ -31,20 +31,20 @@ import FoundationNetworking
 /// for it; all of them are then sent again with the new credential, or fail with
 /// ``CourierError/credentialRefreshFailed`` if the refresh threw. A 401 for a request
 /// sent with an older credential is replayed with the current one without refreshing again.
-/// Refresh loops are impossible: after ``RefreshLimit/maxRefreshes`` refreshes within
-/// ``RefreshLimit/window`` seconds (of the session's ``Session/Configuration/clock``), requests
+/// Refresh loops are impossible: after `maxRefreshes` refreshes within
+/// `window` seconds (of the session's ``Session/Configuration/clock``), requests
 /// that would need another fail with ``CourierError/tooManyCredentialRefreshes``.
 /// A request with no credential set fails with ``CourierError/missingCredential`` before it is sent.
 public final class AuthenticationInterceptor: RequestInterceptor {
-    /// Exchanges an expired (or refused) credential for a new one; throwing fails every waiting request.
-    public typealias Refresh = @Sendable (_ expired: AuthCredential) async throws -> AuthCredential
+    /// Exchanges an expired (or refused) credential for a new one.
+    typealias Refresh = @Sendable (_ expired: AuthCredential) async throws -> AuthCredential
 
     /// How many refreshes may start within a time window.
     public struct RefreshLimit: Sendable, Equatable {
-        /// The most refreshes within ``window``.
-        public var maxRefreshes: Int
+        /// The most refreshes within `window`.
+        package var maxRefreshes: Int
         /// The window, in seconds.
-        public var window: TimeInterval
+        package var window: TimeInterval
 
         /// Creates a limit. Default: 3 refreshes per 60 seconds.
         public init(maxRefreshes: Int = 3, window: TimeInterval = 60) {
@@ -65,10 +65,12 @@ public final class AuthenticationInterceptor: RequestInterceptor {
     ///   - limit: how many refreshes may start within a time window. Default: 3 per 60 s.
     ///   - expiryLeeway: a credential expiring within this many seconds is refreshed before a
     ///     request is sent. Default: 10.
-    ///   - refresh: exchanges an expired credential for a new one.
+    ///   - refresh: exchanges an expired (or refused) credential for a new one; throwing fails
+    ///     every waiting request.
     public init(
         credential: AuthCredential? = nil, limit: RefreshLimit = RefreshLimit(),
-        expiryLeeway: TimeInterval = 10, refresh: @escaping Refresh
+        expiryLeeway: TimeInterval = 10,
+        refresh: @escaping @Sendable (_ expired: AuthCredential) async throws -> AuthCredential
     ) {
         state = Locked(RefreshState(credential: credential, maxRefreshes: limit.maxRefreshes, window: limit.window))
         self.refresh = refresh

@@ -71,17 +71,21 @@ public enum RetryDecision: Sendable, Equatable {
 /// configuration.interceptors = [Interceptor([stamp, authentication])]
 /// ```
 public struct Interceptor: RequestInterceptor {
-    /// An adapting step.
-    public typealias Adapt = @Sendable (URLRequest, RequestContext) async throws -> URLRequest
-    /// A retrying step.
-    public typealias Retry = @Sendable (URLRequest, DataResponse<Data?>, RequestContext) async -> RetryDecision
+    typealias Adapt = @Sendable (URLRequest, RequestContext) async throws -> URLRequest
+    typealias Retry = @Sendable (URLRequest, DataResponse<Data?>, RequestContext) async -> RetryDecision
 
     private let children: [any RequestInterceptor]
     private let adaptStep: Adapt?
     private let retryStep: Retry?
 
     /// An interceptor from an adapting and/or a retrying closure.
-    public init(adapt: Adapt? = nil, retry: Retry? = nil) {
+    /// - Parameters:
+    ///   - adapt: adapts a request, as ``RequestInterceptor/adapt(_:context:)``. Default: none.
+    ///   - retry: decides on a retry, as ``RequestInterceptor/retry(_:dueTo:context:)``. Default: none.
+    public init(
+        adapt: (@Sendable (URLRequest, RequestContext) async throws -> URLRequest)? = nil,
+        retry: (@Sendable (URLRequest, DataResponse<Data?>, RequestContext) async -> RetryDecision)? = nil
+    ) {
         children = []
         adaptStep = adapt
         retryStep = retry

@@ -36,10 +36,7 @@ public struct CourierJSONDecoder: Sendable {
     /// Values handed to every `init(from:)` through `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
-    /// A decoder with the default strategies.
-    public init() {}
-
-    /// A decoder with the given strategies.
+    /// A decoder with the given strategies; `CourierJSONDecoder()` has Foundation's defaults.
     public init(
         keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys,
         dateDecodingStrategy: JSONDecoder.DateDecodingStrategy = .deferredToDate,

@@ -33,7 +33,7 @@ import FoundationNetworking
 /// At ``Level/off`` the logger is disabled: requests run exactly as without it.
 public struct NetworkLogger: Plugin {
     /// How much is logged.
-    public enum Level: Int, Sendable, Comparable {
+    public enum Level: Sendable {
         /// Nothing; the plugin is not even called.
         case off
         /// One line per request and one per response or failure.
@@ -43,8 +43,17 @@ public struct NetworkLogger: Plugin {
         /// The lines of ``headers``, each followed by its body.
         case body
 
-        /// Orders levels from ``off`` to ``body``.
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// Whether this level logs what `other` logs (levels go from ``off`` to ``body``).
+        func includes(_ other: Level) -> Bool { rank >= other.rank }
+
+        private var rank: Int {
+            switch self {
+            case .off: 0
+            case .basic: 1
+            case .headers: 2
+            case .body: 3
+            }
+        }
     }
 
     /// One logged event. Printing it (or its `message`) gives the text.
@@ -83,11 +92,11 @@ public struct NetworkLogger: Plugin {
     }
 
     /// How much is logged.
-    public let level: Level
+    package let level: Level
     /// Keys whose values are redacted in bodies, queries and `Location` headers.
-    public let redactedKeys: Set<String>
+    package let redactedKeys: Set<String>
     /// The most characters of a body that are printed.
-    public let maxBodyLength: Int
+    package let maxBodyLength: Int
     private let sink: @Sendable (Entry) -> Void
     /// `redactedKeys` as the redactor compares them.
     private let normalizedKeys: Set<String>
@@ -115,17 +124,17 @@ public struct NetworkLogger: Plugin {
 
     /// Logs the request line (and its headers and body, by level).
     public func willSend(_ request: URLRequest, context: RequestContext) {
-        guard level > .off else { return }
+        guard level != .off else { return }
         let redactor = redactor(for: context, sent: request.allHTTPHeaderFields)
         var lines = [
             "→ #\(context.requestID) \(request.httpMethod ?? "GET") \(redactor.url(request.url))"
                 + (context.attempt > 0 ? " · attempt \(context.attempt + 1)" : "")
         ]
-        if level >= .headers {
+        if level.includes(.headers) {
             let fields = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
             lines += fields.map { "    \($0.key): \(redactor.header(name: $0.key, value: $0.value))" }
         }
-        if level >= .body,
+        if level.includes(.body),
             let body = LogBody.render(
                 request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"),
                 redactor: redactor, limit: maxBodyLength)
@@ -140,7 +149,7 @@ public struct NetworkLogger: Plugin {
 
     /// Logs the response line, or the failure with its kind (and headers and body, by level).
     public func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
-        guard level > .off else { return }
+        guard level != .off else { return }
         let redactor = redactor(for: context, sent: response.request?.headers.dictionary)
         let target = "\(response.request?.method.rawValue ?? "GET") \(redactor.url(response.request?.url))"
         var facts: [String] = []
@@ -166,10 +175,10 @@ public struct NetworkLogger: Plugin {
         var lines = [
             (failed ? "✕" : "←") + " #\(context.requestID) \(status)\(target) · " + facts.joined(separator: " · ")
         ]
-        if level >= .headers {
+        if level.includes(.headers) {
             lines += response.headers.map { "    \($0.name): \(redactor.header(name: $0.name, value: $0.value))" }
         }
-        if level >= .body,
+        if level.includes(.body),
             let body = LogBody.render(
                 response.data, contentType: response.headers["Content-Type"],
                 redactor: redactor, limit: maxBodyLength)

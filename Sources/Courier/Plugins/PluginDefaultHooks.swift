@@ -29,6 +29,6 @@ package final class PluginDefaultHooks: Sendable {
 
     /// A context for calling a plugin's hooks outside a request.
     package static func context(for request: URLRequest, session: Session) -> RequestContext {
-        RequestContext(target: request, session: session, requestID: 0, attempt: 0)
+        RequestContext(target: .urlRequest(request), session: session, requestID: 0, attempt: 0)
     }
 }

@@ -13,7 +13,7 @@ public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
     /// The field value, for example `"application/json"`.
     public let value: String
 
-    /// Creates a header; it is validated when the request is built (see ``validate()``).
+    /// Creates a header; it is validated when the request is built (see `validate()`).
     public init(name: String, value: String) {
         self.name = name
         self.value = value
@@ -24,7 +24,7 @@ public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
 
     /// Throws ``CourierError/invalidHeader`` unless the name is a non-empty
     /// HTTP token and the value contains no CR, LF or NUL (so no header can be injected).
-    public func validate() throws {
+    package func validate() throws {
         if name.isEmpty {
             throw CourierError.invalidHeader(name: name, reason: "the name is empty")
         }

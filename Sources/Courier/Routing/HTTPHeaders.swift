@@ -43,7 +43,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     }
 
     /// Sets `name` to `value`: replaces an existing header of that name (any case), else appends.
-    public mutating func update(name: String, value: String) {
+    package mutating func update(name: String, value: String) {
         update(HTTPHeader(name: name, value: value))
     }
 
@@ -57,7 +57,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     }
 
     /// Same as ``update(name:value:)``: headers never hold two fields of the same name.
-    public mutating func add(name: String, value: String) {
+    package mutating func add(name: String, value: String) {
         update(name: name, value: value)
     }
 
@@ -81,7 +81,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     }
 
     /// The value for `name` (any case), or `nil`.
-    public func value(for name: String) -> String? {
+    package func value(for name: String) -> String? {
         index(ofName: name).map { storage[$0].value }
     }
 
@@ -103,7 +103,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     }
 
     /// Throws ``CourierError/invalidHeader`` for the first invalid header.
-    public func validate() throws {
+    package func validate() throws {
         try storage.forEach { try $0.validate() }
     }
 
@@ -152,17 +152,17 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
 extension HTTPHeaders {
     /// The headers every ``Router`` request starts from unless it overrides
     /// ``Router/defaultHeaders``: `Accept: application/json`.
-    public static let routerDefault: HTTPHeaders = [.accept("application/json")]
+    package static let routerDefault: HTTPHeaders = [.accept("application/json")]
 }
 
 extension URLRequest {
     /// The request's headers as ``HTTPHeaders`` (sorted by name, since `URLRequest` keeps no order).
-    public var courierHeaders: HTTPHeaders {
+    package var courierHeaders: HTTPHeaders {
         HTTPHeaders(allHTTPHeaderFields ?? [:])
     }
 
     /// Validates `headers` and sets each on the request, replacing existing values of the same name.
-    public mutating func setHeaders(_ headers: HTTPHeaders) throws {
+    package mutating func setHeaders(_ headers: HTTPHeaders) throws {
         try headers.validate()
         guard !headers.isEmpty else { return }
         // One assignment of the whole dictionary costs a tenth of a `setValue` per header in

@@ -16,7 +16,7 @@ public struct JSONParameterOptions: OptionSet, Hashable, Sendable {
     public static let prettyPrinted = JSONParameterOptions(rawValue: 1 << 1)
 
     /// `[.sortedKeys]`: compact output with sorted keys, for example `{"a":1,"b":[true,null]}`.
-    public static let `default`: JSONParameterOptions = [.sortedKeys]
+    @usableFromInline package static let `default`: JSONParameterOptions = [.sortedKeys]
 }
 
 /// Courier's own JSON writer for ``Parameters`` trees.

@@ -20,25 +20,27 @@ import Foundation
 /// A request carrying this body always gets ``contentType`` as its `Content-Type`, replacing one
 /// set by the caller: without its boundary the server could not split the body.
 public struct MultipartFormData: Sendable {
-    /// The default ``memoryThreshold``: 64 MiB.
-    public static let defaultMemoryThreshold = 64 * 1024 * 1024
+    @usableFromInline static let defaultMemoryThreshold = 64 * 1024 * 1024
 
     /// The boundary between parts (without the leading `--`).
-    public let boundary: String
+    package let boundary: String
     /// The largest body, in bytes, that ``encode()`` will assemble (streamed forms, those with
     /// file parts, have no limit).
     public var memoryThreshold: Int
 
     var parts: [Part] = []
 
-    /// Creates an empty form; `boundary` defaults to a fresh random one.
+    /// Creates an empty form.
+    /// - Parameters:
+    ///   - boundary: the boundary between parts (without the leading `--`). Default: a fresh
+    ///     random one such as `courier.boundary.3f9a0c1e5b7d2a4f`.
+    ///   - memoryThreshold: see ``memoryThreshold``. Default: 64 MiB.
     public init(boundary: String = MultipartFormData.randomBoundary(), memoryThreshold: Int = defaultMemoryThreshold) {
         self.boundary = boundary
         self.memoryThreshold = memoryThreshold
     }
 
-    /// A random boundary such as `courier.boundary.3f9a0c1e5b7d2a4f`.
-    public static func randomBoundary() -> String {
+    @usableFromInline static func randomBoundary() -> String {
         let random = UInt64.random(in: UInt64.min...UInt64.max)
         let hex = String(random, radix: 16)
         return "courier.boundary." + String(repeating: "0", count: 16 - hex.count) + hex
@@ -56,7 +58,7 @@ public struct MultipartFormData: Sendable {
     private static let quotedBoundaryBytes = "(),/:=? "
 
     /// The number of parts appended so far.
-    public var count: Int { parts.count }
+    package var count: Int { parts.count }
 
     /// Appends a text field: `form.append("Ada", name: "name")`.
     public mutating func append(_ value: String, name: String) {

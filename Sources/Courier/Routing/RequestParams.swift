@@ -24,7 +24,9 @@ public enum RequestParams: Sendable {
     /// ```
     case queryEncodable(_ value: any Encodable & Sendable, encoder: URLFormEncoder = URLFormEncoder())
 
-    /// A JSON object body from a dictionary (`Content-Type: application/json`).
+    /// A JSON object body from a dictionary (`Content-Type: application/json`), compact with
+    /// sorted keys unless `options` say otherwise (`[.sortedKeys, .prettyPrinted]`, or `[]` for
+    /// keys in any order).
     /// ```swift
     /// .body(["email": email, "pw": pw])   // {"email":"a@b.c","pw":"secret"}
     /// ```
@@ -102,7 +104,7 @@ public enum RequestParams: Sendable {
 
     /// A new JSON encoder with `[.sortedKeys, .withoutEscapingSlashes]`, the default for
     /// ``jsonEncodable(_:encoder:)`` and ``queryJSONEncodable(_:_:encoder:options:)``.
-    public static var defaultJSONEncoder: JSONEncoder {
+    @usableFromInline static var defaultJSONEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

@@ -37,9 +37,13 @@ import FoundationNetworking
 /// associated types, and a declaration of another type is used rather than silently ignored: a
 /// router may declare `var headers: [String: String]?` (Moya's habit) or
 /// `var timeout: TimeInterval` and they are used; a headers or timeout type Courier cannot read
-/// fails the request with ``CourierError/invalidRequest`` naming the property; and
-/// `var parameters: [String: Any]` does not compile (a dictionary does not say how it is
-/// encoded; see ``RequestParamsConvertible``).
+/// fails the request with ``CourierError/invalidRequest`` naming the property.
+///
+/// `var parameters: [String: Any]` (or `Parameters`, or `RequestParams?`) does not compile: a
+/// dictionary does not say how it is encoded. Declare `var parameters: RequestParams` and return
+/// the case that says it: `.body(dict)` for a JSON body, `.parameters(dict)` for URL encoding
+/// (the query for `GET`, `HEAD` and `DELETE`, a form body otherwise), `.query(dict)`,
+/// `.form(dict)`, or `.requestPlain` for none.
 public protocol Router: URLRequestConvertible {
     /// The type of ``headers``: ``HTTPHeaders`` unless the router declares `[String: String]`,
     /// or an optional of either.
@@ -48,7 +52,7 @@ public protocol Router: URLRequestConvertible {
     /// for ``headers``.
     associatedtype DefaultHeadersType = HTTPHeaders
     /// The type of ``parameters``: ``RequestParams``.
-    associatedtype ParametersType: RequestParamsConvertible = RequestParams
+    associatedtype ParametersType = RequestParams
     /// The type of ``timeout``: `TimeInterval?` unless the router declares `TimeInterval`, `Int`
     /// or `Duration`, or an optional of these.
     associatedtype TimeoutType = TimeInterval?
@@ -59,15 +63,14 @@ public protocol Router: URLRequestConvertible {
     /// (or ``CourierError/unsupportedScheme`` for schemes such as `file`).
     var baseURL: String { get }
     /// The endpoint path, such as `"/users/\(segment: id)"`; may include `?query`.
-    /// Use ``PathSegment/escape(_:)`` or `\(segment:)` for user data.
+    /// Use `\(segment:)` for user data: it escapes a value to exactly one segment.
     var path: String { get }
     /// The HTTP method.
     var method: HTTPMethod { get }
     /// Headers for this endpoint, applied over ``defaultHeaders``: ``HTTPHeaders`` or
     /// `[String: String]`, optional or not. Default: none.
     var headers: HeadersType { get }
-    /// Headers shared by every endpoint. Default: ``HTTPHeaders/routerDefault``
-    /// (`Accept: application/json`).
+    /// Headers shared by every endpoint. Default: `Accept: application/json`.
     var defaultHeaders: DefaultHeadersType { get }
     /// The parameters and how they are encoded. Default: ``RequestParams/requestPlain``.
     var parameters: ParametersType { get }
@@ -118,17 +121,28 @@ extension Router {
     /// No credential.
     public var authorization: AuthorizationType { .none }
 
-    /// The request Courier sends for this router, as a `URLRequest` (to inspect it, or to hand
-    /// to code that wants one). Courier itself builds the router's ``HTTPRequest`` directly and
-    /// never calls this: to change what is sent, use ``headers``, ``parameters`` and
-    /// ``timeout``, or a ``Plugin``'s `prepare` for changes that need the whole request.
+    /// Unavailable: a router's ``parameters`` say how they are encoded.
+    @available(
+        *, unavailable,
+        message:
+            "a Router's parameters say how they are encoded: declare 'var parameters: RequestParams' and return e.g. .body(dict) for JSON, .parameters(dict) for URL encoding (query for GET/HEAD/DELETE, form otherwise), .query(dict), .form(dict)"
+    )
     public func asURLRequest() throws -> URLRequest {
-        try makeRequest().urlRequest
+        throw CourierError.invalidRequest(reason: "a Router's parameters must be RequestParams")
     }
 
+    /// The router's parameters, which the compiler makes a ``RequestParamsConvertible`` for every
+    /// router that uses the default `asURLRequest()`.
+    private func requestParams() throws(CourierError) -> RequestParams {
+        guard let parameters = parameters as? any RequestParamsConvertible else {
+            throw .invalidRequest(
+                reason: "a Router's parameters of type \(ParametersType.self) are not supported: declare RequestParams")
+        }
+        return parameters.requestParams
+    }
     /// The URL this router's request goes to, query parameters included.
     public func resolvedURL() throws -> URL {
-        let encoded = try parameters.requestParams.encoded(for: method)
+        let encoded = try requestParams().encoded(for: method)
         return try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
     }
 
@@ -149,7 +163,7 @@ extension Router {
         let url: URL
         do {
             _ = try URLBuilder.validatedBase(baseURL)  // fail fast, before any body (or file) is encoded
-            encoded = try parameters.requestParams.encoded(for: method)
+            encoded = try requestParams().encoded(for: method)
             url = try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
         } catch let error as CourierError {
             throw error
@@ -163,5 +177,27 @@ extension Router {
         let body: HTTPRequest.Body =
             if let stream = encoded.stream { .segments(stream) } else { encoded.body.map { .data($0) } ?? .none }
         return HTTPRequest(trusted: method, url: url, headers: allHeaders, body: body, timeout: timeout)
+    }
+}
+
+extension Router where ParametersType == RequestParams? {
+    /// Unavailable: a router's ``parameters`` are not optional.
+    @available(
+        *, unavailable,
+        message:
+            "a Router's parameters are not optional: declare 'var parameters: RequestParams', and return .requestPlain for none"
+    )
+    public func asURLRequest() throws -> URLRequest {
+        throw CourierError.invalidRequest(reason: "a Router's parameters must be RequestParams")
+    }
+}
+
+extension Router where ParametersType: RequestParamsConvertible {
+    /// The request Courier sends for this router, as a `URLRequest` (to inspect it, or to hand
+    /// to code that wants one). Courier itself builds the router's ``HTTPRequest`` directly and
+    /// never calls this: to change what is sent, use ``headers``, ``parameters`` and
+    /// ``timeout``, or a ``Plugin``'s `prepare` for changes that need the whole request.
+    public func asURLRequest() throws -> URLRequest {
+        try makeRequest().urlRequest
     }
 }

@@ -8,13 +8,15 @@ import Foundation
 //   Moya and Alamofire routers (`var headers: [String: String]?`, `var timeout: TimeInterval`);
 //   any other type fails when the request is built, with an error naming the property and what
 //   to declare. No standard-library type conforms to a Courier protocol for this.
-// - `parameters` is constrained to `RequestParamsConvertible`: a dictionary of parameters, whose
-//   encoding would be a guess, is refused by the compiler with a message saying what to write.
+// - `parameters` is unconstrained too, so a router's own declaration is always the one inferred;
+//   the request-building defaults exist only when it is a `RequestParamsConvertible`, and
+//   unavailable ones with a message saying what to write stand in otherwise. So a dictionary of
+//   parameters, whose encoding would be a guess, or an optional, is refused by the compiler.
 
 /// A value a ``Router`` can give as its ``Router/parameters``: a ``RequestParams``, which says
 /// where the parameters go and how they are encoded. A bare dictionary does not say that, so
 /// declaring `var parameters: [String: Any]` (or an optional) is a compile error naming the
-/// cases to use instead.
+/// cases to use instead (see ``Router``).
 public protocol RequestParamsConvertible {
     /// The parameters and their encoding.
     var requestParams: RequestParams { get }
@@ -25,30 +27,14 @@ extension RequestParams: RequestParamsConvertible {
     public var requestParams: RequestParams { self }
 }
 
-@available(
-    *, unavailable,
-    message:
-        "a Router's parameters say how they are encoded: return RequestParams, e.g. .body(dict) for JSON, .parameters(dict) for URL encoding (query for GET/HEAD/DELETE, form otherwise), .query(dict), .form(dict)"
-)
-extension Dictionary: RequestParamsConvertible {
-    /// Unavailable: say how the dictionary is encoded.
-    public var requestParams: RequestParams { .requestPlain }
-}
-
-@available(
-    *, unavailable, message: "a Router's parameters are not optional: return RequestParams, and .requestPlain for none"
-)
-extension Optional: RequestParamsConvertible {
-    /// Unavailable: return ``RequestParams/requestPlain`` for no parameters.
-    public var requestParams: RequestParams { .requestPlain }
-}
-
 /// Reads the values a router declares for `headers`, `defaultHeaders` and `timeout`, whatever
 /// their declared type; an unsupported type fails the request, naming the property.
 enum RouterValue {
     /// ``HTTPHeaders`` or `[String: String]` (sent sorted by name), or an optional of either (nil
     /// sends none).
     static func headers<T>(_ value: T, of property: String) throws(CourierError) -> HTTPHeaders {
+        // The common declaration without a dynamic cast (a cast costs more than the rest).
+        if T.self == HTTPHeaders.self { return unsafeBitCast(value, to: HTTPHeaders.self) }
         if let headers = value as? HTTPHeaders { return headers }
         if let dictionary = value as? [String: String] { return HTTPHeaders(dictionary) }
         if T.self == HTTPHeaders?.self || T.self == [String: String]?.self { return HTTPHeaders() }
@@ -61,6 +47,7 @@ enum RouterValue {
     /// Seconds as a `TimeInterval` or an `Int`, a `Duration`, or an optional of these (nil keeps
     /// the session's timeout).
     static func timeout<T>(_ value: T) throws(CourierError) -> TimeInterval? {
+        if T.self == TimeInterval?.self { return unsafeBitCast(value, to: TimeInterval?.self) }
         if let seconds = value as? TimeInterval { return seconds }
         if let seconds = value as? Int { return TimeInterval(seconds) }
         if let duration = value as? Duration {

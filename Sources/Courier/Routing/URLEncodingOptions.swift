@@ -62,18 +62,19 @@ public struct URLEncodingOptions: Sendable {
         }
     }
 
-    /// How array elements are keyed; default ``ArrayEncoding/brackets``.
-    public var arrayEncoding: ArrayEncoding
-    /// How booleans are written; default ``BoolEncoding/numeric``.
-    public var boolEncoding: BoolEncoding
-    /// How spaces are written; default ``SpaceEncoding/percentEscaped``.
-    public var spaceEncoding: SpaceEncoding
-    /// How `nil` values are written; default ``NilEncoding/dropKey``.
-    public var nilEncoding: NilEncoding
-    /// How nested keys are written; default ``KeyPathEncoding/brackets``.
-    public var keyPathEncoding: KeyPathEncoding
+    package let arrayEncoding: ArrayEncoding
+    package let boolEncoding: BoolEncoding
+    package let spaceEncoding: SpaceEncoding
+    package let nilEncoding: NilEncoding
+    package let keyPathEncoding: KeyPathEncoding
 
     /// Creates options; every argument defaults to the Alamofire-compatible behaviour.
+    /// - Parameters:
+    ///   - arrayEncoding: how array elements are keyed. Default: ``ArrayEncoding/brackets``.
+    ///   - boolEncoding: how booleans are written. Default: ``BoolEncoding/numeric``.
+    ///   - spaceEncoding: how spaces are written. Default: ``SpaceEncoding/percentEscaped``.
+    ///   - nilEncoding: how `nil` values are written. Default: ``NilEncoding/dropKey``.
+    ///   - keyPathEncoding: how nested keys are written. Default: ``KeyPathEncoding/brackets``.
     public init(
         arrayEncoding: ArrayEncoding = .brackets,
         boolEncoding: BoolEncoding = .numeric,
@@ -89,7 +90,7 @@ public struct URLEncodingOptions: Sendable {
     }
 
     /// Brackets for arrays and nested keys, `1`/`0` for booleans, `%20` for spaces, `nil` keys dropped.
-    public static let `default` = URLEncodingOptions()
+    @usableFromInline static let `default` = URLEncodingOptions()
 
     /// The key of element `index` of the array at `key`.
     func arrayKey(_ key: String, index: Int) -> String {

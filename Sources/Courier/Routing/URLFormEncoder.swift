@@ -11,9 +11,9 @@ import Foundation
 /// // "page=2&query=swift%20nio&tags%5B%5D=a&tags%5B%5D=b"
 /// ```
 /// As in Alamofire: numbers are written by `String(_:)` (`1.0`, `2.5`, `1e+20`); `nil`
-/// optional properties follow ``URLEncodingOptions/nilEncoding``; the written `key=value` pairs
-/// of every object are sorted as text unless ``sortsKeys`` is `false` (so `a1=…` precedes
-/// `a=…`); ``keyEncoding`` is applied to each whole key path (`homeAddress[streetName]`).
+/// optional properties follow `nilEncoding`; the written `key=value` pairs
+/// of every object are sorted as text unless `sortsKeys` is `false` (so `a1=…` precedes
+/// `a=…`); `keyEncoding` is applied to each whole key path (`homeAddress[streetName]`).
 /// Unlike Alamofire, array elements keep their order, a `URL` is written as its absolute
 /// string, and NaN, infinity and trees nested deeper than 100 levels throw
 /// ``CourierError/parameterEncodingFailed``. docs/migration.md lists every
@@ -79,19 +79,21 @@ public struct URLFormEncoder: Sendable {
         case custom(@Sendable (Data) throws -> String)
     }
 
-    /// How property names become keys; default ``KeyEncoding/useDefaultKeys``.
-    public var keyEncoding: KeyEncoding
-    /// How dates are written; default ``DateEncoding/deferredToDate``.
-    public var dateEncoding: DateEncoding
-    /// How data is written; default ``DataEncoding/base64``.
-    public var dataEncoding: DataEncoding
-    /// Array, boolean, space, `nil` and key path rules shared with dictionary parameters.
-    public var options: URLEncodingOptions
-    /// Whether the written `key=value` pairs of every object are sorted as text (`true`, the
-    /// default, Alamofire's `alphabetizeKeyValuePairs`) or kept in encoding order.
-    public var sortsKeys: Bool
+    package let keyEncoding: KeyEncoding
+    package let dateEncoding: DateEncoding
+    package let dataEncoding: DataEncoding
+    package let options: URLEncodingOptions
+    package let sortsKeys: Bool
 
     /// Creates an encoder; every argument has the Alamofire-compatible default.
+    /// - Parameters:
+    ///   - keyEncoding: how property names become keys. Default: ``KeyEncoding/useDefaultKeys``.
+    ///   - dateEncoding: how dates are written. Default: ``DateEncoding/deferredToDate``.
+    ///   - dataEncoding: how data is written. Default: ``DataEncoding/base64``.
+    ///   - options: the array, boolean, space, `nil` and key path rules shared with dictionary
+    ///     parameters. Default: brackets, `1`/`0`, `%20`, `nil` keys dropped.
+    ///   - sortsKeys: whether the written `key=value` pairs of every object are sorted as text
+    ///     (`true`, the default, Alamofire's `alphabetizeKeyValuePairs`) or kept in encoding order.
     public init(
         keyEncoding: KeyEncoding = .useDefaultKeys,
         dateEncoding: DateEncoding = .deferredToDate,
@@ -119,7 +121,7 @@ public struct URLFormEncoder: Sendable {
     }
 
     /// Encodes `value` as UTF-8 `key=value&...` bytes, ready for a request body.
-    public func encodeAsData<T: Encodable>(_ value: T) throws -> Data {
+    package func encodeAsData<T: Encodable>(_ value: T) throws -> Data {
         Data(try encode(value).utf8)
     }
 

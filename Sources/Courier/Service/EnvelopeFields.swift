@@ -41,7 +41,7 @@ public struct EnvelopeFields<Payload> {
 
     /// The application code as a number, when it is one (`"2001"` → `2001`); nil for codes such
     /// as `"COMMON200"`. ``appCode`` always has the code as sent.
-    public var code: Int? { appCode.flatMap { Int($0) } }
+    package var code: Int? { appCode.flatMap { Int($0) } }
 }
 
 extension EnvelopeFields: Sendable where Payload: Sendable {}

@@ -46,9 +46,9 @@ public protocol EnvelopeFormat {
 
 /// A payload that decodes from anything and keeps nothing; used to read an envelope's message
 /// and flags without caring about its payload.
-public struct DiscardedPayload: Decodable, Sendable {
+package struct DiscardedPayload: Decodable, Sendable {
     /// Accepts any JSON value.
-    public init(from decoder: any Decoder) throws {}
+    package init(from decoder: any Decoder) throws {}
 }
 
 /// No envelope: the body is the value itself (for example `[Breed]` or `{"message": "…"}`).

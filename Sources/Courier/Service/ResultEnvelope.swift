@@ -19,7 +19,7 @@ public enum ResultEnvelope: EnvelopeFormat {
         public let result: Payload?
 
         /// Creates a body, for tests and stubs.
-        public init(isSuccess: Bool? = nil, appCode: String? = nil, message: String? = nil, result: Payload?) {
+        package init(isSuccess: Bool? = nil, appCode: String? = nil, message: String? = nil, result: Payload?) {
             self.isSuccess = isSuccess
             self.appCode = appCode
             self.message = message
@@ -38,7 +38,7 @@ public enum ResultEnvelope: EnvelopeFormat {
         }
 
         /// The application code as a number, when it is one (`"2001"` → `2001`).
-        public var code: Int? { appCode.flatMap { Int($0) } }
+        package var code: Int? { appCode.flatMap { Int($0) } }
 
         /// ``result``, ``message``, ``isSuccess`` and ``appCode``.
         public var envelopeFields: EnvelopeFields<Payload> {

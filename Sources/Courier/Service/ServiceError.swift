@@ -20,7 +20,8 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// See ``NetworkResult/networkFail(_:)``.
     case networkFail(ServiceFailure)
 
-    /// The failure context, whatever the kind.
+    /// The failure context, whatever the kind: its ``ServiceFailure/statusCode``,
+    /// ``ServiceFailure/message``, ``ServiceFailure/error``…
     public var failure: ServiceFailure {
         switch self {
         case .requestErr(let failure), .pathErr(let failure), .serverErr(let failure), .networkFail(let failure):
@@ -29,10 +30,10 @@ public enum ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The HTTP status code, if a response arrived.
-    public var statusCode: Int? { failure.statusCode }
+    package var statusCode: Int? { failure.statusCode }
 
     /// The server's message, if it sent one.
-    public var message: String? { failure.message }
+    package var message: String? { failure.message }
 
     /// `requestErr(HTTP 404: no such user)` and so on.
     public var description: String {

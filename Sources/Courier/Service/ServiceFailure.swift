@@ -39,7 +39,7 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
 
     /// The application code as a number, when it is one (`"2001"` → `2001`); nil for codes such
     /// as `"USER404"`, which ``appCode`` holds.
-    public var code: Int? { appCode.flatMap { Int($0) } }
+    package var code: Int? { appCode.flatMap { Int($0) } }
 
     /// The body as UTF-8 text, or nil if it is empty or not UTF-8.
     public var bodyText: String? {

@@ -19,7 +19,7 @@ public enum StatusEnvelope: EnvelopeFormat {
         public let data: Payload?
 
         /// Creates a body, for tests and stubs.
-        public init(status: Int? = nil, success: Bool? = nil, message: String? = nil, data: Payload?) {
+        package init(status: Int? = nil, success: Bool? = nil, message: String? = nil, data: Payload?) {
             self.status = status
             self.success = success
             self.message = message

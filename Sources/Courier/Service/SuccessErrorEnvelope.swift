@@ -15,7 +15,7 @@ public enum SuccessErrorEnvelope: EnvelopeFormat {
         public let appCode: String?
 
         /// Creates an error detail, for tests and stubs.
-        public init(message: String?, appCode: String? = nil) {
+        package init(message: String?, appCode: String? = nil) {
             self.message = message
             self.appCode = appCode
         }
@@ -35,7 +35,7 @@ public enum SuccessErrorEnvelope: EnvelopeFormat {
         }
 
         /// The code as a number, when it is one (`"42"` → `42`).
-        public var code: Int? { appCode.flatMap { Int($0) } }
+        package var code: Int? { appCode.flatMap { Int($0) } }
     }
 
     /// `{success, data, error}`. The metadata fields decode leniently; only the payload
@@ -49,7 +49,7 @@ public enum SuccessErrorEnvelope: EnvelopeFormat {
         public let error: ErrorDetail?
 
         /// Creates a body, for tests and stubs.
-        public init(success: Bool? = nil, data: Payload?, error: ErrorDetail? = nil) {
+        package init(success: Bool? = nil, data: Payload?, error: ErrorDetail? = nil) {
             self.success = success
             self.data = data
             self.error = error

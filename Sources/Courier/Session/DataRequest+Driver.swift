@@ -47,6 +47,8 @@ extension DataRequest {
     /// The driver's working values between two waits, kept under the state lock.
     struct Run {
         let extensions: RequestExtensions
+        /// The extensions include plugins (read without copying them).
+        let hasPlugins: Bool
         /// Made for requests with plugins or interceptors only.
         var context: RequestContext?
         /// The request as last adapted; the one sent.
@@ -78,7 +80,7 @@ extension DataRequest {
             state.machine = RequestStateMachine(adapts: extensions.adapts, decides: extensions.decides)
             let outcome = Outcome(request: base, failure: failure ?? .cancelled)
             state.run = Run(
-                extensions: extensions,
+                extensions: extensions, hasPlugins: !extensions.plugins.isEmpty,
                 context: extensions.adapts
                     ? RequestContext(
                         target: state.target, session: session, requestID: session.nextRequestID(), attempt: 0)
@@ -235,13 +237,13 @@ extension DataRequest {
             case .send(let attempt):
                 // A session shut down or cancelled since the request was made fails the attempt in
                 // `Session.execute`, without reaching the transport.
-                let (request, hook) = state.withLock { state in
-                    let hook =
-                        state.run!.extensions.plugins.isEmpty
-                        ? nil : state.run!.sent.map { ($0, state.run!.context!, state.run!.extensions) }
-                    return (state.run!.request, hook)
+                let (request, plugins) = state.withLock { ($0.run!.request, $0.run!.hasPlugins) }
+                if plugins {
+                    let (extensions, context, sent) = state.withLock {
+                        ($0.run!.extensions, $0.run!.context, $0.run!.sent)
+                    }
+                    if let context, let sent { extensions.willSend(sent, context: context) }
                 }
-                if let (sent, context, extensions) = hook { extensions.willSend(sent, context: context) }
                 return .transfer(request, attempt: attempt)
             case .decideRetry(let attempt):
                 let asks = state.withLock { state in
@@ -252,14 +254,12 @@ extension DataRequest {
             case .wait(let seconds):
                 return .backoff(seconds)
             case .complete:
-                let (outcome, validators, plugins) = state.withLock { state in
-                    (
-                        state.run!.outcome, state.validators,
-                        state.run!.extensions.plugins.isEmpty ? nil : (state.run!.extensions, state.run!.context)
-                    )
+                let (outcome, validators, plugins) = state.withLock {
+                    ($0.run!.outcome, $0.validators, $0.run!.hasPlugins)
                 }
                 var final = validated(outcome, by: validators)
-                if let (extensions, context) = plugins {
+                if plugins {
+                    let (extensions, context) = state.withLock { ($0.run!.extensions, $0.run!.context) }
                     final = extensions.process(final, context: context ?? self.context(attempt: 0))
                 }
                 completed = final
@@ -278,12 +278,14 @@ extension DataRequest {
     /// The attempt's result arrived: it becomes the outcome, plugins see it.
     private func received(_ result: TransportResult, attempt: Int) -> RequestStateMachine.Action {
         let outcome = outcome(of: result, attempt: attempt)
-        let hook = state.withLock { state -> (RequestExtensions, RequestContext)? in
+        let plugins = state.withLock { state in
             state.run!.outcome = outcome
-            guard !state.run!.extensions.plugins.isEmpty, let context = state.run!.context else { return nil }
-            return (state.run!.extensions, context)
+            return state.run!.hasPlugins
         }
-        if let (extensions, context) = hook { extensions.didReceive(outcome, context: context) }
+        if plugins {
+            let (extensions, context) = state.withLock { ($0.run!.extensions, $0.run!.context) }
+            if let context { extensions.didReceive(outcome, context: context) }
+        }
         return handle(.transportFinished)
     }
 
@@ -358,6 +360,14 @@ extension DataRequest {
             // Ranges count stored bytes: a body decompressed on the fly could not be continued.
             options.resumeOffset = resumeOffset
             options.automaticDecompression = false
+        }
+        // Cancelled before the transfer was handed over (an already-cancelled task): nothing is
+        // sent, whatever sits in front of the engine (the cache, a shared transfer).
+        if state.withLock({ state in
+            if case .transferring(_, true) = state.machine.state { return true }
+            return false
+        }) {
+            return completion(TransportResult(request: request, error: .cancelled))
         }
         let token = session.execute(request, options: options) { result in
             self.state.withLock { $0.token = nil }

@@ -15,7 +15,8 @@ public struct HTTPResponseHead: Sendable {
 
     /// A head with `statusCode` and `headers` (in order, repeats allowed) for `url`; for stubs and
     /// serializers.
-    public init(url: URL, statusCode: Int, httpVersion: HTTPVersion? = .http1_1, headers: HTTPHeaders = HTTPHeaders()) {
+    package init(url: URL, statusCode: Int, httpVersion: HTTPVersion? = .http1_1, headers: HTTPHeaders = HTTPHeaders())
+    {
         head = ResponseHead(
             url: url, statusCode: statusCode, httpVersion: httpVersion?.rawValue,
             fields: headers.map { ($0.name, $0.value) })
@@ -34,9 +35,9 @@ public struct HTTPResponseHead: Sendable {
     public var headers: HTTPHeaders { head.headers }
 
     /// The first value of the header `name`, matched without regard to case.
-    public func value(forHeader name: String) -> String? { head.value(forHeader: name) }
+    package func value(forHeader name: String) -> String? { head.value(forHeader: name) }
 
     /// The same head as Foundation's `HTTPURLResponse`, for code that needs one; made on each
-    /// access (``statusCode``, ``headers`` and ``value(forHeader:)`` are cheaper).
-    public var urlResponse: HTTPURLResponse? { head.foundationResponse }
+    /// access (``statusCode``, ``headers`` and `value(forHeader:)` are cheaper).
+    package var urlResponse: HTTPURLResponse? { head.foundationResponse }
 }

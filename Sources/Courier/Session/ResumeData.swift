@@ -25,12 +25,12 @@ public struct ResumeData: Sendable, Codable, Equatable {
     /// The bytes at the start of the file that are known good.
     public let bytesWritten: Int64
     /// The `ETag` (strong) or `Last-Modified` value of the response, sent as `If-Range`.
-    public let validator: String
+    package let validator: String
     /// The size of the whole body, when the server said.
     public let totalBytes: Int64?
 
     /// Creates resume data; normally Courier makes it for you.
-    public init(url: URL, fileURL: URL, bytesWritten: Int64, validator: String, totalBytes: Int64?) {
+    package init(url: URL, fileURL: URL, bytesWritten: Int64, validator: String, totalBytes: Int64?) {
         self.url = url
         self.fileURL = fileURL
         self.bytesWritten = bytesWritten

@@ -12,24 +12,19 @@ import FoundationNetworking
 /// ```
 /// Only idempotent methods are retried (never POST or PATCH), only for transient failures
 /// (connection failures, timeouts, connections cut short, and the statuses in
-/// ``retryableStatusCodes``), and a server's `Retry-After` (seconds or an HTTP date) is honoured.
-/// The decision is a pure function, ``retryDelay(afterAttempt:method:statusCode:error:retryAfter:now:jitter:)``.
+/// `retryableStatusCodes`), and a server's `Retry-After` (seconds or an HTTP date) is honoured.
+/// The decision is a pure function of the attempt, method, status, error and `Retry-After`.
 ///
 /// A policy is also a ``RequestInterceptor`` (a retrier), so one request can have its own:
 /// `session.request(route).interceptor(RetryPolicy(maxRetries: 5))`. The session's policy is
 /// asked after every interceptor; `attempt` counts the retries of every retrier. Waits go
 /// through the session's ``Session/Configuration/clock``.
 public struct RetryPolicy: RequestInterceptor, Equatable {
-    /// How many times a request may be sent again after its first attempt (0: never).
-    public var maxRetries: Int
-    /// Statuses worth another try. Default: 408, 429, 500, 502, 503, 504.
-    public var retryableStatusCodes: Set<Int>
-    /// Methods that may be repeated safely. Default: GET, HEAD, PUT, DELETE, OPTIONS, TRACE.
-    public var retryableMethods: Set<String>
-    /// The first backoff in seconds; each retry doubles it, with jitter.
-    public var baseDelay: TimeInterval
-    /// The longest wait accepted, in seconds. A `Retry-After` asking for more ends the retries.
-    public var maxDelay: TimeInterval
+    package let maxRetries: Int
+    package let retryableStatusCodes: Set<Int>
+    package let retryableMethods: Set<String>
+    package let baseDelay: TimeInterval
+    package let maxDelay: TimeInterval
 
     /// Never retry.
     public static let disabled = RetryPolicy(maxRetries: 0)
@@ -37,6 +32,15 @@ public struct RetryPolicy: RequestInterceptor, Equatable {
     public static let `default` = RetryPolicy(maxRetries: 2)
 
     /// Creates a policy.
+    /// - Parameters:
+    ///   - maxRetries: how many times a request may be sent again after its first attempt (0:
+    ///     never). Default: 2.
+    ///   - retryableStatusCodes: statuses worth another try. Default: 408, 429, 500, 502, 503, 504.
+    ///   - retryableMethods: methods that may be repeated safely. Default: GET, HEAD, PUT,
+    ///     DELETE, OPTIONS, TRACE.
+    ///   - baseDelay: the first backoff in seconds; each retry doubles it, with jitter. Default: 0.5.
+    ///   - maxDelay: the longest wait accepted, in seconds; a `Retry-After` asking for more ends
+    ///     the retries. Default: 30.
     public init(
         maxRetries: Int = 2,
         retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
@@ -60,7 +64,7 @@ public struct RetryPolicy: RequestInterceptor, Equatable {
     ///   - retryAfter: the response's `Retry-After` header.
     ///   - now: the current time, for `Retry-After` dates.
     ///   - jitter: a number in 0...1 spreading backoffs of concurrent clients.
-    public func retryDelay(
+    package func retryDelay(
         afterAttempt attempt: Int, method: String, statusCode: Int?, error: CourierError?,
         retryAfter: String?, now: Date = Date(), jitter: Double = Double.random(in: 0...1)
     )
@@ -91,8 +95,7 @@ public struct RetryPolicy: RequestInterceptor, Equatable {
         return delay.map { .retry(after: $0) } ?? .doNotRetry
     }
 
-    /// Retries `request` as ``retryDelay(afterAttempt:method:statusCode:error:retryAfter:now:jitter:)``
-    /// says, reading the time from the session's clock.
+    /// Retries `request` as the policy decides, reading the time from the session's clock.
     public func retry(
         _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
     ) async

@@ -34,7 +34,7 @@ public struct TransferMetrics: Sendable, Equatable {
     /// interceptor (see ``RequestInterceptor``).
     public var retryCount: Int = 0
     /// How many times the request was sent in all: ``retryCount`` + 1.
-    public var attempts: Int { retryCount + 1 }
+    package var attempts: Int { retryCount + 1 }
     /// Whether the response came from the session's cache (``CacheOutcome``); nil when the
     /// session has no cache or the request did not go through it.
     public var cacheOutcome: CacheOutcome?

@@ -17,7 +17,7 @@ public struct TransferProgress: Sendable, Equatable, CustomStringConvertible {
     public var isFinished: Bool
 
     /// Creates a progress value.
-    public init(completedBytes: Int64, totalBytes: Int64?, isFinished: Bool = false) {
+    package init(completedBytes: Int64, totalBytes: Int64?, isFinished: Bool = false) {
         self.completedBytes = completedBytes
         self.totalBytes = totalBytes
         self.isFinished = isFinished

@@ -42,7 +42,7 @@ public struct UploadBody: Sendable {
     /// ``CourierError/invalidRequest``. An error thrown by the sequence fails the request.
     /// ```swift
     /// let chunks = AsyncStream<Data> { continuation in ... }
-    /// let response = await session.upload(.stream(chunks), to: "https://example.com/ingest").response()
+    /// let response = await session.upload(.stream(chunks), to: .url("https://example.com/ingest")).response()
     /// ```
     public static func stream<S: AsyncSequence & Sendable>(
         _ chunks: S, length: Int64? = nil, bufferSize: Int = 1 << 20, contentType: String? = nil

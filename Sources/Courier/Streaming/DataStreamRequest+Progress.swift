@@ -6,7 +6,7 @@ import Foundation
 /// with the total when the server declares it, and ending with one value whose `isFinished` is
 /// set when the request completes, successfully or not (a cancelled or abandoned stream too).
 ///
-/// The count is of body bytes received from the network, which runs at most ``bufferSize``
+/// The count is of body bytes received from the network, which runs at most the buffer size
 /// ahead of what the loop has read. Observe before the transfer starts (before the first
 /// `head()`, `completion()` or read of the body):
 /// ```swift

@@ -16,24 +16,24 @@ final class BodyLease: Sendable {
 
 extension DataStreamRequest {
     /// The body as chunks of bytes.
-    public struct Bytes: AsyncSequence, Sendable {
+    package struct Bytes: AsyncSequence, Sendable {
         /// A chunk of the body.
-        public typealias Element = Data
+        package typealias Element = Data
         /// Every failure is a ``CourierError``.
-        public typealias Failure = CourierError
+        package typealias Failure = CourierError
 
         let request: DataStreamRequest
 
         /// Reads the body; a second iterator of the same request throws
         /// ``CourierError/invalidRequest``: a body can be read once.
-        public func makeAsyncIterator() -> Iterator {
+        package func makeAsyncIterator() -> Iterator {
             Iterator(request: request)
         }
 
         /// Reads chunks; see ``Bytes``.
-        public struct Iterator: AsyncIteratorProtocol {
+        package struct Iterator: AsyncIteratorProtocol {
             /// Every failure is a ``CourierError``.
-            public typealias Failure = CourierError
+            package typealias Failure = CourierError
 
             private let request: DataStreamRequest
             private var lease: BodyLease?
@@ -45,7 +45,7 @@ extension DataStreamRequest {
             }
 
             /// The next chunk, or nil after the last one.
-            public mutating func next() async throws(CourierError) -> Data? {
+            package mutating func next() async throws(CourierError) -> Data? {
                 guard !done else { return nil }
                 do throws(CourierError) {
                     if !started {
@@ -79,26 +79,24 @@ extension DataStreamRequest {
     /// (invalid bytes become U+FFFD); a last line without a line end is included. A line longer
     /// than `maximumLineLength` bytes throws ``CourierError/decodingFailed``, so a
     /// server cannot make the reader hold unbounded memory.
-    public struct Lines: AsyncSequence, Sendable {
-        /// The default longest line: 1 MiB.
-        public static let defaultMaximumLineLength = 1 << 20
+    package struct Lines: AsyncSequence, Sendable {
         /// A line, without its line end.
-        public typealias Element = String
+        package typealias Element = String
         /// Every failure is a ``CourierError``.
-        public typealias Failure = CourierError
+        package typealias Failure = CourierError
 
         let bytes: Bytes
         let maximumLineLength: Int
 
         /// Reads the body; see ``Lines``.
-        public func makeAsyncIterator() -> Iterator {
+        package func makeAsyncIterator() -> Iterator {
             Iterator(bytes: bytes.makeAsyncIterator(), maximumLineLength: maximumLineLength)
         }
 
         /// Reads lines; see ``Lines``.
-        public struct Iterator: AsyncIteratorProtocol {
+        package struct Iterator: AsyncIteratorProtocol {
             /// Every failure is a ``CourierError``.
-            public typealias Failure = CourierError
+            package typealias Failure = CourierError
 
             private var bytes: Bytes.Iterator
             private let maximumLineLength: Int
@@ -116,7 +114,7 @@ extension DataStreamRequest {
             }
 
             /// The next line, or nil after the last one.
-            public mutating func next() async throws(CourierError) -> String? {
+            package mutating func next() async throws(CourierError) -> String? {
                 while true {
                     if let newline = pending[scanned...].firstIndex(of: 0x0A) {
                         var end = newline
@@ -155,24 +153,24 @@ extension DataStreamRequest {
     }
 
     /// The body as one JSON value per line; see ``DataStreamRequest/jsonLines(of:decoder:maximumLineLength:)``.
-    public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
+    package struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, Sendable {
         /// A decoded line.
-        public typealias Element = Value
+        package typealias Element = Value
         /// Every failure is a ``CourierError``.
-        public typealias Failure = CourierError
+        package typealias Failure = CourierError
 
         let lines: Lines
         let decoder: any DataDecoder
 
         /// Reads the body; see ``JSONLines``.
-        public func makeAsyncIterator() -> Iterator {
+        package func makeAsyncIterator() -> Iterator {
             Iterator(lines: lines.makeAsyncIterator(), decoder: decoder)
         }
 
         /// Reads decoded values; see ``JSONLines``.
-        public struct Iterator: AsyncIteratorProtocol {
+        package struct Iterator: AsyncIteratorProtocol {
             /// Every failure is a ``CourierError``.
-            public typealias Failure = CourierError
+            package typealias Failure = CourierError
 
             private var lines: Lines.Iterator
             private let decoder: any DataDecoder
@@ -183,7 +181,7 @@ extension DataStreamRequest {
             }
 
             /// The next value, or nil after the last line.
-            public mutating func next() async throws(CourierError) -> Value? {
+            package mutating func next() async throws(CourierError) -> Value? {
                 while let line = try await lines.next() {
                     guard line.contains(where: { !$0.isWhitespace }) else { continue }
                     do {

@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// A request whose response body is read as it arrives, as an `AsyncSequence`, with
 /// backpressure: when the reader falls behind, the transfer pauses, so memory stays bounded by
-/// ``bufferSize`` whatever the body's size.
+/// the buffer size given to ``Session/streamRequest(_:bufferSize:)`` whatever the body's size.
 ///
 /// ```swift
 /// let stream = session.streamRequest(LogsAPI.tail(service: "api")).validate()
@@ -27,14 +27,16 @@ import FoundationNetworking
 /// apply (a body partly read cannot be taken back). Interceptors adapt the request and plugins
 /// see it (`prepare`, `willSend`, `didReceive`), as for other requests.
 public final class DataStreamRequest: Sendable {
-    /// The default ``bufferSize``: 1 MiB.
-    public static let defaultBufferSize = 1 << 20
+    /// The default buffer size: 1 MiB.
+    @usableFromInline static let defaultBufferSize = 1 << 20
+    /// The default longest line of ``lines`` and ``jsonLines(of:decoder:maximumLineLength:)``: 1 MiB.
+    @usableFromInline static let defaultMaximumLineLength = 1 << 20
 
     /// The session that made this request.
     public let session: Session
     /// The most body bytes held between the network and the reader. At least 64 KiB. libcurl
     /// holds up to its receive buffer more (16 KiB, or `receiveBufferSize`).
-    public let bufferSize: Int
+    package let bufferSize: Int
     let core: StreamCore
 
     init(
@@ -90,17 +92,26 @@ public final class DataStreamRequest: Sendable {
         HTTPResponseHead(try await core.head())
     }
 
-    /// The body in chunks as they arrive (each at most a quarter of ``bufferSize``, at least
-    /// 64 KiB: 256 KiB by default; smaller when the reader keeps up).
-    public var bytes: Bytes { Bytes(request: self) }
+    /// The body in chunks as they arrive (each at most a quarter of the buffer size, at least
+    /// 64 KiB: 256 KiB by default; smaller when the reader keeps up). A body can be read once: a
+    /// second iterator of the same request throws ``CourierError/invalidRequest``.
+    public var bytes: some AsyncSequence<Data, CourierError> & Sendable { bodyBytes }
 
-    /// The body as lines of UTF-8 text (see ``Lines``).
-    public var lines: Lines { Lines(bytes: bytes, maximumLineLength: Lines.defaultMaximumLineLength) }
-
-    /// The body as lines of UTF-8 text, each at most `maximumLineLength` bytes (see ``Lines``).
-    public func lines(maximumLineLength: Int) -> Lines {
-        Lines(bytes: bytes, maximumLineLength: maximumLineLength)
+    /// The body as lines of text: split at LF (a CR before it is dropped), decoded as UTF-8
+    /// (invalid bytes become U+FFFD); a last line without a line end is included. A line longer
+    /// than 1 MiB throws ``CourierError/decodingFailed``, so a server cannot make the reader hold
+    /// unbounded memory; ``lines(maximumLineLength:)`` sets another limit.
+    public var lines: some AsyncSequence<String, CourierError> & Sendable {
+        Lines(bytes: bodyBytes, maximumLineLength: Self.defaultMaximumLineLength)
     }
+
+    /// The body as lines of text, as ``lines``, each at most `maximumLineLength` bytes.
+    public func lines(maximumLineLength: Int) -> some AsyncSequence<String, CourierError> & Sendable {
+        Lines(bytes: bodyBytes, maximumLineLength: maximumLineLength)
+    }
+
+    /// The body's chunks, as the other sequences read them.
+    package var bodyBytes: Bytes { Bytes(request: self) }
 
     /// The body as one JSON value per line (JSON Lines, NDJSON), decoded as `type` with
     /// `decoder`, or the session's ``Session/Configuration/decoder`` (``CourierJSONDecoder``
@@ -108,17 +119,18 @@ public final class DataStreamRequest: Sendable {
     /// ``CourierError/decodingFailed`` with a path starting `line N`.
     public func jsonLines<T: Decodable & Sendable>(
         of type: T.Type = T.self, decoder: (any DataDecoder)? = nil,
-        maximumLineLength: Int = Lines.defaultMaximumLineLength
-    ) -> JSONLines<T> {
+        maximumLineLength: Int = DataStreamRequest.defaultMaximumLineLength
+    ) -> some AsyncSequence<T, CourierError> & Sendable {
         JSONLines(
-            lines: lines(maximumLineLength: maximumLineLength), decoder: decoder ?? session.configuration.decoder)
+            lines: Lines(bytes: bodyBytes, maximumLineLength: maximumLineLength),
+            decoder: decoder ?? session.configuration.decoder)
     }
 
     /// The body parsed as server-sent events, without reconnection: what each connection of
     /// ``Session/eventStream(_:reconnection:bufferSize:)`` reads (users call that, with
     /// ``EventStreamReconnection/never`` for one connection). Throws
     /// ``CourierError/unacceptableContentType`` when the response is not `text/event-stream`.
-    package var events: Events { Events(bytes: bytes) }
+    package var events: Events { Events(bytes: bodyBytes) }
 
     /// Cancels the request; the body's sequence then throws ``CourierError/cancelled``. Safe from
     /// any thread, any number of times; does nothing once the request has completed.

@@ -2,36 +2,38 @@ import Foundation
 
 /// When and how ``Session/eventStream(_:reconnection:bufferSize:)`` reconnects, as the server-sent events
 /// standard describes: after the connection closes or fails, wait the server's `retry` time (or
-/// ``delay``), then reconnect with `Last-Event-ID`.
+/// the delay given), then reconnect with `Last-Event-ID`.
 ///
 /// ```swift
-/// var reconnection = EventStreamReconnection.default
-/// reconnection.delay = .seconds(1)
-/// reconnection.maxAttempts = 10
+/// let reconnection = EventStreamReconnection.reconnect(after: .seconds(1), maxAttempts: 10)
 /// for try await event in session.eventStream(FeedAPI.updates, reconnection: reconnection) { ... }
 /// ```
-public struct EventStreamReconnection: Sendable, Equatable {
-    /// Whether to reconnect at all.
-    public var isEnabled: Bool
-    /// The wait before reconnecting, until the server sets another one with a `retry:` field.
-    /// Default 3 s, as browsers do.
-    public var delay: Duration
-    /// How many connections in a row may end without delivering an event before the stream
-    /// stops (with the last connection's error, or normally if it closed cleanly); nil never stops.
-    public var maxAttempts: Int?
+public enum EventStreamReconnection: Sendable, Equatable {
+    /// Never reconnects: the sequence ends when the first connection does.
+    case never
+    /// Reconnects after `delay`, until the server sets another wait with a `retry:` field. After
+    /// `maxAttempts` connections in a row that end without delivering an event, the stream stops
+    /// (with the last connection's error, or normally if it closed cleanly); nil never stops.
+    case reconnect(after: Duration = .seconds(3), maxAttempts: Int? = 5)
 
-    /// Creates a reconnection policy.
-    public init(isEnabled: Bool = true, delay: Duration = .seconds(3), maxAttempts: Int? = 5) {
-        self.isEnabled = isEnabled
-        self.delay = delay
-        self.maxAttempts = maxAttempts
+    /// Reconnects after 3 s (as browsers do) or the server's `retry`, giving up after 5 fruitless
+    /// connections in a row.
+    public static let `default` = EventStreamReconnection.reconnect()
+
+    /// Whether to reconnect at all.
+    var isEnabled: Bool { self != .never }
+
+    /// The wait before reconnecting when the server set none.
+    var delay: Duration {
+        if case .reconnect(let delay, _) = self { return delay }
+        return .seconds(3)
     }
 
-    /// Reconnects after 3 s (or the server's `retry`), giving up after 5 fruitless connections in a row.
-    public static let `default` = EventStreamReconnection()
-
-    /// Never reconnects: the sequence ends when the first connection does.
-    public static let never = EventStreamReconnection(isEnabled: false)
+    /// How many fruitless connections in a row end the stream; nil never.
+    var maxAttempts: Int? {
+        if case .reconnect(_, let maxAttempts) = self { return maxAttempts }
+        return nil
+    }
 
     /// How one connection ended.
     enum End: Equatable {

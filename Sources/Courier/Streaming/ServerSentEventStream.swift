@@ -50,7 +50,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
         }
 
         /// The last event ID received so far: sent as `Last-Event-ID` on the next connection.
-        public var lastEventID: String { reader?.parser.lastEventID ?? parser.lastEventID }
+        package var lastEventID: String { reader?.parser.lastEventID ?? parser.lastEventID }
 
         /// The next event; nil when the server said to stop (204) or reconnection gave up after
         /// clean closes.
@@ -114,7 +114,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 session: stream.session, target: stream.target, request: built,
                 bufferSize: stream.bufferSize, epoch: epoch
             ).validate()
-            return EventReader(request: request, bytes: request.bytes.makeAsyncIterator(), parser: parser)
+            return EventReader(request: request, bytes: request.bodyBytes.makeAsyncIterator(), parser: parser)
         }
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 /// `/etag/{etag}` and `/cache` (304 to a conditional request), `/response-headers` (any header).
 final class CacheHTTPBinTests: XCTestCase {
     private func outcome(_ session: Session, _ path: String) async throws -> (TransferMetrics.CacheOutcome?, Data?) {
-        let response = await session.request(try HTTPBin.url(path)).validate().response()
+        let response = await session.request(.url(try HTTPBin.url(path))).validate().response()
         XCTAssertNil(response.error, path)
         return (response.metrics?.cacheOutcome, response.data)
     }

@@ -42,7 +42,7 @@ final class CachingTransportTests: XCTestCase {
     ) async throws -> (String, TransferMetrics.CacheOutcome?, Int) {
         var request = URLRequest(url: server.url(path))
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        let response = await session.request(request).response()
+        let response = await session.request(.urlRequest(request)).response()
         let data = try XCTUnwrap(response.data)
         return (String(decoding: data, as: UTF8.self), response.metrics?.cacheOutcome, response.head?.statusCode ?? 0)
     }
@@ -135,7 +135,7 @@ final class CachingTransportTests: XCTestCase {
         var post = URLRequest(url: server.url("/item"))
         post.httpMethod = "POST"
         post.httpBody = Data("change".utf8)
-        _ = await session.request(post).response()
+        _ = await session.request(.urlRequest(post)).response()
         let after = try await get(session, "/item")
         XCTAssertEqual(after.1, .miss, "a POST to the URL invalidates its stored response")
         XCTAssertEqual(after.0, "answer 3")
@@ -206,7 +206,7 @@ final class CachingTransportTests: XCTestCase {
         let url = server.url("/shared")
         let responses = Task {
             await withTaskGroup(of: DataResponse<Data?>.self) { group in
-                for _ in 0..<64 { group.addTask { await session.request(url).response() } }
+                for _ in 0..<64 { group.addTask { await session.request(.url(url)).response() } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
         }
@@ -224,7 +224,7 @@ final class CachingTransportTests: XCTestCase {
         let (session, transport) = Self.session(.off, coalesces: true)
         let gate = gatedRoute("/cancel-one")
         let url = server.url("/cancel-one")
-        let requests = (0..<3).map { _ in session.request(url) }
+        let requests = (0..<3).map { _ in session.request(.url(url)) }
         let waits = requests.map { request in Task { await request.response() } }
         await waitUntil { transport.coalescer?.waitingMembers == 3 }
         requests[0].cancel()
@@ -244,7 +244,7 @@ final class CachingTransportTests: XCTestCase {
         let (session, transport) = Self.session(.off, coalesces: true)
         let gate = gatedRoute("/cancel-all")
         let url = server.url("/cancel-all")
-        let requests = (0..<2).map { _ in session.request(url) }
+        let requests = (0..<2).map { _ in session.request(.url(url)) }
         let waits = requests.map { request in Task { await request.response() } }
         await waitUntil { transport.coalescer?.waitingMembers == 2 }
         _ = await server.waitForRequests(count: 1, path: "/cancel-all")
@@ -257,7 +257,7 @@ final class CachingTransportTests: XCTestCase {
         gate.signal()  // the cancelled transfer's handler
         gate.signal()  // the next one's
         // A request made afterwards starts a transfer of its own.
-        let later = await session.request(url).response()
+        let later = await session.request(.url(url)).response()
         XCTAssertEqual(later.data, Data("shared".utf8))
         XCTAssertEqual(server.recordedRequests(path: "/cancel-all").count, 2)
         await session.shutdown()
@@ -273,7 +273,9 @@ final class CachingTransportTests: XCTestCase {
         var post = URLRequest(url: server.url("/differ"))
         post.httpMethod = "POST"
         post.httpBody = Data("x".utf8)
-        let waits = [withToken, otherToken, post].map { request in Task { await session.request(request).response() } }
+        let waits = [withToken, otherToken, post].map { request in
+            Task { await session.request(.urlRequest(request)).response() }
+        }
         _ = await server.waitForRequests(count: 3, path: "/differ")
         XCTAssertEqual(server.recordedRequests(path: "/differ").count, 3)
         XCTAssertEqual(transport.coalescer?.runningTransfers, 2, "the two GETs run apart; the POST is not coalesced")
@@ -302,12 +304,12 @@ final class CachingTransportTests: XCTestCase {
         let (session, transport) = Self.session(.off, coalesces: true)
         let gate = gatedRoute("/epoch")
         let url = server.url("/epoch")
-        let before = session.request(url)
+        let before = session.request(.url(url))
         let beforeWait = Task { await before.response() }
         await waitUntil { transport.coalescer?.waitingMembers == 1 }
         _ = await server.waitForRequests(count: 1, path: "/epoch")
         session.cancelAll()
-        let after = Task { await session.request(url).response() }
+        let after = Task { await session.request(.url(url)).response() }
         let cancelled = await beforeWait.value
         XCTAssertEqual(cancelled.error, .cancelled)
         gate.signal()
@@ -322,28 +324,28 @@ final class CachingTransportTests: XCTestCase {
         _ = countingRoute("/own", headers: [("Cache-Control", "max-age=600")])
         let (session, transport) = Self.session(.memory(maxBytes: 1 << 20), coalesces: true)
         let url = server.url("/own")
-        let offline = await session.request(url).cachePolicy(.onlyIfCached).response()
+        let offline = await session.request(.url(url)).cachePolicy(.onlyIfCached).response()
         XCTAssertEqual(offline.statusCode, 504)
         XCTAssertEqual(offline.metrics?.cacheOutcome, .unavailable)
-        _ = await session.request(url).response()
-        let reload = await session.request(url).cachePolicy(.reloadIgnoringCache).response()
+        _ = await session.request(.url(url)).response()
+        let reload = await session.request(.url(url)).cachePolicy(.reloadIgnoringCache).response()
         XCTAssertEqual(reload.metrics?.cacheOutcome, .miss)
         XCTAssertEqual(try XCTUnwrap(reload.data), Data("answer 2".utf8))
-        let hit = await session.request(url).response()
+        let hit = await session.request(.url(url)).response()
         XCTAssertEqual(hit.metrics?.cacheOutcome, .hit)
         XCTAssertEqual(try XCTUnwrap(hit.data), Data("answer 2".utf8), "the reload stored its response")
         session.removeAllCachedResponses()
         XCTAssertEqual(transport.cache?.store.totalBytes, 0)
-        let afterClearing = await session.request(url).response()
+        let afterClearing = await session.request(.url(url)).response()
         XCTAssertEqual(afterClearing.metrics?.cacheOutcome, .miss)
         XCTAssertEqual(server.recordedRequests(path: "/own").count, 3)
 
         // Opted out of coalescing: a transfer of its own while an identical one waits.
         let gate = gatedRoute("/alone")
         let aloneURL = server.url("/alone")
-        let shared = Task { await session.request(aloneURL).response() }
+        let shared = Task { await session.request(.url(aloneURL)).response() }
         await waitUntil { transport.coalescer?.waitingMembers == 1 }
-        let alone = Task { await session.request(aloneURL).coalescing(false).response() }
+        let alone = Task { await session.request(.url(aloneURL)).coalescing(false).response() }
         _ = await server.waitForRequests(count: 2, path: "/alone")
         XCTAssertEqual(server.recordedRequests(path: "/alone").count, 2)
         gate.signal()

@@ -9,12 +9,13 @@ final class CookieHTTPBinTests: XCTestCase {
 
     func testCookiesSetOnARedirectAreEchoedAndDeleted() async throws {
         let session = Session()
-        let set = try await session.request(HTTPBin.url("/cookies/set?sid=abc&theme=dark")).validate()
+        let set = try await session.request(.url(HTTPBin.url("/cookies/set?sid=abc&theme=dark"))).validate()
             .decodable(Cookies.self)
         XCTAssertEqual(set.cookies, ["sid": "abc", "theme": "dark"], "the redirect's cookies reach its target")
-        let later = try await session.request(HTTPBin.url("/cookies")).validate().decodable(Cookies.self)
+        let later = try await session.request(.url(HTTPBin.url("/cookies"))).validate().decodable(Cookies.self)
         XCTAssertEqual(later.cookies, ["sid": "abc", "theme": "dark"])
-        let deleted = try await session.request(HTTPBin.url("/cookies/delete?sid")).validate().decodable(Cookies.self)
+        let deleted = try await session.request(.url(HTTPBin.url("/cookies/delete?sid"))).validate().decodable(
+            Cookies.self)
         XCTAssertEqual(deleted.cookies, ["theme": "dark"], "an expired Set-Cookie removes the cookie")
         let stored = await session.cookies()
         XCTAssertEqual(stored.map(\.name), ["theme"])
@@ -25,7 +26,8 @@ final class CookieHTTPBinTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.cookies = .off
         let session = Session(configuration: configuration)
-        let set = try await session.request(HTTPBin.url("/cookies/set?sid=abc")).validate().decodable(Cookies.self)
+        let set = try await session.request(.url(HTTPBin.url("/cookies/set?sid=abc"))).validate().decodable(
+            Cookies.self)
         XCTAssertEqual(set.cookies, [:])
         await session.shutdown()
     }

@@ -32,7 +32,7 @@ final class CookieJarTests: XCTestCase {
 
     func testCookieSetOnARedirectHopIsSentToTheNextHop() async throws {
         server.routeSettingCookies("/login", ["hop=1; Path=/"], location: "/cookies")
-        let echo = try await Session().request(server.url("/login")).validate().decodable(CookieEchoBody.self)
+        let echo = try await Session().request(.url(server.url("/login"))).validate().decodable(CookieEchoBody.self)
         XCTAssertEqual(echo.cookie, "hop=1")
         XCTAssertEqual(server.recordedRequests(path: "/cookies").count, 1)
     }
@@ -61,7 +61,7 @@ final class CookieJarTests: XCTestCase {
         let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         var request = URLRequest(url: server.url("/redirect?to=\(encoded)&status=302"))
         request.setValue("mine=1", forHTTPHeaderField: "Cookie")
-        let echo = try await session.request(request).validate().decodable(CookieEchoBody.self)
+        let echo = try await session.request(.urlRequest(request)).validate().decodable(CookieEchoBody.self)
         XCTAssertEqual(echo.cookie, "jar=1", "the caller's Cookie header stays with its origin; the jar's is added")
         XCTAssertEqual(server.recordedRequests(path: "/redirect").first?.header("Cookie"), "mine=1")
     }
@@ -71,7 +71,7 @@ final class CookieJarTests: XCTestCase {
         try await session.get(server.url("/set-cookie?jar=1"))
         var request = URLRequest(url: server.url("/cookies"))
         request.setValue("mine=2", forHTTPHeaderField: "Cookie")
-        let echo = try await session.request(request).validate().decodable(CookieEchoBody.self)
+        let echo = try await session.request(.urlRequest(request)).validate().decodable(CookieEchoBody.self)
         XCTAssertEqual(echo.cookies, ["jar": "1", "mine": "2"])
         XCTAssertEqual(server.recordedRequests(path: "/cookies").last?.headers.values("Cookie").count, 1)
         // The next request on the (recycled) handle does not carry the caller's cookie.
@@ -90,7 +90,7 @@ final class CookieJarTests: XCTestCase {
         try await session.expectCookie(server.url("/cookies"), nil, "writes are ignored too")
         var request = URLRequest(url: server.url("/cookies"))
         request.setValue("mine=1", forHTTPHeaderField: "Cookie")
-        let echo = try await session.request(request).validate().decodable(CookieEchoBody.self)
+        let echo = try await session.request(.urlRequest(request)).validate().decodable(CookieEchoBody.self)
         XCTAssertEqual(echo.cookie, "mine=1", "a Cookie header the caller sets is still sent")
     }
 

@@ -56,11 +56,12 @@ final class CookieMatchingTests: XCTestCase {
         proxy.route("/api/cookies") { request in .json(CookieHeader(cookie: request.header("Cookie"))) }
         proxy.route("/apiary/cookies") { request in .json(CookieHeader(cookie: request.header("Cookie"))) }
         // Longer paths first (RFC 6265 §5.4); `dflt` has the default path /api (the request's directory).
-        let api = try await session.request(makeURL("http://app.example.com/api/cookies")).decodable(CookieHeader.self)
+        let api = try await session.request(.url(makeURL("http://app.example.com/api/cookies"))).decodable(
+            CookieHeader.self)
         let names = (api.cookie ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         XCTAssertEqual(Set(names.prefix(2)), ["api=1", "dflt=1"])
         XCTAssertEqual(names.last, "root=1")
-        let apiary = try await session.request(makeURL("http://app.example.com/apiary/cookies"))
+        let apiary = try await session.request(.url(makeURL("http://app.example.com/apiary/cookies")))
             .decodable(CookieHeader.self)
         XCTAssertEqual(apiary.cookie, "root=1", "/api does not path-match /apiary")
         try await session.expectCookie(makeURL("http://app.example.com/cookies"), "root=1")

@@ -46,9 +46,9 @@ final class CookieParserCaseTests: XCTestCase {
             proxy.clearRecordedRequests()
             let url = try makeURL(item.url)
             let location = try XCTUnwrap(URL(string: item.location, relativeTo: url)?.absoluteURL)
-            _ = try await session.request(url).validate().data()
+            _ = try await session.request(.url(url)).validate().data()
             // Some locations name other paths: whatever the answer, the request's Cookie header counts.
-            _ = await session.request(location).response()
+            _ = await session.request(.url(location)).response()
             XCTAssertEqual(proxy.recordedRequests.count, 2, item.name)
             // The test server reads header bytes as Latin-1: read them back as the UTF-8 they are.
             let sent = proxy.recordedRequests.last?.header("Cookie").map { latin1 in

@@ -27,7 +27,7 @@ extension TestHTTPServer {
 extension Session {
     /// The `Cookie` header `url` (a `/cookies` route) received; nil when none was sent.
     func cookieHeaderSent(to url: URL) async throws -> String? {
-        try await request(url).validate().decodable(CookieEchoBody.self).cookie
+        try await request(.url(url)).validate().decodable(CookieEchoBody.self).cookie
     }
 
     /// Checks the `Cookie` header `url` (a `/cookies` route) receives.
@@ -48,7 +48,7 @@ extension Session {
 
     /// Sends a GET to `url` and checks that it succeeded.
     func get(_ url: URL) async throws {
-        _ = try await request(url).validate().data()
+        _ = try await request(.url(url)).validate().data()
     }
 
     /// A session whose requests all go through `proxy`, so that any host name reaches the test

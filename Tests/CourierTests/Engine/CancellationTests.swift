@@ -22,7 +22,7 @@ final class CancellationTests: XCTestCase {
     }
 
     func testCancelBeforeStartNeverSends() async {
-        let request = session.request(server.url("/hello"))
+        let request = session.request(.url(server.url("/hello")))
         request.cancel()
         let response = await request.response()
         XCTAssertEqual(response.error, .cancelled)
@@ -31,7 +31,7 @@ final class CancellationTests: XCTestCase {
     }
 
     func testCancelWhileServerNeverAnswers() async throws {
-        let request = session.request(server.url("/never"))
+        let request = session.request(.url(server.url("/never")))
         let (done, calls) = expectCancellation(of: request)
         try await waitForServer(path: "/never")
         request.cancel()
@@ -43,7 +43,7 @@ final class CancellationTests: XCTestCase {
     }
 
     func testCancelMidBody() async throws {
-        let request = session.request(server.url("/headers-then-stall"))
+        let request = session.request(.url(server.url("/headers-then-stall")))
         let task = Task { await request.response() }
         try await waitForServer(path: "/headers-then-stall")
         request.cancel()
@@ -66,7 +66,7 @@ final class CancellationTests: XCTestCase {
         let url = server.url("/hello")
         let task = Task { () -> DataResponse<Data?> in
             withUnsafeCurrentTask { $0?.cancel() }
-            return await session.request(url).response()
+            return await session.request(.url(url)).response()
         }
         let response = await task.value
         XCTAssertEqual(response.error, .cancelled)
@@ -74,7 +74,7 @@ final class CancellationTests: XCTestCase {
     }
 
     func testCancellingAFinishedRequestIsANoOp() async throws {
-        let request = session.request(server.url("/hello"))
+        let request = session.request(.url(server.url("/hello")))
         let first = await request.response()
         XCTAssertEqual(first.statusCode, 200)
         request.cancel()
@@ -89,7 +89,7 @@ final class CancellationTests: XCTestCase {
         let group = DispatchGroup()
         var requests: [DataRequest] = []
         for index in 0..<100 {
-            let request = session.request(server.url(index.isMultiple(of: 2) ? "/never" : "/delay?ms=50"))
+            let request = session.request(.url(server.url(index.isMultiple(of: 2) ? "/never" : "/delay?ms=50")))
             group.enter()
             request.response { _ in
                 calls.increment()

@@ -8,7 +8,7 @@ final class ConnectionLimitTests: XCTestCase {
     private static func runConcurrently(_ session: Session, _ url: URL, count: Int) async -> Int {
         await withTaskGroup(of: Int.self) { group in
             for _ in 0..<count {
-                group.addTask { await session.request(url).response().statusCode ?? 0 }
+                group.addTask { await session.request(.url(url)).response().statusCode ?? 0 }
             }
             var succeeded = 0
             for await status in group where status == 200 { succeeded += 1 }

@@ -34,7 +34,7 @@ final class DeadlineTests: XCTestCase {
         // limit (60 s) is there only so that a broken build cannot hang.
         // Each its own transfer (identical requests would share one).
         let busy = (0..<2).map { _ in
-            session.request(Self.request(server.url("/never"), timeout: 60)).coalescing(false)
+            session.request(.urlRequest(Self.request(server.url("/never"), timeout: 60))).coalescing(false)
         }
         let busyTasks = busy.map { request in
             Task {
@@ -47,7 +47,7 @@ final class DeadlineTests: XCTestCase {
             for index in 0..<20 {
                 group.addTask {
                     let error = await session.request(
-                        Self.request(server.url("/hello?i=\(index)"), timeout: 0.2 + Double(index) * 0.01)
+                        .urlRequest(Self.request(server.url("/hello?i=\(index)"), timeout: 0.2 + Double(index) * 0.01))
                     )
                     .response().error
                     order.append("queued")
@@ -76,12 +76,12 @@ final class DeadlineTests: XCTestCase {
         // on a loaded machine, so only the time spent queued could make it fire.
         configuration.timeouts = .init(connect: 1, request: 30)
         let session = Session(configuration: configuration)
-        let busy = session.request(server.url("/delay?ms=3000"))
+        let busy = session.request(.url(server.url("/delay?ms=3000")))
         let busyTask = Task { await busy.response() }
         let busyArrived = await server.waitForRequests(path: "/delay", timeout: 60)
         XCTAssertTrue(busyArrived, "the busy request holds the connection")
         // Queued three times longer than the connect limit: the limit starts when connecting does.
-        let queued = await session.request(server.url("/hello")).response()
+        let queued = await session.request(.url(server.url("/hello"))).response()
         XCTAssertNil(queued.error)
         XCTAssertEqual(queued.statusCode, 200)
         let busyResponse = await busyTask.value
@@ -92,7 +92,7 @@ final class DeadlineTests: XCTestCase {
         let blackhole = Loopback.Blackhole()
         var configuration = Session.Configuration()
         configuration.timeouts = .init(connect: 0.3, request: 8)
-        let response = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/")
+        let response = await Session(configuration: configuration).request(.url("http://127.0.0.1:\(blackhole.port)/"))
             .response()
         XCTAssertSameError(response.error, .timedOut(.connect))
         withExtendedLifetime(blackhole) {}
@@ -106,10 +106,10 @@ final class DeadlineTests: XCTestCase {
         // few hundred milliseconds), and a trickle lasting twice the limit in all (2 s).
         configuration.timeouts = .init(connect: 5, request: 30, idle: 1)
         let session = Session(configuration: configuration)
-        let stalled = await session.request(server.url("/headers-then-stall")).response()
+        let stalled = await session.request(.url(server.url("/headers-then-stall"))).response()
         XCTAssertSameError(stalled.error, .timedOut(.idle))
         XCTAssertEqual(stalled.statusCode, 200, "the head that did arrive is kept")
-        let trickle = await session.request(server.url("/trickle?size=100&chunk=5&interval=100")).response()
+        let trickle = await session.request(.url(server.url("/trickle?size=100&chunk=5&interval=100"))).response()
         XCTAssertNil(trickle.error, "bytes every 100 ms are not idleness")
         XCTAssertEqual(trickle.data?.count, 100)
     }

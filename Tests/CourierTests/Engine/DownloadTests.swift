@@ -25,7 +25,7 @@ final class DownloadTests: XCTestCase {
     func testBodyIsWrittenToTheFileIntact() async throws {
         let size = 5 << 20
         let file = directory.appendingPathComponent("bytes.bin")
-        let response = await Session().download(server.url("/bytes?size=\(size)&seed=3"), to: file).validate()
+        let response = await Session().download(.url(server.url("/bytes?size=\(size)&seed=3")), to: file).validate()
             .response()
         XCTAssertNil(response.error)
         XCTAssertEqual(response.fileURL, file)
@@ -39,7 +39,7 @@ final class DownloadTests: XCTestCase {
 
     func testOnlyTheFinalBodyOfARedirectChainIsKept() async throws {
         let file = directory.appendingPathComponent("echo.json")
-        let response = await Session().download(server.url("/redirect-chain?n=3"), to: file).response()
+        let response = await Session().download(.url(server.url("/redirect-chain?n=3")), to: file).response()
         XCTAssertEqual(response.statusCode, 200)
         let echo = try JSONDecoder().decode(TestHTTPEcho.self, from: Data(contentsOf: file))
         XCTAssertEqual(echo.path, "/redirect-chain")
@@ -48,13 +48,14 @@ final class DownloadTests: XCTestCase {
 
     func testCompressedBodyIsDecodedIntoTheFile() async throws {
         let file = directory.appendingPathComponent("gzip.txt")
-        _ = await Session().download(server.url("/gzip"), to: file).response()
+        _ = await Session().download(.url(server.url("/gzip")), to: file).response()
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), TestHTTPServer.gzipPlainText)
     }
 
     func testFailuresRemoveThePartialFile() async throws {
         let truncated = directory.appendingPathComponent("truncated.bin")
-        let cut = await Session().download(server.url("/truncated?send=100&declared=1000"), to: truncated).response()
+        let cut = await Session().download(.url(server.url("/truncated?send=100&declared=1000")), to: truncated)
+            .response()
         guard cut.error == .truncatedResponse else { return XCTFail("got \(String(describing: cut.error))") }
         XCTAssertNil(cut.fileURL)
         XCTAssertFalse(exists(truncated))
@@ -63,18 +64,18 @@ final class DownloadTests: XCTestCase {
         configuration.security.maxDownloadSize = 10_000
         let large = directory.appendingPathComponent("large.bin")
         let tooLarge = await Session(configuration: configuration).download(
-            server.url("/chunked?chunks=5&size=5000"), to: large
+            .url(server.url("/chunked?chunks=5&size=5000")), to: large
         ).response()
         XCTAssertSameError(tooLarge.error, .responseTooLarge(limit: 10_000))
         XCTAssertFalse(exists(large))
 
         let rejected = directory.appendingPathComponent("rejected.json")
-        let notFound = await Session().download(server.url("/status/404"), to: rejected).validate().response()
+        let notFound = await Session().download(.url(server.url("/status/404")), to: rejected).validate().response()
         XCTAssertSameError(notFound.error, .unacceptableStatusCode(404))
         XCTAssertFalse(exists(rejected))
 
         let cancelled = directory.appendingPathComponent("cancelled.bin")
-        let request = Session().download(server.url("/headers-then-stall"), to: cancelled)
+        let request = Session().download(.url(server.url("/headers-then-stall")), to: cancelled)
         let task = Task { await request.response() }
         let arrived = await server.waitForRequests(path: "/headers-then-stall", timeout: 60)
         XCTAssertTrue(arrived, "the download is in flight when cancelled")
@@ -87,13 +88,13 @@ final class DownloadTests: XCTestCase {
     func testUnwritableDestinationIsATypedError() async {
         let file = URL(fileURLWithPath: "/nonexistent-directory-\(UUID().uuidString)/file.bin")
         let session = Session()
-        let response = await session.download(server.url("/hello"), to: file).response()
+        let response = await session.download(.url(server.url("/hello")), to: file).response()
         guard let failure_ = response.error, failure_ == .invalidRequest, let reason = failure_.reason else {
             return XCTFail("expected invalidRequest, got \(String(describing: response.error))")
         }
         XCTAssertTrue(reason.contains("cannot open download destination"), reason)
         XCTAssertEqual(session.liveHandleCount, 0)
-        let remote = await session.download(server.url("/hello"), to: server.url("/x")).response()
+        let remote = await session.download(.url(server.url("/hello")), to: server.url("/x")).response()
         guard remote.error == .invalidRequest else { return XCTFail("a non-file destination is refused") }
     }
 }

@@ -34,12 +34,12 @@ final class EngineIntegrationTests: XCTestCase {
     func testEveryMethodIsSentWithItsBody() async throws {
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] {
             let body = method == "GET" ? nil : Data("payload-\(method)".utf8)
-            let echo = try await session.request(request("/echo", method: method, body: body))
+            let echo = try await session.request(.urlRequest(request("/echo", method: method, body: body)))
                 .validate().decodable(TestHTTPEcho.self)
             XCTAssertEqual(echo.method, method)
             XCTAssertEqual(echo.body, body.map { String(decoding: $0, as: UTF8.self) } ?? "")
         }
-        let head = await session.request(request("/echo", method: "HEAD")).response()
+        let head = await session.request(.urlRequest(request("/echo", method: "HEAD"))).response()
         XCTAssertEqual(head.statusCode, 200)
         XCTAssertNil(head.error)
         XCTAssertEqual(head.data?.count ?? 0, 0)
@@ -49,22 +49,22 @@ final class EngineIntegrationTests: XCTestCase {
 
     func testHeadersRoundTrip() async throws {
         let echo = try await session.request(
-            request("/echo", headers: ["X-Custom": "value 1", "Accept": "application/json"])
+            .urlRequest(request("/echo", headers: ["X-Custom": "value 1", "Accept": "application/json"]))
         )
         .decodable(TestHTTPEcho.self)
         XCTAssertEqual(echo.headers["x-custom"], "value 1")
         XCTAssertEqual(echo.headers["accept"], "application/json")
         XCTAssertEqual(echo.headers["user-agent"], "Courier/\(CourierInfo.version)")
-        let response = await session.request(request("/set-cookie?session=abc")).response()
+        let response = await session.request(.urlRequest(request("/set-cookie?session=abc"))).response()
         XCTAssertNotNil(response.head?.value(forHeader: "Set-Cookie"))
     }
 
     func testHeaderInjectionNeverReachesTheWire() async throws {
         // Foundation drops a CR/LF value from URLRequest itself; the engine checks names and values again.
-        let echo = try await session.request(request("/echo", headers: ["X-Evil": "a\r\nX-Injected: 1"]))
+        let echo = try await session.request(.urlRequest(request("/echo", headers: ["X-Evil": "a\r\nX-Injected: 1"])))
             .decodable(TestHTTPEcho.self)
         XCTAssertNil(echo.headers["x-injected"])
-        let response = await session.request(request("/echo", headers: ["Bad Name": "v"])).response()
+        let response = await session.request(.urlRequest(request("/echo", headers: ["Bad Name": "v"]))).response()
         guard let failure_ = response.error, failure_ == .invalidHeader, let name = failure_.subject else {
             return XCTFail("expected invalidHeader, got \(String(describing: response.error))")
         }
@@ -74,7 +74,7 @@ final class EngineIntegrationTests: XCTestCase {
 
     func testSequentialRequestsReuseOneConnection() async throws {
         for index in 0..<10 {
-            let response = await session.request(request("/hello")).response()
+            let response = await session.request(.urlRequest(request("/hello"))).response()
             XCTAssertEqual(response.statusCode, 200)
             XCTAssertEqual(response.metrics?.connectionReused, index > 0, "request \(index)")
             XCTAssertEqual(response.metrics?.httpVersion, .http1_1)
@@ -92,7 +92,7 @@ final class EngineIntegrationTests: XCTestCase {
                 group.addTask {
                     var request = URLRequest(url: url)
                     request.setValue("\(index)", forHTTPHeaderField: "X-Index")
-                    let echo = try? await session.request(request).validate().decodable(TestHTTPEcho.self)
+                    let echo = try? await session.request(.urlRequest(request)).validate().decodable(TestHTTPEcho.self)
                     return echo?.headers["x-index"] == "\(index)" ? 200 : nil
                 }
             }
@@ -107,14 +107,15 @@ final class EngineIntegrationTests: XCTestCase {
     func testRequestTimeout() async {
         var short = request("/delay?ms=5000")
         short.timeoutInterval = 0.3
-        let response = await session.request(short).response()
+        let response = await session.request(.urlRequest(short)).response()
         XCTAssertSameError(response.error, .timedOut(.request))
     }
 
     func testIdleTimeout() async {
         var configuration = Session.Configuration()
         configuration.timeouts.idle = 1
-        let response = await Session(configuration: configuration).request(request("/headers-then-stall")).response()
+        let response = await Session(configuration: configuration).request(.urlRequest(request("/headers-then-stall")))
+            .response()
         XCTAssertSameError(response.error, .timedOut(.idle))
     }
 
@@ -122,50 +123,50 @@ final class EngineIntegrationTests: XCTestCase {
         let blackhole = Loopback.Blackhole()
         var configuration = Session.Configuration()
         configuration.timeouts.connect = 0.3
-        let response = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/")
+        let response = await Session(configuration: configuration).request(.url("http://127.0.0.1:\(blackhole.port)/"))
             .response()
         XCTAssertSameError(response.error, .timedOut(.connect))
         // A shorter whole-request limit fires first, even while still connecting.
         configuration.timeouts = .init(connect: 10, request: 0.3)
-        let whole = await Session(configuration: configuration).request("http://127.0.0.1:\(blackhole.port)/")
+        let whole = await Session(configuration: configuration).request(.url("http://127.0.0.1:\(blackhole.port)/"))
             .response()
         XCTAssertSameError(whole.error, .timedOut(.request))
         withExtendedLifetime(blackhole) {}
     }
 
     func testConnectionRefused() async {
-        let response = await session.request("http://127.0.0.1:\(Loopback.closedPort())/").response()
+        let response = await session.request(.url("http://127.0.0.1:\(Loopback.closedPort())/")).response()
         guard response.error == .cannotConnect else {
             return XCTFail("expected cannotConnect, got \(String(describing: response.error))")
         }
     }
 
     func testDNSFailure() async {
-        let response = await session.request("http://no-such-host.invalid/").response()
+        let response = await session.request(.url("http://no-such-host.invalid/")).response()
         XCTAssertSameError(response.error, .dnsFailure(host: "no-such-host.invalid"))
     }
 
     func testTruncatedBodiesAreErrors() async {
-        let midBody = await session.request(request("/truncated?send=100&declared=1000")).response()
+        let midBody = await session.request(.urlRequest(request("/truncated?send=100&declared=1000"))).response()
         guard midBody.error == .truncatedResponse else {
             return XCTFail("expected truncatedResponse, got \(String(describing: midBody.error))")
         }
         XCTAssertEqual(midBody.statusCode, 200, "the headers that did arrive are reported")
-        let nothing = await session.request(request("/close-before-headers")).response()
+        let nothing = await session.request(.urlRequest(request("/close-before-headers"))).response()
         guard nothing.error == .truncatedResponse else {
             return XCTFail("expected truncatedResponse, got \(String(describing: nothing.error))")
         }
     }
 
     func testChunkedBodyIsReassembled() async throws {
-        let data = try await session.request(request("/chunked?chunks=50&size=1000")).validate().data()
+        let data = try await session.request(.urlRequest(request("/chunked?chunks=50&size=1000"))).validate().data()
         XCTAssertEqual(data.count, 50_000)
     }
 
     func testCompressedBodiesAreDecoded() async throws {
-        let gzip = try await session.request(request("/gzip")).validate().string()
+        let gzip = try await session.request(.urlRequest(request("/gzip"))).validate().string()
         XCTAssertEqual(gzip, TestHTTPServer.gzipPlainText)
-        let deflate = try await session.request(request("/deflate")).validate().string()
+        let deflate = try await session.request(.urlRequest(request("/deflate"))).validate().string()
         XCTAssertEqual(deflate, TestHTTPServer.gzipPlainText)
         XCTAssertEqual(
             server.recordedRequests(path: "/gzip").first?.header("Accept-Encoding"), "deflate, gzip, br, zstd")
@@ -173,7 +174,7 @@ final class EngineIntegrationTests: XCTestCase {
 
     func testTenMebibyteBodyIsIntact() async throws {
         let size = 10 << 20
-        let data = try await session.request(request("/bytes?size=\(size)&seed=42")).validate().data()
+        let data = try await session.request(.urlRequest(request("/bytes?size=\(size)&seed=42"))).validate().data()
         XCTAssertEqual(data.count, size)
         XCTAssertEqual(
             TestHTTPServer.checksum(data),
@@ -182,7 +183,7 @@ final class EngineIntegrationTests: XCTestCase {
 
     func testLargeUploadIsIntact() async throws {
         let body = TestHTTPServer.deterministicBytes(count: 3 << 20, seed: 9)
-        let summary = try await session.request(request("/upload", method: "POST", body: body))
+        let summary = try await session.request(.urlRequest(request("/upload", method: "POST", body: body)))
             .validate().decodable(TestHTTPUploadSummary.self)
         XCTAssertEqual(summary, TestHTTPUploadSummary(body: body))
         XCTAssertNil(server.recordedRequests(path: "/upload").first?.header("Expect"))
@@ -192,30 +193,32 @@ final class EngineIntegrationTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.security.maxResponseSize = 50_000
         let limited = Session(configuration: configuration)
-        let declared = await limited.request(request("/bytes?size=100000&seed=1")).response()
+        let declared = await limited.request(.urlRequest(request("/bytes?size=100000&seed=1"))).response()
         XCTAssertSameError(declared.error, .responseTooLarge(limit: 50_000))
-        let chunked = await limited.request(request("/chunked?chunks=10&size=10000")).response()
+        let chunked = await limited.request(.urlRequest(request("/chunked?chunks=10&size=10000"))).response()
         XCTAssertSameError(
             chunked.error, .responseTooLarge(limit: 50_000), "no Content-Length: counted while receiving")
-        let gzip = await limited.request(request("/gzip?size=80000")).response()
+        let gzip = await limited.request(.urlRequest(request("/gzip?size=80000"))).response()
         XCTAssertSameError(gzip.error, .responseTooLarge(limit: 50_000), "decoded bytes count, not wire bytes")
-        let small = await limited.request(request("/bytes?size=1000&seed=1")).response()
+        let small = await limited.request(.urlRequest(request("/bytes?size=1000&seed=1"))).response()
         XCTAssertNil(small.error)
     }
 
     func testOnlyHTTPAndHTTPSAreAllowed() async throws {
-        let file = await session.request("file:///etc/passwd").response()
+        let file = await session.request(.url("file:///etc/passwd")).response()
         XCTAssertSameError(file.error, .unsupportedScheme("file"))
-        let gopher = await session.request(URLRequest(url: try XCTUnwrap(URL(string: "gopher://127.0.0.1:70/"))))
-            .response()
+        let gopher = await session.request(
+            .urlRequest(URLRequest(url: try XCTUnwrap(URL(string: "gopher://127.0.0.1:70/"))))
+        )
+        .response()
         XCTAssertSameError(gopher.error, .unsupportedScheme("gopher"))
         let target = "file:///etc/passwd".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let redirect = await session.request(request("/redirect?to=\(target)")).response()
+        let redirect = await session.request(.urlRequest(request("/redirect?to=\(target)"))).response()
         XCTAssertSameError(redirect.error, .redirectRefused(location: "file:///etc/passwd"))
     }
 
     func testInvalidURLStringIsATypedError() async {
-        let response = await session.request("http://exa mple.com/").response()
+        let response = await session.request(.url("http://exa mple.com/")).response()
         XCTAssertSameError(response.error, .invalidURL("http://exa mple.com/"))
     }
 }

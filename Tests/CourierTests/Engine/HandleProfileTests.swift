@@ -17,7 +17,7 @@ final class HandleProfileTests: XCTestCase {
         let options = sessionOptions()
         var copy = options
         copy.requestTimeout = 5  // a request option: not part of the profile
-        copy.target = URL(string: "http://example.com/")
+        copy.target = .url("http://example.com/")
         XCTAssertTrue(options.handleProfile === copy.handleProfile)
         XCTAssertTrue(
             options.handleProfile.matches(TransferOptions(configuration: Session.Configuration()).handleProfile))
@@ -55,10 +55,10 @@ final class HandleProfileTests: XCTestCase {
         configuration.security.maxResponseSize = 2_000
         configuration.security.maxDownloadSize = nil
         let session = Session(configuration: configuration)
-        _ = try await session.request(server.url("/bytes?size=100")).validate().data()
+        _ = try await session.request(.url(server.url("/bytes?size=100"))).validate().data()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("profile-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: file) }
-        let response = await session.download(server.url("/bytes?size=50000"), to: file).validate().response()
+        let response = await session.download(.url(server.url("/bytes?size=50000")), to: file).validate().response()
         XCTAssertNil(response.error)
         XCTAssertEqual(try Data(contentsOf: file).count, 50_000)
     }

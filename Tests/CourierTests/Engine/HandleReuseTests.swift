@@ -51,9 +51,10 @@ final class HandleReuseTests: XCTestCase {
         for (index, step) in steps.enumerated() {
             let headers = step.header.map { ["X-Step": $0] } ?? [:]
             let response = await session.request(
-                request(
-                    "/echo", method: step.method, body: step.body,
-                    headers: headers)
+                .urlRequest(
+                    request(
+                        "/echo", method: step.method, body: step.body,
+                        headers: headers))
             ).validate().response()
             XCTAssertNil(response.error, "step \(index)")
             let recorded = server.recordedRequests(path: "/echo").last
@@ -70,12 +71,12 @@ final class HandleReuseTests: XCTestCase {
     }
 
     func testARequestTimeoutDoesNotStayOnThePooledHandle() async throws {
-        let short = await session.request(request("/delay?ms=600", method: "GET", timeout: 0.2)).response()
+        let short = await session.request(.urlRequest(request("/delay?ms=600", method: "GET", timeout: 0.2))).response()
         guard short.error == .timedOut else {
             return XCTFail("expected a timeout, got \(String(describing: short.error))")
         }
         // The next request has no timeout at all: it must not inherit 0.2 s.
-        let long = await session.request(request("/delay?ms=600", method: "GET")).validate().response()
+        let long = await session.request(.urlRequest(request("/delay?ms=600", method: "GET"))).validate().response()
         XCTAssertNil(long.error)
         XCTAssertEqual(long.value.flatMap { $0.map { String(decoding: $0, as: UTF8.self) } }, "done")
     }
@@ -84,8 +85,8 @@ final class HandleReuseTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.automaticDecompression = false
         let plain = Session(configuration: configuration)
-        let compressed = try await Session().request(request("/gzip", method: "GET")).validate().data()
-        let raw = try await plain.request(request("/gzip", method: "GET")).validate().data()
+        let compressed = try await Session().request(.urlRequest(request("/gzip", method: "GET"))).validate().data()
+        let raw = try await plain.request(.urlRequest(request("/gzip", method: "GET"))).validate().data()
         XCTAssertNotEqual(compressed, raw, "decompression follows each session's own setting")
         XCTAssertEqual(server.recordedRequests(path: "/gzip").last?.header("Accept-Encoding"), nil)
     }

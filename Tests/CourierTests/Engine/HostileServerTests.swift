@@ -9,7 +9,7 @@ final class HostileServerTests: XCTestCase {
 
     private func fetch(reply: String) async -> DataResponse<Data?> {
         let server = Loopback.RawReplyServer(reply: Array(reply.utf8))
-        let response = await session.request("http://127.0.0.1:\(server.port)/").response()
+        let response = await session.request(.url("http://127.0.0.1:\(server.port)/")).response()
         withExtendedLifetime(server) {}
         return response
     }
@@ -50,16 +50,16 @@ final class HostileServerTests: XCTestCase {
     func testHugeHeaderIsRefused() async throws {
         let server = try TestHTTPServer()
         defer { server.shutdown() }
-        let small = await session.request(server.url("/large-header?size=10000")).response()
+        let small = await session.request(.url(server.url("/large-header?size=10000"))).response()
         XCTAssertEqual(small.head?.value(forHeader: "X-Large")?.count, 10000)
-        let huge = await session.request(server.url("/large-header?size=300000")).response()
+        let huge = await session.request(.url(server.url("/large-header?size=300000"))).response()
         XCTAssertNotNil(huge.error, "libcurl caps a header line at 100 KB")
     }
 
     func testDeflateBombRouteIsValidAndSmallOnTheWire() async throws {
         let server = try TestHTTPServer()
         defer { server.shutdown() }
-        let response = await session.request(server.url("/deflate-bomb?size=1000003")).response()
+        let response = await session.request(.url(server.url("/deflate-bomb?size=1000003"))).response()
         XCTAssertNil(response.error)
         XCTAssertEqual(response.data?.count, 1_000_003)
         XCTAssertEqual(response.data?.contains { $0 != 0 }, false)

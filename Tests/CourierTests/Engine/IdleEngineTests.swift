@@ -42,14 +42,14 @@ final class IdleEngineTests: XCTestCase {
         configuration.timeouts.idle = 30
         let session = Session(configuration: configuration)
         for path in ["/hello", "/bytes?size=100000", "/redirect-chain?n=2", "/status/404"] {
-            let response = await session.request(server.url(path)).response()
+            let response = await session.request(.url(server.url(path))).response()
             XCTAssertNotNil(response.statusCode, path)
         }
         let rounds = try await roundsWhileIdle(session)
         XCTAssertEqual(rounds, 0, "an idle engine woke \(rounds) times")
         XCTAssertEqual(session.liveHandleCount, 0)
         // A command still wakes it at once.
-        let response = await session.request(server.url("/hello")).response()
+        let response = await session.request(.url(server.url("/hello"))).response()
         XCTAssertEqual(response.statusCode, 200)
     }
 }

@@ -25,7 +25,7 @@ final class LifecycleTests: XCTestCase {
             for round in 0..<5 {
                 for path in paths {
                     group.addTask {
-                        let request = session.request(server.url(path))
+                        let request = session.request(.url(server.url(path)))
                         if round.isMultiple(of: 2), path == "/never" { request.cancel() }
                         _ = await request.response()
                         calls.increment()
@@ -38,7 +38,7 @@ final class LifecycleTests: XCTestCase {
         var invalid = URLRequest(url: server.url("/hello"))
         invalid.setValue("v", forHTTPHeaderField: "Bad Name")
         for _ in 0..<3 {
-            let response = await session.request(invalid).response()
+            let response = await session.request(.urlRequest(invalid)).response()
             XCTAssertNotNil(response.error)
         }
         XCTAssertEqual(session.liveHandleCount, 0)
@@ -53,7 +53,7 @@ final class LifecycleTests: XCTestCase {
         defer { server.shutdown() }
         let before = Self.threadCount()
         for _ in 0..<30 {
-            let response = await Session().request(server.url("/hello")).response()
+            let response = await Session().request(.url(server.url("/hello"))).response()
             XCTAssertEqual(response.statusCode, 200)
         }
         // Each dropped session stops its engine thread: 30 leaked threads would show here.
@@ -61,7 +61,7 @@ final class LifecycleTests: XCTestCase {
         XCTAssertLessThan(Self.threadCount(), before + 10)
         // A session dropped while a handler is pending stays alive until the request completes.
         let done = expectation(description: "handler ran")
-        Session().request(server.url("/delay?ms=50")).response { response in
+        Session().request(.url(server.url("/delay?ms=50"))).response { response in
             XCTAssertEqual(response.statusCode, 200)
             done.fulfill()
         }
@@ -76,7 +76,7 @@ final class LifecycleTests: XCTestCase {
         queue.setSpecific(key: key, value: "delivery")
         let done = expectation(description: "delivered")
         let calls = Counter()
-        Session.default.request(server.url("/hello")).responseString(queue: queue) { response in
+        Session.default.request(.url(server.url("/hello"))).responseString(queue: queue) { response in
             XCTAssertEqual(DispatchQueue.getSpecific(key: key), "delivery")
             XCTAssertEqual(response.value, "Hello, Courier")
             calls.increment()

@@ -15,13 +15,14 @@ final class ProxyTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.proxy = .url(proxy.baseURL.absoluteString)
         // The origin host does not resolve: only the proxy can answer.
-        _ = await Session(configuration: configuration).request("http://origin.courier.invalid/echo?x=1").response()
+        _ = await Session(configuration: configuration).request(.url("http://origin.courier.invalid/echo?x=1"))
+            .response()
         let seen = try XCTUnwrap(proxy.recordedRequests.first)
         XCTAssertEqual(seen.rawTarget, "http://origin.courier.invalid/echo?x=1", "a proxy gets the absolute URL")
         XCTAssertEqual(seen.header("Host"), "origin.courier.invalid")
 
         configuration.proxy = .url(proxy.baseURL.absoluteString, bypass: ["127.0.0.1"])
-        let bypassed = await Session(configuration: configuration).request(origin.url("/hello")).response()
+        let bypassed = await Session(configuration: configuration).request(.url(origin.url("/hello"))).response()
         XCTAssertEqual(bypassed.statusCode, 200)
         XCTAssertEqual(proxy.recordedRequests.count, 1, "bypassed hosts are reached directly")
         XCTAssertEqual(origin.requestsServed, 1)
@@ -35,12 +36,12 @@ final class ProxyTests: XCTestCase {
         setenv("http_proxy", proxy.baseURL.absoluteString, 1)
         defer { unsetenv("http_proxy") }
         let target = "http://origin.courier.invalid/hello"
-        _ = await Session().request(target).response()
+        _ = await Session().request(.url(target)).response()
         XCTAssertEqual(proxy.recordedRequests.first?.rawTarget, target, "the default honours http_proxy")
 
         var configuration = Session.Configuration()
         configuration.proxy = .none
-        let direct = await Session(configuration: configuration).request(origin.url("/hello")).response()
+        let direct = await Session(configuration: configuration).request(.url(origin.url("/hello"))).response()
         XCTAssertEqual(direct.statusCode, 200)
         XCTAssertEqual(origin.requestsServed, 1)
         XCTAssertEqual(proxy.recordedRequests.count, 1, ".none ignores http_proxy")

@@ -63,7 +63,7 @@ final class RedirectAndSchemeTableTests: XCTestCase {
         ] {
             // A string URL.
             do {
-                _ = try url.asURLRequest()
+                _ = try AdHocRequest.url(url).asURLRequest()
                 XCTAssertTrue(allowed, "\(url) was accepted as a string URL")
             } catch {
                 XCTAssertFalse(allowed, "\(url) was refused as a string URL")

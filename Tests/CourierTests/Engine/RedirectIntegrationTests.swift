@@ -36,7 +36,7 @@ final class RedirectIntegrationTests: XCTestCase {
     func testSecretsAreDroppedOnCrossHostRedirect() async throws {
         // Another port, and `localhost` instead of 127.0.0.1: both change the origin.
         let target = try XCTUnwrap(URL(string: "http://localhost:\(other.port)/echo"))
-        let echo = try await session.request(redirect(to: target)).validate().decodable(TestHTTPEcho.self)
+        let echo = try await session.request(.urlRequest(redirect(to: target))).validate().decodable(TestHTTPEcho.self)
         for name in ["authorization", "cookie", "proxy-authorization", "x-api-key"] {
             XCTAssertNil(echo.headers[name], "\(name) must not cross origins")
         }
@@ -45,7 +45,8 @@ final class RedirectIntegrationTests: XCTestCase {
     }
 
     func testSecretsAreKeptOnSameOriginRedirect() async throws {
-        let echo = try await session.request(redirect(to: origin.url("/echo"))).validate().decodable(TestHTTPEcho.self)
+        let echo = try await session.request(.urlRequest(redirect(to: origin.url("/echo")))).validate().decodable(
+            TestHTTPEcho.self)
         XCTAssertEqual(echo.headers["authorization"], "Bearer secret")
         XCTAssertEqual(echo.headers["cookie"], "sid=1")
         XCTAssertEqual(echo.headers["x-api-key"], "key-1")
@@ -55,21 +56,21 @@ final class RedirectIntegrationTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.security.secretHeaders = ["X-Request-Id"]
         let target = try XCTUnwrap(URL(string: "http://localhost:\(other.port)/echo"))
-        let echo = try await Session(configuration: configuration).request(redirect(to: target))
+        let echo = try await Session(configuration: configuration).request(.urlRequest(redirect(to: target)))
             .decodable(TestHTTPEcho.self)
         XCTAssertNil(echo.headers["x-request-id"])
         XCTAssertNil(echo.headers["authorization"])
     }
 
     func testChainWithinTheLimitIsFollowed() async throws {
-        let response = await session.request(origin.url("/redirect-chain?n=10")).response()
+        let response = await session.request(.url(origin.url("/redirect-chain?n=10"))).response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(response.metrics?.redirectCount, 10)
         XCTAssertEqual(origin.connectionsAccepted, 1, "redirect hops reuse the connection")
     }
 
     func testChainBeyondTheLimitFails() async {
-        let response = await session.request(origin.url("/redirect-chain?n=11")).response()
+        let response = await session.request(.url(origin.url("/redirect-chain?n=11"))).response()
         XCTAssertSameError(response.error, .tooManyRedirects(limit: 10))
         XCTAssertEqual(origin.recordedRequests(path: "/redirect-chain").count, 11)
     }
@@ -81,7 +82,7 @@ final class RedirectIntegrationTests: XCTestCase {
             var request = URLRequest(url: origin.url("/redirect?to=\(target)&status=\(status)"))
             request.httpMethod = "POST"
             request.httpBody = Data("data".utf8)
-            let echo = try await session.request(request).validate().decodable(TestHTTPEcho.self)
+            let echo = try await session.request(.urlRequest(request)).validate().decodable(TestHTTPEcho.self)
             XCTAssertEqual(echo.method, method, "\(status)")
             XCTAssertEqual(echo.body ?? "", body, "\(status)")
         }

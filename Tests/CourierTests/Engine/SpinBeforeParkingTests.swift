@@ -27,7 +27,7 @@ final class SpinBeforeParkingTests: XCTestCase {
             let session = session(spinning: spinning)
             XCTAssertEqual(session.awaitSpinner.isEnabled, spinning)
             for n in 0..<40 {
-                let data = try await session.request(server.url("/echo?n=\(n)")).data()
+                let data = try await session.request(.url(server.url("/echo?n=\(n)"))).data()
                 let echo = try JSONDecoder().decode(TestHTTPEcho.self, from: data)
                 XCTAssertEqual(echo.query["n"], "\(n)", "spinning \(spinning): request \(n) got another's response")
             }
@@ -44,7 +44,7 @@ final class SpinBeforeParkingTests: XCTestCase {
                 // A gap of `pause` µs between one request's end and the next: within the loop's
                 // window, about at its edge, and beyond it (the loop has parked).
                 for _ in 0..<5 {
-                    let body = try await session.request(url).data()
+                    let body = try await session.request(.url(url)).data()
                     XCTAssertEqual(String(decoding: body, as: UTF8.self), "Hello, Courier")
                     usleep(useconds_t(pause))
                 }
@@ -53,7 +53,7 @@ final class SpinBeforeParkingTests: XCTestCase {
             let done = expectation(description: "handlers")
             done.expectedFulfillmentCount = 10
             for _ in 0..<10 {
-                session.request(url).responseData { _ in
+                session.request(.url(url)).responseData { _ in
                     calls.increment()
                     done.fulfill()
                 }
@@ -67,7 +67,7 @@ final class SpinBeforeParkingTests: XCTestCase {
     func testCancellingASpinningAwaitEndsWithCancelled() async throws {
         let session = session(spinning: true)
         // Fast requests first, so the window is wide when the slow one is awaited.
-        for _ in 0..<10 { _ = try await session.request(server.url("/hello")).data() }
+        for _ in 0..<10 { _ = try await session.request(.url(server.url("/hello"))).data() }
         let url = server.url("/never")
         let task = dataTask(session, url)
         task.cancel()

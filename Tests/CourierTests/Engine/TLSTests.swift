@@ -33,7 +33,7 @@ final class TLSTests: XCTestCase {
 
     func testUntrustedCertificateIsRejectedByDefault() async throws {
         let env = try environment()
-        let response = await Session().request(env.url + "/info").response()
+        let response = await Session().request(.url(env.url + "/info")).response()
         guard response.error == .tlsFailure else {
             return XCTFail("expected tlsFailure, got \(String(describing: response.error))")
         }
@@ -42,7 +42,7 @@ final class TLSTests: XCTestCase {
     func testCustomCAGivesHTTP2WithMetrics() async throws {
         let env = try environment()
         let trusted = session { $0.tls.caCertificateFile = env.ca }
-        let response = await trusted.request(env.url + "/info").decodableResponse(of: Info.self)
+        let response = await trusted.request(.url(env.url + "/info")).decodableResponse(of: Info.self)
         XCTAssertEqual(response.value?.protocol_, "HTTP/2.0")
         XCTAssertEqual(response.metrics?.httpVersion, .http2)
         let metrics = try XCTUnwrap(response.metrics)
@@ -57,7 +57,7 @@ final class TLSTests: XCTestCase {
             $0.tls.caCertificateFile = env.ca
             $0.maxHTTPVersion = .http1_1
         }
-        let info = try await http1.request(env.url + "/info").decodable(Info.self)
+        let info = try await http1.request(.url(env.url + "/info")).decodable(Info.self)
         XCTAssertEqual(info.protocol_, "HTTP/1.1")
     }
 
@@ -67,13 +67,13 @@ final class TLSTests: XCTestCase {
             $0.tls.caCertificateFile = env.ca
             $0.tls.pinnedPublicKeyHashes = [env.pin]
         }
-        let good = await pinned.request(env.url + "/info").response()
+        let good = await pinned.request(.url(env.url + "/info")).response()
         XCTAssertEqual(good.statusCode, 200)
         let wrong = session {
             $0.tls.caCertificateFile = env.ca
             $0.tls.pinnedPublicKeyHashes = [Data(repeating: 7, count: 32).base64EncodedString()]
         }
-        let mismatch = await wrong.request(env.url + "/info").response()
+        let mismatch = await wrong.request(.url(env.url + "/info")).response()
         XCTAssertEqual(mismatch.error, .pinnedKeyMismatch)
     }
 
@@ -83,10 +83,10 @@ final class TLSTests: XCTestCase {
             $0.tls.caCertificateFile = env.ca
             $0.tls.clientCertificate = .init(certificateFile: env.clientCert, privateKeyFile: env.clientKey)
         }
-        let info = try await mutual.request(env.url + "/info").decodable(Info.self)
+        let info = try await mutual.request(.url(env.url + "/info")).decodable(Info.self)
         XCTAssertEqual(info.client, "SUCCESS")
         let anonymous = session { $0.tls.caCertificateFile = env.ca }
-        let none = try await anonymous.request(env.url + "/info").decodable(Info.self)
+        let none = try await anonymous.request(.url(env.url + "/info")).decodable(Info.self)
         XCTAssertEqual(none.client, "NONE")
     }
 
@@ -96,7 +96,7 @@ final class TLSTests: XCTestCase {
         let url = env.url + "/info"
         let connections = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<32 {
-                group.addTask { try? await trusted.request(url).decodable(Info.self).connection }
+                group.addTask { try? await trusted.request(.url(url)).decodable(Info.self).connection }
             }
             var seen: [String?] = []
             for await connection in group { seen.append(connection) }
@@ -115,7 +115,7 @@ final class TLSTests: XCTestCase {
         let connections = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<requests {
                 group.addTask {
-                    let response = await trusted.request(url).validate().response()
+                    let response = await trusted.request(.url(url)).validate().response()
                     return response.error == nil && response.data?.count == 262_144
                         ? response.head?.value(forHeader: "X-Connection") : nil
                 }
@@ -147,7 +147,7 @@ final class TLSTests: XCTestCase {
         let env = try environment()
         let trusted = session { $0.tls.caCertificateFile = env.ca }
         let size = 256 << 20
-        let stream = trusted.streamRequest(env.url + "/big", bufferSize: 64 << 10)
+        let stream = trusted.streamRequest(.url(env.url + "/big"), bufferSize: 64 << 10)
         let before = Self.residentBytes()
         let head = try await stream.validate().head()
         XCTAssertEqual(head.httpVersion, .http2)

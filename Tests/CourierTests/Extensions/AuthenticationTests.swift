@@ -74,7 +74,7 @@ final class AuthenticationTests: XCTestCase {
         let auth = interceptor()
         let session = session(auth)
         let signIn = await session.request(route("/signin", .none)).response()
-        let plain = await session.request(server.url("/signin")).response()
+        let plain = await session.request(.url(server.url("/signin"))).response()
         XCTAssertEqual(signIn.statusCode, 401, "the sign-in's own 401 is the caller's to handle")
         XCTAssertEqual(plain.statusCode, 401)
         XCTAssertEqual(server.recordedRequests(path: "/signin").map { $0.header("Authorization") }, [nil, nil])

@@ -45,7 +45,8 @@ final class InterceptorTests: XCTestCase {
         let session = Session.with(
             plugins: [RecordingPlugin(name: "plugin", log: EventLog())],
             interceptors: [Tagging(name: "session", calls: calls)])
-        _ = await session.request(server.url("/hello")).interceptor(Tagging(name: "request", calls: calls)).response()
+        _ = await session.request(.url(server.url("/hello"))).interceptor(Tagging(name: "request", calls: calls))
+            .response()
         let sent = server.recordedRequests(path: "/hello").first
         XCTAssertEqual(sent?.header("X-Adapted"), "session,request")
         XCTAssertEqual(sent?.header("X-Plugins"), "plugin")
@@ -57,7 +58,7 @@ final class InterceptorTests: XCTestCase {
                 throw TestFailure("keychain locked")
             }
         }
-        let response = await Session.with(interceptors: [Broken()]).request(server.url("/hello")).response()
+        let response = await Session.with(interceptors: [Broken()]).request(.url(server.url("/hello"))).response()
         XCTAssertSameError(
             response.error, .adaptationFailed(interceptor: "Broken", underlying: TestFailure("keychain locked")))
         XCTAssertEqual((response.error?.underlying as? TestFailure)?.description, "keychain locked")
@@ -66,7 +67,7 @@ final class InterceptorTests: XCTestCase {
 
     func testAnAdapterMayFailWithItsOwnCourierError() async {
         let refuse = Interceptor(adapt: { _, _ in throw CourierError.invalidRequest(reason: "no session") })
-        let response = await Session.default.request(server.url("/hello")).interceptor(refuse).response()
+        let response = await Session.default.request(.url(server.url("/hello"))).interceptor(refuse).response()
         XCTAssertSameError(response.error, .invalidRequest(reason: "no session"))
     }
 
@@ -78,7 +79,7 @@ final class InterceptorTests: XCTestCase {
             plugins: [RecordingPlugin(name: "P", log: log)],
             interceptors: [Tagging(name: "T", calls: calls)],
             retryPolicy: RetryPolicy(maxRetries: 3), clock: TestClock())
-        let response = await session.request(server.url("/flaky")).response()
+        let response = await session.request(.url(server.url("/flaky"))).response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(response.metrics?.retryCount, 2)
         XCTAssertEqual(response.metrics?.attempts, 3)
@@ -99,7 +100,7 @@ final class InterceptorTests: XCTestCase {
             attempts.append("\(context.attempt):\(response.statusCode ?? 0)")
             return response.statusCode == 418 ? .retry(after: 0) : .doNotRetry
         })
-        let response = await Session.default.request(server.url("/teapot")).interceptor(retrier).response()
+        let response = await Session.default.request(.url(server.url("/teapot"))).interceptor(retrier).response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(attempts.all, ["0:418", "1:200"])
         XCTAssertEqual(response.metrics?.retryCount, 1)
@@ -109,7 +110,7 @@ final class InterceptorTests: XCTestCase {
         let failing = Interceptor(retry: { _, response, _ in
             response.statusCode == 404 ? .fail(.invalidRequest(reason: "gone for good")) : .doNotRetry
         })
-        let response = await Session.default.request(server.url("/missing")).interceptor(failing).response()
+        let response = await Session.default.request(.url(server.url("/missing"))).interceptor(failing).response()
         XCTAssertSameError(response.error, .invalidRequest(reason: "gone for good"))
         XCTAssertEqual(response.statusCode, 404)
     }
@@ -131,7 +132,7 @@ final class InterceptorTests: XCTestCase {
         let composed = Interceptor([
             Tagging(name: "a", calls: calls), first, second, Tagging(name: "b", calls: calls), third
         ])
-        let response = await Session.default.request(server.url("/busy")).interceptor(composed).response()
+        let response = await Session.default.request(.url(server.url("/busy"))).interceptor(composed).response()
         XCTAssertEqual(asked.all, ["first", "second", "first", "second", "third"])
         XCTAssertEqual(response.error, .cancelled, "the third retrier failed the 200")
         XCTAssertEqual(server.recordedRequests(path: "/busy").first?.header("X-Adapted"), "a,b")
@@ -143,7 +144,7 @@ final class InterceptorTests: XCTestCase {
         flaky("/later", failures: 1, retryAfter: "7")
         let clock = TestClock()
         let session = Session.with(retryPolicy: RetryPolicy(maxRetries: 2, maxDelay: 30), clock: clock)
-        let response = await session.request(server.url("/later")).response()
+        let response = await session.request(.url(server.url("/later"))).response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(clock.scheduledDelays, [7])
     }
@@ -156,7 +157,7 @@ final class InterceptorTests: XCTestCase {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         flaky("/date", failures: 1, retryAfter: formatter.string(from: clock.now.addingTimeInterval(12)))
         let session = Session.with(retryPolicy: RetryPolicy(maxRetries: 1, maxDelay: 30), clock: clock)
-        _ = await session.request(server.url("/date")).response()
+        _ = await session.request(.url(server.url("/date"))).response()
         XCTAssertEqual(clock.scheduledDelays, [12])
     }
 
@@ -164,7 +165,7 @@ final class InterceptorTests: XCTestCase {
         flaky("/backoff", failures: 3)
         let clock = TestClock()
         let session = Session.with(retryPolicy: RetryPolicy(maxRetries: 3, baseDelay: 2, maxDelay: 60), clock: clock)
-        let response = await session.request(server.url("/backoff")).response()
+        let response = await session.request(.url(server.url("/backoff"))).response()
         XCTAssertEqual(response.metrics?.retryCount, 3)
         let delays = clock.scheduledDelays
         XCTAssertEqual(delays.count, 3)
@@ -183,7 +184,7 @@ final class InterceptorTests: XCTestCase {
         let session = Session.with(
             interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 2, maxDelay: 30),
             clock: clock)
-        let response = await session.request(server.url("/both")).response()
+        let response = await session.request(.url(server.url("/both"))).response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(clock.scheduledDelays, [3, 3])
     }
@@ -192,7 +193,8 @@ final class InterceptorTests: XCTestCase {
         flaky("/once", failures: 1, retryAfter: "1")
         let clock = TestClock()
         let session = Session.with(clock: clock)
-        let response = await session.request(server.url("/once")).interceptor(RetryPolicy(maxRetries: 1)).response()
+        let response = await session.request(.url(server.url("/once"))).interceptor(RetryPolicy(maxRetries: 1))
+            .response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(clock.scheduledDelays, [1])
     }
@@ -205,7 +207,7 @@ final class InterceptorTests: XCTestCase {
         request.httpMethod = "POST"
         request.httpBody = Data("card=4111".utf8)
         let clock = TestClock()
-        let response = await Session.with(retryPolicy: .default, clock: clock).request(request).response()
+        let response = await Session.with(retryPolicy: .default, clock: clock).request(.urlRequest(request)).response()
         XCTAssertEqual(response.statusCode, 503)
         XCTAssertEqual(server.recordedRequests(path: "/submit").count, 1)
         XCTAssertEqual(clock.scheduledDelays, [])
@@ -217,7 +219,7 @@ final class InterceptorTests: XCTestCase {
         let session = Session.with(
             interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 3, maxDelay: 60),
             clock: clock)
-        let request = session.request(server.url("/slow"))
+        let request = session.request(.url(server.url("/slow")))
         let (done, calls) = expectCancellation(of: request)
         try await clock.waitUntilPending(timeout: 60)
         XCTAssertEqual(clock.scheduledDelays, [20])
@@ -236,7 +238,7 @@ final class InterceptorTests: XCTestCase {
             try await Task.sleep(nanoseconds: 60_000_000_000)
             return request
         })
-        let request = Session.default.request(server.url("/hello")).interceptor(hanging)
+        let request = Session.default.request(.url(server.url("/hello"))).interceptor(hanging)
         let done = expectCancellation(of: request).done
         await waitUntil { adapting.value == 1 }
         XCTAssertEqual(adapting.value, 1, "cancelled while the adapter hangs")
@@ -254,7 +256,9 @@ final class InterceptorTests: XCTestCase {
             return request
         })
         let url = server.url("/hello")
-        _ = await Tenant.$id.withValue("acme") { await Session.default.request(url).interceptor(stamp).response() }
+        _ = await Tenant.$id.withValue("acme") {
+            await Session.default.request(.url(url)).interceptor(stamp).response()
+        }
         XCTAssertEqual(server.recordedRequests(path: "/hello").first?.header("X-Tenant"), "acme")
     }
 
@@ -264,10 +268,10 @@ final class InterceptorTests: XCTestCase {
         weak var intercepted: DataRequest?
         let session = Session.with(retryPolicy: RetryPolicy(maxRetries: 1), clock: TestClock())
         do {
-            let one = session.request(server.url("/free"))
+            let one = session.request(.url(server.url("/free")))
             direct = one
             _ = await one.response()
-            let two = session.request(server.url("/free")).interceptor(Interceptor()).plugin(
+            let two = session.request(.url(server.url("/free"))).interceptor(Interceptor()).plugin(
                 RecordingPlugin(name: "P", log: EventLog()))
             intercepted = two
             _ = await two.response()

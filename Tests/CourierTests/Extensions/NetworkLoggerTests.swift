@@ -38,8 +38,8 @@ final class NetworkLoggerTests: XCTestCase {
 
     func testBasicLevelWritesARequestLineAndAResponseLine() async {
         let session = session(.basic)
-        _ = await session.request(server.url("/hello")).response()
-        _ = await session.request(server.url("/hello")).response()
+        _ = await session.request(.url(server.url("/hello"))).response()
+        _ = await session.request(.url(server.url("/hello"))).response()
         let lines = messages
         XCTAssertEqual(lines.count, 4)
         XCTAssertEqual(lines[0], "→ #1 GET \(server.url("/hello").absoluteString)")
@@ -55,16 +55,16 @@ final class NetworkLoggerTests: XCTestCase {
         let url = server.url("/hello")
         let entries = self.entries
         let seenByHandler = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-            session.request(url).response { _ in continuation.resume(returning: entries.withLock { $0.count }) }
+            session.request(.url(url)).response { _ in continuation.resume(returning: entries.withLock { $0.count }) }
         }
         XCTAssertEqual(seenByHandler, 2, "request and response lines were written before the completion handler ran")
-        _ = await session.request(url).response()
+        _ = await session.request(.url(url)).response()
         XCTAssertEqual(messages.count, 4, "and before the await returned")
     }
 
     func testFailuresAreLoggedWithTheirKind() async {
         let session = session(.basic)
-        _ = await session.request("http://127.0.0.1:\(Loopback.closedPort())/").response()
+        _ = await session.request(.url("http://127.0.0.1:\(Loopback.closedPort())/")).response()
         XCTAssertEqual(entries.withLock { $0.last?.kind }, .failure)
         XCTAssertTrue(messages.last?.hasPrefix("✕ #1 GET http://127.0.0.1:") == true, messages.last ?? "")
         XCTAssertTrue(messages.last?.contains("cannotConnect: Cannot connect") == true, messages.last ?? "")
@@ -81,7 +81,7 @@ final class NetworkLoggerTests: XCTestCase {
             $0.retryPolicy = RetryPolicy(maxRetries: 1)
             $0.clock = TestClock()
         }
-        _ = await session.request(server.url("/flaky")).response()
+        _ = await session.request(.url(server.url("/flaky"))).response()
         let lines = messages
         XCTAssertEqual(lines.count, 4)
         XCTAssertTrue(lines[1].hasPrefix("← #1 503 "), lines[1])
@@ -92,8 +92,8 @@ final class NetworkLoggerTests: XCTestCase {
     func testOffLogsNothing() async {
         XCTAssertFalse(NetworkLogger(level: .off).isEnabled)
         let session = session(.off)
-        _ = await session.request(server.url("/hello")).response()
-        _ = await session.request(server.url("/hello")).plugin(logger(.off)).response()
+        _ = await session.request(.url(server.url("/hello"))).response()
+        _ = await session.request(.url(server.url("/hello"))).plugin(logger(.off)).response()
         XCTAssertEqual(messages, [])
     }
 
@@ -103,14 +103,14 @@ final class NetworkLoggerTests: XCTestCase {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(#"{"title":"new"}"#.utf8)
-        _ = await session(.headers).request(request).response()
+        _ = await session(.headers).request(.urlRequest(request)).response()
         let headers = messages.joined(separator: "\n")
         XCTAssertTrue(headers.contains("    Content-Type: application/json"), headers)
         XCTAssertTrue(headers.contains("    X-Trace: abc"), headers)
         XCTAssertFalse(headers.contains("Ada"), "no body at .headers")
 
         entries.withLock { $0 = [] }
-        _ = await session(.body).request(request).response()
+        _ = await session(.body).request(.urlRequest(request)).response()
         let bodies = messages.joined(separator: "\n")
         XCTAssertTrue(bodies.contains("    {\n      \"title\" : \"new\"\n    }"), bodies)
         XCTAssertTrue(bodies.contains("\"name\" : \"Ada\""), bodies)
@@ -121,8 +121,8 @@ final class NetworkLoggerTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.plugins = [logger(.body, maxBodyLength: 100)]
         let session = Session(configuration: configuration)
-        _ = await session.request(server.url("/long")).response()
-        _ = await session.request(server.url("/bytes?size=2000")).response()
+        _ = await session.request(.url(server.url("/long"))).response()
+        _ = await session.request(.url(server.url("/bytes?size=2000"))).response()
         let text = messages.joined(separator: "\n")
         XCTAssertTrue(text.contains(String(repeating: "x", count: 100) + "… (truncated; 10000 bytes in all)"), text)
         XCTAssertFalse(text.contains(String(repeating: "x", count: 101)))
@@ -165,23 +165,23 @@ final class NetworkLoggerTests: XCTestCase {
         login.setValue("application/json", forHTTPHeaderField: "Content-Type")
         login.httpBody = Data(
             #"{"email":"ada@example.com","password":"jsonpw-S7","device":{"pushToken":"x","Token":"nested-S8"}}"#.utf8)
-        _ = await session.request(login).response()
+        _ = await session.request(.urlRequest(login)).response()
 
         var form = URLRequest(url: server.url("/hello"))
         form.httpMethod = "POST"
         form.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         form.httpBody = Data("user=ada&pw=form-S9".utf8)
-        _ = await session.request(form).response()
+        _ = await session.request(.urlRequest(form)).response()
 
-        _ = await session.request(server.url("/denied")).response()
-        _ = await session.request(server.url("/broken")).response()
-        let redirected = await session.request(server.url("/redirect?to=/hello%3Faccess_token%3Dredirect-S14"))
+        _ = await session.request(.url(server.url("/denied"))).response()
+        _ = await session.request(.url(server.url("/broken"))).response()
+        let redirected = await session.request(.url(server.url("/redirect?to=/hello%3Faccess_token%3Dredirect-S14")))
             .response()
         XCTAssertEqual(redirected.metrics?.redirectCount, 1)
         var configuration = Session.Configuration()
         configuration.plugins = [logger(.headers)]
         configuration.redirectPolicy = .doNotFollow
-        _ = await Session(configuration: configuration).request(server.url("/moved")).response()
+        _ = await Session(configuration: configuration).request(.url(server.url("/moved"))).response()
 
         let lines = messages.flatMap { $0.split(separator: "\n").map(String.init) }
         for secret in secrets {
@@ -210,7 +210,7 @@ final class NetworkLoggerTests: XCTestCase {
         request.setValue("Bearer echo-S20-token", forHTTPHeaderField: "Authorization")
         request.setValue("apikey-S21", forHTTPHeaderField: "X-Api-Key")
         request.setValue("visible-V1", forHTTPHeaderField: "X-Trace")
-        _ = await session.request(request).response()
+        _ = await session.request(.urlRequest(request)).response()
         let text = messages.joined(separator: "\n")
         XCTAssertTrue(text.contains("visible-V1"), text)
         XCTAssertTrue(text.contains("Authorization"), text)

@@ -19,7 +19,7 @@ final class PluginTests: XCTestCase {
         let log = EventLog()
         let session = Session.with(plugins: [RecordingPlugin(name: "A", log: log), RecordingPlugin(name: "B", log: log)]
         )
-        let response = await session.request(server.url("/hello")).plugin(RecordingPlugin(name: "C", log: log))
+        let response = await session.request(.url(server.url("/hello"))).plugin(RecordingPlugin(name: "C", log: log))
             .response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(
@@ -47,7 +47,7 @@ final class PluginTests: XCTestCase {
             }
         }
         let session = Session.with(plugins: [Rewrite()])
-        let text = try await session.request(server.url("/hello")).string()
+        let text = try await session.request(.url(server.url("/hello"))).string()
         XCTAssertEqual(text, "processed")
         XCTAssertEqual(server.recordedRequests(path: "/echo").first?.header("X-Rewritten"), "yes")
         XCTAssertTrue(server.recordedRequests(path: "/hello").isEmpty)
@@ -65,7 +65,7 @@ final class PluginTests: XCTestCase {
             }
         }
         server.route("/flagged") { _ in .jsonString(#"{"ok":false}"#) }
-        let response = await Session.with(plugins: [Envelope()]).request(server.url("/flagged")).response()
+        let response = await Session.with(plugins: [Envelope()]).request(.url(server.url("/flagged"))).response()
         XCTAssertSameError(response.error, .unacceptableStatusCode(599))
         XCTAssertEqual(response.statusCode, 200)
     }
@@ -74,7 +74,7 @@ final class PluginTests: XCTestCase {
         let log = EventLog()
         let session = Session.with(plugins: [RecordingPlugin(name: "P", log: log)])
         let seen = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
-            session.request(server.url("/hello")).response { _ in continuation.resume(returning: log.all) }
+            session.request(.url(server.url("/hello"))).response { _ in continuation.resume(returning: log.all) }
         }
         XCTAssertTrue(seen.contains("P.didReceive.200"))
         XCTAssertEqual(seen.last, "P.process")
@@ -83,7 +83,7 @@ final class PluginTests: XCTestCase {
     func testDidReceiveAndProcessFinishBeforeAnAsyncReturn() async {
         let log = EventLog()
         let session = Session.with(plugins: [RecordingPlugin(name: "P", log: log)])
-        _ = await session.request(server.url("/hello")).response()
+        _ = await session.request(.url(server.url("/hello"))).response()
         XCTAssertEqual(log.all.last, "P.process", "the plugins ran before the await returned")
     }
 
@@ -105,10 +105,10 @@ final class PluginTests: XCTestCase {
         }
         let session = Session.with(plugins: [Blocking(gate: bDone, threads: threads)])
         let helloURL = server.url("/hello")
-        async let a = session.request(helloURL).response()
+        async let a = session.request(.url(helloURL)).response()
         await waitUntil { threads.contains("A blocks") }
         XCTAssertTrue(threads.contains("A blocks"), "B is sent while A's plugin blocks")
-        let b = await session.request(server.url("/echo")).response()
+        let b = await session.request(.url(server.url("/echo"))).response()
         bDone.signal()
         XCTAssertEqual(b.statusCode, 200)
         _ = await a
@@ -123,7 +123,7 @@ final class PluginTests: XCTestCase {
         }
         let log = EventLog()
         let session = Session.with(plugins: [Refuses(), RecordingPlugin(name: "after", log: log)])
-        let response = await session.request(server.url("/hello")).response()
+        let response = await session.request(.url(server.url("/hello"))).response()
         XCTAssertSameError(
             response.error, .pluginFailed(plugin: "Refuses", hook: .prepare, underlying: TestFailure("no way")))
         XCTAssertEqual(response.error?.subject, "Refuses")
@@ -138,7 +138,7 @@ final class PluginTests: XCTestCase {
                 throw CourierError.cannotConnect(message: "offline mode")
             }
         }
-        let response = await Session.with(plugins: [Offline()]).request(server.url("/hello")).response()
+        let response = await Session.with(plugins: [Offline()]).request(.url(server.url("/hello"))).response()
         XCTAssertSameError(response.error, .cannotConnect(message: "offline mode"))
     }
 
@@ -159,7 +159,7 @@ final class PluginTests: XCTestCase {
         let calls = Counter()
         let response = await withCheckedContinuation {
             (continuation: CheckedContinuation<DataResponse<Data?>, Never>) in
-            Session.with(plugins: [Breaks(), Sees(log: log)]).request(server.url("/hello")).response { response in
+            Session.with(plugins: [Breaks(), Sees(log: log)]).request(.url(server.url("/hello"))).response { response in
                 calls.increment()
                 continuation.resume(returning: response)
             }
@@ -178,7 +178,7 @@ final class PluginTests: XCTestCase {
         }
         let log = EventLog()
         let session = Session.with(plugins: [Disabled(log: log)])
-        _ = await session.request(server.url("/hello")).plugin(Disabled(log: log)).response()
+        _ = await session.request(.url(server.url("/hello"))).plugin(Disabled(log: log)).response()
         XCTAssertEqual(log.all, [])
     }
 
@@ -197,13 +197,13 @@ final class PluginTests: XCTestCase {
         let log = EventLog()
         let session = Session.with(plugins: [Seen(log: log)])
         _ = await session.request(Hello(baseURL: server.baseURL.absoluteString)).response()
-        _ = await session.request(server.url("/hello")).response()
+        _ = await session.request(.url(server.url("/hello"))).response()
         XCTAssertEqual(log.all, ["/hello #1", "none #2"])
     }
 
     func testAFailedBuildStillCompletesOnceThroughProcess() async {
         let log = EventLog()
-        let response = await Session.with(plugins: [RecordingPlugin(name: "P", log: log)]).request("ftp://x/")
+        let response = await Session.with(plugins: [RecordingPlugin(name: "P", log: log)]).request(.url("ftp://x/"))
             .response()
         XCTAssertSameError(response.error, .unsupportedScheme("ftp"))
         XCTAssertEqual(log.all, ["P.process"])

@@ -194,7 +194,7 @@ extension FaultCase {
     ) -> FaultCase {
         FaultCase(name: name, expectation: expect) { bench in
             let url = bench.rawURL(name, reply)
-            return FaultOutcome(await bench.session(configure).request(url).response())
+            return FaultOutcome(await bench.session(configure).request(.url(url)).response())
         }
     }
 
@@ -204,7 +204,7 @@ extension FaultCase {
         configure: @escaping @Sendable (inout Session.Configuration) -> Void = { _ in }
     ) -> FaultCase {
         FaultCase(name: name, expectation: expect) { bench in
-            FaultOutcome(await bench.session(configure).request(bench.server.url(path)).response())
+            FaultOutcome(await bench.session(configure).request(.url(bench.server.url(path))).response())
         }
     }
 }

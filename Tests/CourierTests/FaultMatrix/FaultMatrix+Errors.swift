@@ -42,7 +42,7 @@ extension FaultMatrix {
                 TestHTTPResponse(
                     behaviour: .rawThenReset(Data((ok + "Content-Length: 100\r\n\r\nhello").utf8), afterMs: 50))
             }
-            return FaultOutcome(await bench.session().request(bench.server.url("/fault/reset")).response())
+            return FaultOutcome(await bench.session().request(.url(bench.server.url("/fault/reset"))).response())
         },
         oversizedRequest(
             "1 MB request header value", headers: ["X-Big": String(repeating: "v", count: 1 << 20)],
@@ -62,7 +62,7 @@ extension FaultMatrix {
         FaultCase(name: name, expectation: expect) { bench in
             let url = bench.rawURL(name, Data(reply.utf8))
             let response = await bench.session { $0.retryPolicy = RetryPolicy(maxRetries: 2, baseDelay: 0.01) }
-                .request(url).response()
+                .request(.url(url)).response()
             let sent = bench.server.recordedRequests(path: url.path).count
             return sent == 1 ? FaultOutcome(response) : .broken("sent \(sent) times")
         }
@@ -76,7 +76,7 @@ extension FaultMatrix {
             let url = bench.rawURL(name, Data((ok + "Content-Length: 0\r\n\r\n").utf8))
             var request = URLRequest(url: url)
             for (field, value) in headers { request.setValue(value, forHTTPHeaderField: field) }
-            let response = await bench.session().request(request).response()
+            let response = await bench.session().request(.urlRequest(request)).response()
             if !bench.server.recordedRequests(path: url.path).isEmpty { return .broken("the request was sent") }
             return FaultOutcome(response)
         }

@@ -43,19 +43,19 @@ extension FaultMatrix {
             "h2: 401 before the upload is read, then RST_STREAM(NO_ERROR): the whole response",
             expect: .success(status: 401, body: "early 401", headers: ["WWW-Authenticate": "Bearer", "X-Early": "yes"])
         ) { bench, h2 in
-            FaultOutcome(await bench.session().request(upload(h2.url + "/early?status=401")).response())
+            FaultOutcome(await bench.session().request(.urlRequest(upload(h2.url + "/early?status=401"))).response())
         },
         h2(
             "h2: 413 before the upload is read, then RST_STREAM(NO_ERROR): the whole response",
             expect: .success(status: 413, body: "early 413", headers: ["Retry-After": "7", "X-Early": "yes"])
         ) { bench, h2 in
-            FaultOutcome(await bench.session().request(upload(h2.url + "/early?status=413")).response())
+            FaultOutcome(await bench.session().request(.urlRequest(upload(h2.url + "/early?status=413"))).response())
         },
         h2(
             "h2: 307 before the upload is read is followed, the body sent again",
             expect: .success(status: 200, body: "stored 1048576 bytes")
         ) { bench, h2 in
-            let response = await bench.session().request(upload(h2.url + "/early?status=307")).response()
+            let response = await bench.session().request(.urlRequest(upload(h2.url + "/early?status=307"))).response()
             guard response.metrics?.redirectCount == 1 else {
                 return .broken("redirects followed: \(String(describing: response.metrics?.redirectCount))")
             }
@@ -66,7 +66,7 @@ extension FaultMatrix {
             expect: .success(status: 307, body: "early 307", headers: ["Location": "/sink"])
         ) { bench, h2 in
             let session = bench.session { $0.redirectPolicy = .doNotFollow }
-            return FaultOutcome(await session.request(upload(h2.url + "/early?status=307")).response())
+            return FaultOutcome(await session.request(.urlRequest(upload(h2.url + "/early?status=307"))).response())
         },
         h2(
             "h2: 308 before a file upload is read is followed, the file sent again",
@@ -76,7 +76,7 @@ extension FaultMatrix {
             guard FileManager.default.createFile(atPath: file.path, contents: Data(repeating: 0x63, count: 1 << 20))
             else { return .broken("could not write \(file.path)") }
             defer { try? FileManager.default.removeItem(at: file) }
-            let request = bench.session().upload(.file(file), to: h2.url + "/early?status=308")
+            let request = bench.session().upload(.file(file), to: .url(h2.url + "/early?status=308"))
             return FaultOutcome(await request.response())
         },
         h2(
@@ -87,34 +87,38 @@ extension FaultMatrix {
                 for _ in 0..<16 { continuation.yield(Data(repeating: 0x64, count: 1 << 16)) }
                 continuation.finish()
             }
-            let request = bench.session().upload(.stream(chunks, length: 1 << 20), to: h2.url + "/early?status=307")
+            let request = bench.session().upload(
+                .stream(chunks, length: 1 << 20), to: .url(h2.url + "/early?status=307"))
             return FaultOutcome(await request.response())
         },
         h2(
             "h2: 201 before the upload is read (the server acted): not sent again, the status alone",
             expect: .success(status: 201, body: "")
         ) { bench, h2 in
-            FaultOutcome(await bench.session().request(upload(h2.url + "/early?status=201")).response())
+            FaultOutcome(await bench.session().request(.urlRequest(upload(h2.url + "/early?status=201"))).response())
         },
         h2(
             "h2: 413 before the upload is read, on a server without HTTP/1.1: the status alone",
             expect: .success(status: 413, body: "")
         ) { bench, h2 in
-            FaultOutcome(await bench.session().request(upload(h2.serialURL + "/early?status=413")).response())
+            FaultOutcome(
+                await bench.session().request(.urlRequest(upload(h2.serialURL + "/early?status=413"))).response())
         },
         h2(
             "h2: 413 before the upload is read, the HTTP/1.1 attempt outlasts the request limit: the status alone",
             expect: .success(status: 413, body: "")
         ) { bench, h2 in
             let session = bench.session { $0.timeouts.request = 3 }
-            return FaultOutcome(await session.request(upload(h2.url + "/early?status=413&http1=stall")).response())
+            return FaultOutcome(
+                await session.request(.urlRequest(upload(h2.url + "/early?status=413&http1=stall"))).response())
         },
         h2(
             "h2: 413 before the upload is read, the HTTP/1.1 attempt outlasts the idle limit: the status alone",
             expect: .success(status: 413, body: "")
         ) { bench, h2 in
             let session = bench.session { $0.timeouts.idle = 2 }
-            return FaultOutcome(await session.request(upload(h2.url + "/early?status=413&http1=stall")).response())
+            return FaultOutcome(
+                await session.request(.urlRequest(upload(h2.url + "/early?status=413&http1=stall"))).response())
         },
         h2(
             "h2: an authenticated upload answered early with 401 refreshes the token and is sent again",
@@ -137,12 +141,13 @@ extension FaultMatrix {
             bench, h2 in
             var request = upload(h2.url + "/goaway?case=post-\(UUID().uuidString)", size: 10)
             request.httpMethod = "POST"
-            return FaultOutcome(await bench.session().request(request).response())
+            return FaultOutcome(await bench.session().request(.urlRequest(request)).response())
         },
         h2("h2: GOAWAY below the stream, GET sent again", expect: .success(status: 200, body: "attempt 2")) {
             bench, h2 in
             FaultOutcome(
-                await bench.session().request(h2.url + "/goaway?case=get-\(UUID().uuidString)&close=0").response())
+                await bench.session().request(.url(h2.url + "/goaway?case=get-\(UUID().uuidString)&close=0")).response()
+            )
         },
         h2(
             "h2: one stream per connection, 1,000 requests 50 at a time, none refused",
@@ -162,27 +167,27 @@ extension FaultMatrix {
             expect: .success(status: 200, body: "attempt 7")
         ) { bench, h2 in
             let request = upload(h2.url + "/refuse?times=6&case=\(UUID().uuidString)", size: 10)
-            return FaultOutcome(await bench.session().request(request).response())
+            return FaultOutcome(await bench.session().request(.urlRequest(request)).response())
         },
         h2("h2: PUSH_PROMISE", expect: .success(status: 200, body: "pushed")) { bench, h2 in
-            FaultOutcome(await bench.session { $0.timeouts.request = 20 }.request(h2.url + "/push").response())
+            FaultOutcome(await bench.session { $0.timeouts.request = 20 }.request(.url(h2.url + "/push")).response())
         },
         h2("h2: CONTINUATION flood", expect: .errorCase("protocolViolation", containing: "CONTINUATION")) {
             bench, h2 in
-            FaultOutcome(await bench.session().request(h2.url + "/continuation-flood").response())
+            FaultOutcome(await bench.session().request(.url(h2.url + "/continuation-flood")).response())
         },
         h2("h2: header block that decodes to 16 MB", expect: .errorCase("protocolViolation", containing: "")) {
             bench, h2 in
-            FaultOutcome(await bench.session().request(h2.url + "/header-bomb").response())
+            FaultOutcome(await bench.session().request(.url(h2.url + "/header-bomb")).response())
         },
         h2("h2: after a header-block bomb the next request succeeds", expect: .success(status: 200, body: "ok")) {
             bench, h2 in
             let session = bench.session { $0.timeouts.request = 20 }
-            let bomb = await session.request(h2.url + "/header-bomb").response()
+            let bomb = await session.request(.url(h2.url + "/header-bomb")).response()
             guard let error = bomb.error, FaultOutcome.caseName(error) == "protocolViolation" else {
                 return .broken("the bomb ended in \(String(describing: bomb.error))")
             }
-            return FaultOutcome(await session.request(h2.url + "/ok").response())
+            return FaultOutcome(await session.request(.url(h2.url + "/ok")).response())
         },
         h2("h2: a secret header echoed in a body is not logged", expect: .success(status: 200)) { bench, h2 in
             let lines = Locked<[String]>([])
@@ -191,7 +196,7 @@ extension FaultMatrix {
             }
             var request = URLRequest(url: URL(string: h2.url + "/echo-headers")!)
             request.setValue("Bearer h2-echoed-token-S30", forHTTPHeaderField: "Authorization")
-            let response = await session.request(request).response()
+            let response = await session.request(.urlRequest(request)).response()
             let text = lines.withLock { $0.joined(separator: "\n") }
             let echoed = response.data.map { String(decoding: $0, as: UTF8.self) } ?? ""
             guard echoed.contains("h2-echoed-token-S30") else { return .broken("the server did not echo: \(echoed)") }
@@ -203,7 +208,7 @@ extension FaultMatrix {
     /// How many streams the one-stream listener has refused so far.
     private static func refusedStreams(_ session: Session, _ h2: FaultBench.H2Environment) async -> Int? {
         struct Stats: Decodable { var refused: Int }
-        return try? await session.request(h2.serialURL + "/stats").decodable(Stats.self).refused
+        return try? await session.request(.url(h2.serialURL + "/stats")).decodable(Stats.self).refused
     }
 
     /// `count` GETs of `url`, `width` at a time; the last response, or what went wrong.
@@ -218,7 +223,7 @@ extension FaultMatrix {
             for lane in 0..<width {
                 group.addTask {
                     for _ in stride(from: lane, to: count, by: width) {
-                        let response = await session.request(url).response()
+                        let response = await session.request(.url(url)).response()
                         if response.error != nil || response.statusCode != 200 {
                             failures.withLock {
                                 $0.append(

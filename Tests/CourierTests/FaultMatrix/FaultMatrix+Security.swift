@@ -35,8 +35,10 @@ extension FaultMatrix {
             needsTLS: true
         ) { bench in
             let target = bench.server.url("/echo").absoluteString
-            let response = await bench.session().request("\(bench.tls?.url ?? "")/redirect-\(status)?to=\(target)")
-                .response()
+            let response = await bench.session().request(
+                .url("\(bench.tls?.url ?? "")/redirect-\(status)?to=\(target)")
+            )
+            .response()
             if !bench.server.recordedRequests(path: "/echo").isEmpty {
                 return .broken("the plain-http server was contacted")
             }
@@ -53,7 +55,7 @@ extension FaultMatrix {
         var request = URLRequest(url: URL(string: "\(bench.tls?.url ?? "")/redirect-307?to=\(target)")!)
         request.httpMethod = "POST"
         request.httpBody = Data("card=4111111111111111".utf8)
-        let response = await bench.session().request(request).response()
+        let response = await bench.session().request(.urlRequest(request)).response()
         if !bench.server.recordedRequests(path: "/card").isEmpty { return .broken("the POST body went out over http") }
         return FaultOutcome(response)
     }
@@ -70,7 +72,8 @@ extension FaultMatrix {
         var request = URLRequest(url: URL(string: "\(bench.tls?.url ?? "")/redirect-302?to=\(target)")!)
         request.setValue("k", forHTTPHeaderField: "X-Api-Key")
         request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
-        let response = await bench.session { $0.security.allowsInsecureRedirects = true }.request(request).response()
+        let response = await bench.session { $0.security.allowsInsecureRedirects = true }.request(.urlRequest(request))
+            .response()
         if let body = response.data, String(decoding: body, as: UTF8.self) != "clean" {
             return .broken("secret headers crossed to http")
         }

@@ -9,7 +9,7 @@ extension FaultMatrix {
         struct Status: Decodable, Sendable { var status: Int }
 
         func fetch(_ url: URL) async -> NetworkResult<Status> {
-            await request(url)
+            await request(.url(url))
         }
     }
 

@@ -16,7 +16,9 @@ extension FaultMatrix {
 
     static let timeouts: [FaultCase] = [
         FaultCase(name: "request timeout, server never answers", expectation: .error(.timedOut(.request))) { bench in
-            FaultOutcome(await bench.session().request(timed(bench.server.url("/never?case=timeout"), 0.3)).response())
+            FaultOutcome(
+                await bench.session().request(.urlRequest(timed(bench.server.url("/never?case=timeout"), 0.3)))
+                    .response())
         },
         FaultCase(
             name: "request timeout while queued behind the connection limit",
@@ -25,7 +27,7 @@ extension FaultMatrix {
             let session = bench.session { $0.maxConnectionsPerHost = 1 }
             // The busy request holds the connection until it is cancelled; its own limit (60 s) is
             // there only so that a broken build cannot hang.
-            let busy = session.request(timed(bench.server.url("/never?case=busy"), 60))
+            let busy = session.request(.urlRequest(timed(bench.server.url("/never?case=busy"), 60)))
             let busyDone = Counter()
             let busyTask = Task {
                 _ = await busy.response()
@@ -36,7 +38,8 @@ extension FaultMatrix {
                 await busyTask.value
                 return .broken("the busy request never arrived")
             }
-            let queued = await session.request(timed(bench.server.url("/hello?case=queued"), 0.3)).response()
+            let queued = await session.request(.urlRequest(timed(bench.server.url("/hello?case=queued"), 0.3)))
+                .response()
             let busyFinishedFirst = busyDone.value > 0
             busy.cancel()
             await busyTask.value
@@ -52,21 +55,21 @@ extension FaultMatrix {
                 $0.maxConnectionsPerHost = 1
                 $0.timeouts = .init(connect: 1, request: 30)
             }
-            let busy = session.request(bench.server.url("/delay?ms=3000&case=busy-connect"))
+            let busy = session.request(.url(bench.server.url("/delay?ms=3000&case=busy-connect")))
             let busyTask = Task { await busy.response() }
             guard await bench.arrived("/delay", case: "busy-connect") else {
                 busy.cancel()
                 _ = await busyTask.value
                 return .broken("the busy request never arrived")
             }
-            let queued = await session.request(bench.server.url("/hello?case=waiting")).response()
+            let queued = await session.request(.url(bench.server.url("/hello?case=waiting"))).response()
             _ = await busyTask.value
             return FaultOutcome(queued)
         },
         FaultCase(name: "connect timeout against a blackhole", expectation: .error(.timedOut(.connect))) { bench in
             let blackhole = Loopback.Blackhole()
             let session = bench.session { $0.timeouts = .init(connect: 0.3, request: 8) }
-            let response = await session.request("http://127.0.0.1:\(blackhole.port)/").response()
+            let response = await session.request(.url("http://127.0.0.1:\(blackhole.port)/")).response()
             withExtendedLifetime(blackhole) {}
             return FaultOutcome(response)
         },
@@ -80,7 +83,7 @@ extension FaultMatrix {
             let port = blackhole.port
             let errors = await withTaskGroup(of: CourierError?.self) { group in
                 for index in 0..<8 {
-                    group.addTask { await session.request("http://127.0.0.1:\(port)/\(index)").response().error }
+                    group.addTask { await session.request(.url("http://127.0.0.1:\(port)/\(index)")).response().error }
                 }
                 var errors: [CourierError?] = []
                 for await error in group { errors.append(error) }
@@ -101,12 +104,14 @@ extension FaultMatrix {
             configure: { $0.timeouts = .init(connect: 5, request: 30, idle: 1) }),
         FaultCase(name: "request timeout while the body trickles", expectation: .error(.timedOut(.request))) { bench in
             FaultOutcome(
-                await bench.session().request(timed(bench.server.url("/trickle?size=100&chunk=1&interval=50"), 0.4))
-                    .response())
+                await bench.session().request(
+                    .urlRequest(timed(bench.server.url("/trickle?size=100&chunk=1&interval=50"), 0.4))
+                )
+                .response())
         },
         FaultCase(name: "request timeout spans a redirect chain", expectation: .error(.timedOut(.request))) { bench in
             let url = bench.server.url("/redirect?to=/delay?ms=3000")
-            return FaultOutcome(await bench.session().request(timed(url, 0.4)).response())
+            return FaultOutcome(await bench.session().request(.urlRequest(timed(url, 0.4))).response())
         },
         FaultCase(
             name: "HTTP/2 past the stream limit opens few connections",
@@ -116,7 +121,7 @@ extension FaultMatrix {
             let url = "\(bench.tls?.url ?? "")/bytes"
             let connections = await withTaskGroup(of: String?.self) { group in
                 for _ in 0..<200 {
-                    group.addTask { await session.request(url).validate().response().headers["X-Connection"] }
+                    group.addTask { await session.request(.url(url)).validate().response().headers["X-Connection"] }
                 }
                 var seen: [String?] = []
                 for await connection in group { seen.append(connection) }
@@ -126,7 +131,7 @@ extension FaultMatrix {
             let distinct = Set(connections.compactMap { $0 }).count
             guard connections.allSatisfy({ $0 != nil }) else { return .broken("a request failed") }
             guard distinct <= (200 + streams - 1) / streams + 1 else { return .broken("\(distinct) connections") }
-            return FaultOutcome(await session.request("\(bench.tls?.url ?? "")/info").response())
+            return FaultOutcome(await session.request(.url("\(bench.tls?.url ?? "")/info")).response())
         }
     ]
 }

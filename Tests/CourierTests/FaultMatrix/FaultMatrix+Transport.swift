@@ -9,10 +9,10 @@ import FoundationNetworking
 extension FaultMatrix {
     static let transport: [FaultCase] = [
         FaultCase(name: "connection refused", expectation: .errorCase("cannotConnect", containing: "")) { bench in
-            FaultOutcome(await bench.session().request("http://127.0.0.1:\(Loopback.closedPort())/").response())
+            FaultOutcome(await bench.session().request(.url("http://127.0.0.1:\(Loopback.closedPort())/")).response())
         },
         FaultCase(name: "unresolvable host", expectation: .error(.dnsFailure(host: "no-such-host.invalid"))) { bench in
-            FaultOutcome(await bench.session().request("http://no-such-host.invalid/").response())
+            FaultOutcome(await bench.session().request(.url("http://no-such-host.invalid/")).response())
         },
         .path("empty reply", "/close-before-headers", expect: .errorCase("truncatedResponse", containing: "")),
         .path(
@@ -29,13 +29,13 @@ extension FaultMatrix {
             name: "untrusted certificate", expectation: .errorCase("tlsFailure", containing: ""),
             needsTLS: true
         ) { bench in
-            FaultOutcome(await Session().request("\(bench.tls?.url ?? "")/info").response())
+            FaultOutcome(await Session().request(.url("\(bench.tls?.url ?? "")/info")).response())
         },
         FaultCase(name: "pinned key mismatch", expectation: .error(.pinnedKeyMismatch), needsTLS: true) { bench in
             let session = bench.session {
                 $0.tls.pinnedPublicKeyHashes = [Data(repeating: 7, count: 32).base64EncodedString()]
             }
-            return FaultOutcome(await session.request("\(bench.tls?.url ?? "")/info").response())
+            return FaultOutcome(await session.request(.url("\(bench.tls?.url ?? "")/info")).response())
         },
         FaultCase(
             name: "download to a missing directory",
@@ -45,10 +45,11 @@ extension FaultMatrix {
                 ))
         ) { bench in
             let destination = URL(fileURLWithPath: "/nonexistent-courier-dir/x.bin")
-            return FaultOutcome(await bench.session().download(bench.server.url("/hello"), to: destination).response())
+            return FaultOutcome(
+                await bench.session().download(.url(bench.server.url("/hello")), to: destination).response())
         },
         FaultCase(name: "cancelled while the server stalls", expectation: .error(.cancelled)) { bench in
-            let request = bench.session().request(bench.server.url("/never?case=cancel"))
+            let request = bench.session().request(.url(bench.server.url("/never?case=cancel")))
             let task = Task { await request.response() }
             // Cancelled once this very request is in flight (other cases use `/never` too).
             guard await bench.arrived("/never", case: "cancel") else {

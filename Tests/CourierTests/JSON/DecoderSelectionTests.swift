@@ -45,11 +45,11 @@ final class DecoderSelectionTests: XCTestCase {
     func testTheSessionDecoderReadsEveryCall() async throws {
         let counting = CountingDecoder("session")
         let session = session(decoder: counting)
-        let value = try await session.request("http://api.test/me").decodable(Profile.self)
+        let value = try await session.request(.url("http://api.test/me")).decodable(Profile.self)
         XCTAssertEqual(value, Profile(userName: "ada"))
-        _ = await session.request("http://api.test/me").decodableResponse(of: Profile.self)
+        _ = await session.request(.url("http://api.test/me")).decodableResponse(of: Profile.self)
         let delivered = expectation(description: "completion")
-        session.request("http://api.test/me").responseDecodable(of: Profile.self) { response in
+        session.request(.url("http://api.test/me")).responseDecodable(of: Profile.self) { response in
             XCTAssertEqual(try? response.result.get(), Profile(userName: "ada"))
             delivered.fulfill()
         }
@@ -62,13 +62,13 @@ final class DecoderSelectionTests: XCTestCase {
         let lines = #"{"user_name":"ada"}"# + "\n\n" + #"{"user_name":"bob"}"# + "\n"
         let session = session(decoder: counting, body: lines)
         var names: [String] = []
-        for try await profile in session.streamRequest("http://api.test/feed").jsonLines(of: Profile.self) {
+        for try await profile in session.streamRequest(.url("http://api.test/feed")).jsonLines(of: Profile.self) {
             names.append(profile.userName)
         }
         XCTAssertEqual(names, ["ada", "bob"])
         XCTAssertEqual(counting.count, 2, "blank lines are skipped; every other line goes to the session's decoder")
         let callDecoder = CountingDecoder("call")
-        for try await _ in session.streamRequest("http://api.test/feed").jsonLines(
+        for try await _ in session.streamRequest(.url("http://api.test/feed")).jsonLines(
             of: Profile.self, decoder: callDecoder)
         {}
         XCTAssertEqual(callDecoder.count, 2)
@@ -77,7 +77,7 @@ final class DecoderSelectionTests: XCTestCase {
         let foundation = JSONDecoder()
         foundation.keyDecodingStrategy = .convertFromSnakeCase
         var viaFoundation: [String] = []
-        for try await profile in session.streamRequest("http://api.test/feed").jsonLines(
+        for try await profile in session.streamRequest(.url("http://api.test/feed")).jsonLines(
             of: Profile.self, decoder: foundation)
         {
             viaFoundation.append(profile.userName)
@@ -89,7 +89,7 @@ final class DecoderSelectionTests: XCTestCase {
         let sessionDecoder = CountingDecoder("session")
         let callDecoder = CountingDecoder("call")
         let session = session(decoder: sessionDecoder)
-        _ = try await session.request("http://api.test/me").decodable(Profile.self, decoder: callDecoder)
+        _ = try await session.request(.url("http://api.test/me")).decodable(Profile.self, decoder: callDecoder)
         XCTAssertEqual(callDecoder.count, 1)
         XCTAssertEqual(sessionDecoder.count, 0)
     }
@@ -97,11 +97,12 @@ final class DecoderSelectionTests: XCTestCase {
     func testFoundationsDecoderPerCall() async throws {
         let foundation = JSONDecoder()
         foundation.keyDecodingStrategy = .convertFromSnakeCase
-        let value = try await session().request("http://api.test/me").decodable(Profile.self, decoder: foundation)
+        let value = try await session().request(.url("http://api.test/me")).decodable(Profile.self, decoder: foundation)
         XCTAssertEqual(value, Profile(userName: "ada"))
         // The default (no key strategy) does not find `userName`: the same error from both decoders.
-        let courierFailure = await session().request("http://api.test/me").decodableResponse(of: Profile.self).error
-        let foundationFailure = await session().request("http://api.test/me")
+        let courierFailure = await session().request(.url("http://api.test/me")).decodableResponse(of: Profile.self)
+            .error
+        let foundationFailure = await session().request(.url("http://api.test/me"))
             .decodableResponse(of: Profile.self, decoder: JSONDecoder()).error
         XCTAssertSameError(courierFailure, .decodingFailed(path: "userName", reason: "missing key 'userName'"))
         XCTAssertEqual(courierFailure, foundationFailure)
@@ -110,7 +111,7 @@ final class DecoderSelectionTests: XCTestCase {
     /// Malformed values are `decodingFailed` at the top, like Foundation's, but the reason says
     /// what was wrong and where.
     func testMalformedValuesSayWhatAndWhere() async {
-        let failure = await session(body: "[1,\n 300]").request("http://api.test/bytes").decodableResponse(
+        let failure = await session(body: "[1,\n 300]").request(.url("http://api.test/bytes")).decodableResponse(
             of: [UInt8].self
         ).error
         guard let failure_ = failure, failure_ == .decodingFailed, let path = failure_.subject,
@@ -129,7 +130,7 @@ final class DecoderSelectionTests: XCTestCase {
         static var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
         let session: Session
         init(session: Session) { self.session = session }
-        func profile() async -> NetworkResult<Profile> { await request("http://api.test/me") }
+        func profile() async -> NetworkResult<Profile> { await request(.url("http://api.test/me")) }
     }
 
     /// A service that decodes with Foundation's decoder.
@@ -141,12 +142,12 @@ final class DecoderSelectionTests: XCTestCase {
             self.session = session
             self.decoder = decoder
         }
-        func profile() async -> NetworkResult<Profile> { await request("http://api.test/me") }
+        func profile() async -> NetworkResult<Profile> { await request(.url("http://api.test/me")) }
     }
 
     final class SubclassService: BaseService, @unchecked Sendable {
         override class var envelope: any EnvelopeFormat.Type { StatusEnvelope.self }
-        func profile() async -> NetworkResult<Profile> { await request("http://api.test/me") }
+        func profile() async -> NetworkResult<Profile> { await request(.url("http://api.test/me")) }
     }
 
     func testServicesAndEnvelopesUseTheServiceDecoder() async {

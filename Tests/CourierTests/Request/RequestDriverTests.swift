@@ -33,7 +33,7 @@ final class RequestDriverTests: XCTestCase {
     func testAnAwaitedRequestRunsItsPluginsAndValidatorsInTheAwaitingTask() async {
         for withPlugin in [false, true] {
             let seen = Locked<[String]>([])
-            let request = Session().request(server.url("/hello"))
+            let request = Session().request(.url(server.url("/hello")))
                 .validate { _, _, _ in
                     seen.withLock { $0.append("validate:\(Tenant.id)") }
                     return .success(())
@@ -55,7 +55,7 @@ final class RequestDriverTests: XCTestCase {
         for withPlugin in [false, true] {
             let onQueue = Locked<[Bool]>([])
             let done = expectation(description: "handler \(withPlugin)")
-            let request = Session().request(server.url("/hello"))
+            let request = Session().request(.url(server.url("/hello")))
                 .validate { _, _, _ in
                     onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == true) }
                     return .success(())

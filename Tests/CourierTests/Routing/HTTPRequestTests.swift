@@ -54,7 +54,7 @@ final class HTTPRequestTests: XCTestCase {
         XCTAssertThrowsError(try HTTPRequest(request)) { error in
             XCTAssertEqual((error as? CourierError)?.kind, "invalidRequest")
         }
-        let invalid = Session().request(URLRequest(url: try XCTUnwrap(URL(string: "ftp://a.test/x"))))
+        let invalid = Session().request(.urlRequest(URLRequest(url: try XCTUnwrap(URL(string: "ftp://a.test/x")))))
         XCTAssertNil(invalid.request, "an invalid request is refused where it is made")
     }
 

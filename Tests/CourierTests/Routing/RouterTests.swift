@@ -172,7 +172,9 @@ final class RouterTests: XCTestCase {
     }
 
     func testRoutersAreURLRequestConvertibleAndSendable() throws {
-        let convertibles: [any URLRequestConvertible] = [HomeAPI.banner, AuthRouter.me(token: "t"), "https://x.test/a"]
+        let convertibles: [any URLRequestConvertible] = [
+            HomeAPI.banner, AuthRouter.me(token: "t"), .url("https://x.test/a")
+        ]
         XCTAssertEqual(
             try convertibles.map { try $0.asURLRequest().url?.host }, ["api.seed.test", "api.seed.test", "x.test"])
     }

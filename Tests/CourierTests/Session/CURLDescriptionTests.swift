@@ -29,8 +29,8 @@ final class CURLDescriptionTests: XCTestCase {
     }
 
     func testSessionRendersDefaultHeaders() {
-        let request = Session().request("http://127.0.0.1:1/x")
+        let request = Session().request(.url("http://127.0.0.1:1/x"))
         XCTAssertTrue(request.cURLDescription().contains("User-Agent: Courier/\(CourierInfo.version)"))
-        XCTAssertTrue(Session().request("not a url").cURLDescription().contains("could not be built"))
+        XCTAssertTrue(Session().request(.url("not a url")).cURLDescription().contains("could not be built"))
     }
 }

@@ -92,7 +92,8 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testTransientStatusIsRetriedUntilSuccess() async throws {
         flaky("/flaky", failures: 2)
-        let response = await session(RetryPolicy(maxRetries: 3)).request(server.url("/flaky")).validate().response()
+        let response = await session(RetryPolicy(maxRetries: 3)).request(.url(server.url("/flaky"))).validate()
+            .response()
         XCTAssertNil(response.error)
         XCTAssertEqual(response.metrics?.retryCount, 2)
         XCTAssertEqual(server.recordedRequests(path: "/flaky").count, 3)
@@ -100,7 +101,7 @@ final class RetryIntegrationTests: XCTestCase {
 
     func testGivesUpAfterMaxRetriesWithTheLastResponse() async {
         flaky("/down", failures: 10)
-        let response = await session(RetryPolicy(maxRetries: 1)).request(server.url("/down")).response()
+        let response = await session(RetryPolicy(maxRetries: 1)).request(.url(server.url("/down"))).response()
         XCTAssertEqual(response.statusCode, 503)
         XCTAssertEqual(response.metrics?.retryCount, 1)
         XCTAssertEqual(server.recordedRequests(path: "/down").count, 2)
@@ -111,14 +112,14 @@ final class RetryIntegrationTests: XCTestCase {
         var request = URLRequest(url: server.url("/submit"))
         request.httpMethod = "POST"
         request.httpBody = Data("x".utf8)
-        let response = await session(.default).request(request).response()
+        let response = await session(.default).request(.urlRequest(request)).response()
         XCTAssertEqual(response.statusCode, 503)
         XCTAssertEqual(server.recordedRequests(path: "/submit").count, 1)
     }
 
     func testConnectionFailuresAreRetried() async {
         let response = await session(RetryPolicy(maxRetries: 2, baseDelay: 0.01))
-            .request("http://127.0.0.1:\(Loopback.closedPort())/").response()
+            .request(.url("http://127.0.0.1:\(Loopback.closedPort())/")).response()
         guard response.error == .cannotConnect else {
             return XCTFail("expected cannotConnect, got \(String(describing: response.error))")
         }
@@ -130,7 +131,8 @@ final class RetryIntegrationTests: XCTestCase {
         // A manual clock: the backoff waits until the test advances it, so the cancel surely
         // comes while the request waits to retry.
         let clock = TestClock(mode: .manual)
-        let request = session(RetryPolicy(maxRetries: 1, maxDelay: 60), clock: clock).request(server.url("/later"))
+        let request = session(RetryPolicy(maxRetries: 1, maxDelay: 60), clock: clock).request(
+            .url(server.url("/later")))
         let (done, calls) = expectCancellation(of: request)
         try await clock.waitUntilPending(timeout: 60)
         XCTAssertEqual(clock.scheduledDelays, [20])
@@ -152,7 +154,7 @@ final class RetryIntegrationTests: XCTestCase {
         weak var weakSession: Session?
         do {
             let session = session(RetryPolicy(maxRetries: 1, maxDelay: 60), clock: clock)
-            let request = session.request(server.url("/later"))
+            let request = session.request(.url(server.url("/later")))
             weakRequest = request
             weakSession = session
             let done = expectation(description: "completed")
@@ -180,7 +182,7 @@ final class RetryIntegrationTests: XCTestCase {
                 : TestHTTPResponse.text("ok")
         }
         let done = expectation(description: "completed")
-        session(RetryPolicy(maxRetries: 2)).request(server.url("/flaky-unheld")).validate()
+        session(RetryPolicy(maxRetries: 2)).request(.url(server.url("/flaky-unheld"))).validate()
             .response { response in
                 XCTAssertNil(response.error)
                 XCTAssertEqual(response.metrics?.retryCount, 1)

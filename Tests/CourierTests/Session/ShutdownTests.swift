@@ -72,22 +72,22 @@ final class ShutdownTests: XCTestCase {
             continuation.finish()
         }
         let requests: [(String, DataRequest)] = [
-            ("request", session.request(server.url("/hello"))),
-            ("download", session.download(server.url("/bytes?size=10"), to: file)),
-            ("upload", session.upload(.data(Data("x".utf8)), to: server.url("/upload"))),
-            ("streamed upload", session.upload(.stream(chunks), to: server.url("/upload"))),
-            ("failing status", session.request(server.url("/status/503")))
+            ("request", session.request(.url(server.url("/hello")))),
+            ("download", session.download(.url(server.url("/bytes?size=10")), to: file)),
+            ("upload", session.upload(.data(Data("x".utf8)), to: .url(server.url("/upload")))),
+            ("streamed upload", session.upload(.stream(chunks), to: .url(server.url("/upload")))),
+            ("failing status", session.request(.url(server.url("/status/503"))))
         ]
         for (name, request) in requests {
             let response = await request.response()
             XCTAssertEqual(Self.kind(response.error), "sessionShutDown", name)
             XCTAssertEqual(response.error, .sessionShutDown, name)
         }
-        let stream = session.streamRequest(server.url("/hello"))
+        let stream = session.streamRequest(.url(server.url("/hello")))
         let completion = await stream.completion()
         XCTAssertEqual(Self.kind(completion.error), "sessionShutDown")
         do throws(CourierError) {
-            for try await _ in session.eventStream(server.url("/sse")) {}
+            for try await _ in session.eventStream(.url(server.url("/sse"))) {}
             XCTFail("an event stream of a shut-down session delivered")
         } catch {
             XCTAssertEqual(Self.kind(error), "sessionShutDown")
@@ -100,7 +100,7 @@ final class ShutdownTests: XCTestCase {
 
     func testARequestMadeBeforeShutdownAndStartedAfterFailsFast() async {
         let session = Session()
-        let request = session.request(server.url("/hello"))
+        let request = session.request(.url(server.url("/hello")))
         await session.shutdown()
         let response = await request.response()
         XCTAssertEqual(Self.kind(response.error), "sessionShutDown")
@@ -117,12 +117,12 @@ final class ShutdownTests: XCTestCase {
         let (chunks, producer) = AsyncStream<Data>.makeStream()
         producer.yield(Data(repeating: 1, count: 1000))  // and never finishes
         let requests: [(String, DataRequest)] = [
-            ("request", session.request(server.url("/never"))),
-            ("download", session.download(server.url("/headers-then-stall"), to: file)),
-            ("streamed upload", session.upload(.stream(chunks), to: server.url("/upload")))
+            ("request", session.request(.url(server.url("/never")))),
+            ("download", session.download(.url(server.url("/headers-then-stall")), to: file)),
+            ("streamed upload", session.upload(.stream(chunks), to: .url(server.url("/upload"))))
         ]
         let responses = requests.map { name, request in Task { (name, await request.response()) } }
-        let stream = session.streamRequest(server.url("/headers-then-stall"))
+        let stream = session.streamRequest(.url(server.url("/headers-then-stall")))
         _ = try await stream.head()
         await waitUntil { counting.started.load(ordering: .relaxed) == 4 && server.openConnections >= 4 }
 
@@ -142,7 +142,7 @@ final class ShutdownTests: XCTestCase {
         // The engine thread has stopped once shutdown returns.
         XCTAssertEqual(session.engineHasStopped, true)
         // And the session refuses from now on.
-        let late = await session.request(server.url("/hello")).response()
+        let late = await session.request(.url(server.url("/hello"))).response()
         XCTAssertEqual(Self.kind(late.error), "sessionShutDown")
     }
 
@@ -158,8 +158,8 @@ final class ShutdownTests: XCTestCase {
             for index in 0..<200 {
                 group.addTask {
                     // Each request its own transfer: the test counts them in flight.
-                    let response = await session.request(server.url(paths[index % paths.count])).coalescing(false)
-                        .response()
+                    let response = await session.request(.url(server.url(paths[index % paths.count])))
+                        .coalescing(false).response()
                     calls.increment()
                     outcomes.withLock { $0[Self.kind(response.error), default: 0] += 1 }
                 }
@@ -182,7 +182,7 @@ final class ShutdownTests: XCTestCase {
 
     func testConcurrentShutdownsAllReturn() async {
         let session = Session()
-        _ = await session.request(server.url("/hello")).response()
+        _ = await session.request(.url(server.url("/hello"))).response()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<8 { group.addTask { await session.shutdown() } }
         }
@@ -199,11 +199,11 @@ final class ShutdownTests: XCTestCase {
         let tasks = (0..<20).map { index in
             Task {
                 // Each request its own transfer: the test waits for 21 connections.
-                await session.request(server.url(index.isMultiple(of: 2) ? "/never" : "/headers-then-stall"))
+                await session.request(.url(server.url(index.isMultiple(of: 2) ? "/never" : "/headers-then-stall")))
                     .coalescing(false).response()
             }
         }
-        let stream = session.streamRequest(server.url("/headers-then-stall"))
+        let stream = session.streamRequest(.url(server.url("/headers-then-stall")))
         _ = try await stream.head()
         await waitUntil { counting.started.load(ordering: .relaxed) == 21 && server.openConnections >= 21 }
         DispatchQueue.concurrentPerform(iterations: 8) { _ in session.cancelAll() }
@@ -217,7 +217,7 @@ final class ShutdownTests: XCTestCase {
         XCTAssertEqual(counting.completedTwice.load(ordering: .relaxed), 0)
         XCTAssertEqual(session.liveHandleCount, 0)
         XCTAssertFalse(session.isShutDown)
-        let response = await session.request(server.url("/hello")).response()
+        let response = await session.request(.url(server.url("/hello"))).response()
         XCTAssertEqual(response.statusCode, 200, "requests made after cancelAll run as usual")
     }
 
@@ -229,7 +229,7 @@ final class ShutdownTests: XCTestCase {
         configuration.retryPolicy = RetryPolicy(maxRetries: 3)
         configuration.clock = clock
         let session = Session(configuration: configuration)
-        let task = Task { await session.request(server.url("/status/503")).response() }
+        let task = Task { await session.request(.url(server.url("/status/503"))).response() }
         try await clock.waitUntilPending()
         session.cancelAll()
         clock.advance(by: 3600)
@@ -257,14 +257,14 @@ final class ShutdownTests: XCTestCase {
             var configuration = Session.Configuration()
             configuration.interceptors = [retrier]
             let session = Session(configuration: configuration)
-            let task = Task { await session.request(server.url("/never")).response() }
+            let task = Task { await session.request(.url(server.url("/never"))).response() }
             let arrived = await server.waitForRequests(count: shutDown ? 2 : 1, path: "/never", timeout: 60)
             XCTAssertTrue(arrived)
             if shutDown { await session.shutdown() } else { session.cancelAll() }
             let response = await task.value
             XCTAssertEqual(Self.kind(response.error), "cancelled")
             XCTAssertEqual(retrier.asked.load(ordering: .relaxed), 0, "shutdown \(shutDown)")
-            let later = await session.request(server.url("/status/503")).response()
+            let later = await session.request(.url(server.url("/status/503"))).response()
             XCTAssertEqual(Self.kind(later.error), shutDown ? "sessionShutDown" : "none")
             // A request made after cancelAll() is retried as usual (asked after each attempt).
             XCTAssertEqual(retrier.asked.load(ordering: .relaxed), shutDown ? 0 : 2, "shutdown \(shutDown)")

@@ -15,19 +15,22 @@ final class ValidationTests: XCTestCase {
     override func tearDown() { server.shutdown() }
 
     func testStatusCodeRanges() async {
-        let created = await session.request(server.url("/status/201")).validate(statusCode: [201]).response()
+        let created = await session.request(.url(server.url("/status/201"))).validate(statusCode: [201]).response()
         XCTAssertNil(created.error)
-        let teapot = await session.request(server.url("/status/418")).validate(statusCode: 200..<300).response()
+        let teapot = await session.request(.url(server.url("/status/418"))).validate(statusCode: 200..<300).response()
         XCTAssertSameError(teapot.error, .unacceptableStatusCode(418))
         XCTAssertEqual(teapot.statusCode, 418, "the response stays available with the error")
     }
 
     func testContentTypes() async {
-        let json = await session.request(server.url("/echo")).validate(contentType: ["application/json"]).response()
+        let json = await session.request(.url(server.url("/echo"))).validate(contentType: ["application/json"])
+            .response()
         XCTAssertNil(json.error)
-        let wildcard = await session.request(server.url("/echo")).validate(contentType: ["application/*"]).response()
+        let wildcard = await session.request(.url(server.url("/echo"))).validate(contentType: ["application/*"])
+            .response()
         XCTAssertNil(wildcard.error)
-        let text = await session.request(server.url("/hello")).validate(contentType: ["application/json"]).response()
+        let text = await session.request(.url(server.url("/hello"))).validate(contentType: ["application/json"])
+            .response()
         guard let failure_ = text.error, failure_ == .unacceptableContentType, let received = failure_.subject else {
             return XCTFail("expected unacceptableContentType, got \(String(describing: text.error))")
         }
@@ -36,7 +39,7 @@ final class ValidationTests: XCTestCase {
 
     func testCustomValidationSeesTheResponseAndRunsFirst() async {
         struct Rejected: Error {}
-        let response = await session.request(server.url("/hello"))
+        let response = await session.request(.url(server.url("/hello")))
             .validate { request, response, data in
                 XCTAssertEqual(request?.url.path, "/hello")
                 XCTAssertEqual(response.statusCode, 200)

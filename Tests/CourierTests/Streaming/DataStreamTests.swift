@@ -18,7 +18,7 @@ final class DataStreamTests: XCTestCase {
 
     func testStatusAndHeadersArriveBeforeTheBody() async throws {
         // Content-Length 1000, 10 bytes, then the server stalls: the body never completes.
-        let stream = Session().streamRequest(server.url("/headers-then-stall"))
+        let stream = Session().streamRequest(.url(server.url("/headers-then-stall")))
         let head = try await stream.head()
         XCTAssertEqual(head.statusCode, 200)
         XCTAssertEqual(head.value(forHeader: "content-length"), "1000")
@@ -33,7 +33,7 @@ final class DataStreamTests: XCTestCase {
     func testFastConsumerReceivesEveryByte() async throws {
         let size = 24 << 20
         let session = Session()
-        let stream = session.streamRequest(server.url("/bytes?size=\(size)&seed=21"), bufferSize: 256 << 10)
+        let stream = session.streamRequest(.url(server.url("/bytes?size=\(size)&seed=21")), bufferSize: 256 << 10)
         var received = Data()
         received.reserveCapacity(size)
         for try await chunk in stream.bytes {
@@ -53,7 +53,7 @@ final class DataStreamTests: XCTestCase {
 
     func testSlowConsumerKeepsMemoryWithinTheWindow() async throws {
         let size = 16 << 20
-        let stream = Session().streamRequest(server.url("/bytes?size=\(size)&seed=4"), bufferSize: 64 << 10)
+        let stream = Session().streamRequest(.url(server.url("/bytes?size=\(size)&seed=4")), bufferSize: 64 << 10)
         XCTAssertEqual(stream.bufferSize, 64 << 10)
         _ = try await stream.head()
         // Do not read: the server keeps sending, so the window fills and the transfer pauses.
@@ -76,7 +76,7 @@ final class DataStreamTests: XCTestCase {
 
     func testBreakingOutOfTheLoopCancelsTheTransfer() async throws {
         let session = Session()
-        let stream = session.streamRequest(server.url("/bytes?size=\(64 << 20)"), bufferSize: 64 << 10)
+        let stream = session.streamRequest(.url(server.url("/bytes?size=\(64 << 20)")), bufferSize: 64 << 10)
         var chunks = 0
         for try await _ in stream.bytes {
             chunks += 1
@@ -89,7 +89,7 @@ final class DataStreamTests: XCTestCase {
 
     func testCancellingTheReadingTaskCancelsTheTransfer() async throws {
         let session = Session()
-        let stream = session.streamRequest(server.url("/headers-then-stall"))
+        let stream = session.streamRequest(.url(server.url("/headers-then-stall")))
         let reader = Task { () -> CourierError? in
             do throws(CourierError) {
                 for try await _ in stream.bytes {}
@@ -110,7 +110,7 @@ final class DataStreamTests: XCTestCase {
     func testDroppingTheRequestCancelsTheTransfer() async throws {
         let session = Session()
         do {
-            let stream = session.streamRequest(server.url("/headers-then-stall"))
+            let stream = session.streamRequest(.url(server.url("/headers-then-stall")))
             _ = try await stream.head()
         }
         await waitUntil { session.liveHandleCount == 0 }
@@ -118,7 +118,7 @@ final class DataStreamTests: XCTestCase {
     }
 
     func testTheBodyCanBeReadOnce() async throws {
-        let stream = Session().streamRequest(server.url("/hello"))
+        let stream = Session().streamRequest(.url(server.url("/hello")))
         let text = try await stream.lines.reduce(into: [String]()) { $0.append($1) }
         XCTAssertEqual(text, ["Hello, Courier"])
         do {
@@ -130,7 +130,7 @@ final class DataStreamTests: XCTestCase {
     }
 
     func testValidationStopsBeforeTheBody() async throws {
-        let stream = Session().streamRequest(server.url("/status/404")).validate()
+        let stream = Session().streamRequest(.url(server.url("/status/404"))).validate()
         do {
             _ = try await stream.head()
             XCTFail("404 should be refused")
@@ -145,7 +145,7 @@ final class DataStreamTests: XCTestCase {
         }
         let completion = await stream.completion()
         XCTAssertSameError(completion.error, .unacceptableStatusCode(404))
-        let typed = Session().streamRequest(server.url("/hello")).validate(contentType: ["application/json"])
+        let typed = Session().streamRequest(.url(server.url("/hello"))).validate(contentType: ["application/json"])
         do {
             _ = try await typed.head()
             XCTFail("text/plain should be refused")
@@ -159,14 +159,14 @@ final class DataStreamTests: XCTestCase {
             TestHTTPResponse.data(Data("first\r\nsecond\n\nthird é\r\nlast".utf8), contentType: "text/plain")
                 .with(.chunked(chunkSize: 3))
         }
-        let lines = try await Session().streamRequest(server.url("/lines")).lines.reduce(into: [String]()) {
+        let lines = try await Session().streamRequest(.url(server.url("/lines"))).lines.reduce(into: [String]()) {
             $0.append($1)
         }
         XCTAssertEqual(lines, ["first", "second", "", "third é", "last"])
     }
 
     func testOverlongLineThrows() async throws {
-        let stream = Session().streamRequest(server.url("/chunked?chunks=5&size=1000"))
+        let stream = Session().streamRequest(.url(server.url("/chunked?chunks=5&size=1000")))
         do {
             for try await _ in stream.lines(maximumLineLength: 1000) {}
             XCTFail("a 5000-byte body without line ends exceeds the limit")
@@ -188,7 +188,7 @@ final class DataStreamTests: XCTestCase {
         }
         var items: [Item] = []
         do {
-            for try await item in Session().streamRequest(server.url("/ndjson")).jsonLines(of: Item.self) {
+            for try await item in Session().streamRequest(.url(server.url("/ndjson"))).jsonLines(of: Item.self) {
                 items.append(item)
             }
             XCTFail("line 4 does not decode")
@@ -202,7 +202,7 @@ final class DataStreamTests: XCTestCase {
     }
 
     func testOnlyTheFinalResponseOfARedirectChainIsStreamed() async throws {
-        let stream = Session().streamRequest(server.url("/redirect-chain?n=2"))
+        let stream = Session().streamRequest(.url(server.url("/redirect-chain?n=2")))
         var body = Data()
         for try await chunk in stream.bytes { body.append(chunk) }
         let echo = try JSONDecoder().decode(TestHTTPEcho.self, from: body)
@@ -212,7 +212,7 @@ final class DataStreamTests: XCTestCase {
     }
 
     func testACutConnectionThrowsAfterTheBytesThatArrived() async throws {
-        let stream = Session().streamRequest(server.url("/truncated?send=3000&declared=10000"))
+        let stream = Session().streamRequest(.url(server.url("/truncated?send=3000&declared=10000")))
         var received = 0
         do {
             for try await chunk in stream.bytes { received += chunk.count }
@@ -226,12 +226,12 @@ final class DataStreamTests: XCTestCase {
     func testStreamingIsNotCappedByTheInMemoryLimit() async throws {
         var configuration = Session.Configuration()
         configuration.security.maxResponseSize = 1 << 20
-        let stream = Session(configuration: configuration).streamRequest(server.url("/bytes?size=\(4 << 20)"))
+        let stream = Session(configuration: configuration).streamRequest(.url(server.url("/bytes?size=\(4 << 20)")))
         var received = 0
         for try await chunk in stream.bytes { received += chunk.count }
         XCTAssertEqual(received, 4 << 20)
         configuration.security.maxDownloadSize = 1 << 20
-        let limited = Session(configuration: configuration).streamRequest(server.url("/bytes?size=\(4 << 20)"))
+        let limited = Session(configuration: configuration).streamRequest(.url(server.url("/bytes?size=\(4 << 20)")))
         do {
             for try await _ in limited.bytes {}
             XCTFail("maxDownloadSize applies to streams")
@@ -244,7 +244,7 @@ final class DataStreamTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.timeouts.idle = 1
         let stream = Session(configuration: configuration).streamRequest(
-            server.url("/bytes?size=\(8 << 20)"),
+            .url(server.url("/bytes?size=\(8 << 20)")),
             bufferSize: 64 << 10)
         _ = try await stream.head()
         await waitUntil { stream.core.buffer.pauseCount > 0 }
@@ -258,7 +258,7 @@ final class DataStreamTests: XCTestCase {
         let session = Session.stubbed { _ in .json("{\"a\":1}\n{\"a\":2}") }
         struct A: Decodable, Sendable { let a: Int }
         var values: [Int] = []
-        for try await value in session.streamRequest("https://example.test/feed").jsonLines(of: A.self) {
+        for try await value in session.streamRequest(.url("https://example.test/feed")).jsonLines(of: A.self) {
             values.append(value.a)
         }
         XCTAssertEqual(values, [1, 2])

@@ -23,11 +23,11 @@ final class EventStreamTests: XCTestCase {
         return events
     }
 
-    private static let fast = EventStreamReconnection(delay: .milliseconds(1), maxAttempts: 3)
+    private static let fast = EventStreamReconnection.reconnect(after: .milliseconds(1), maxAttempts: 3)
 
     func testEventsOfOneConnection() async throws {
         var events: [ServerSentEvent] = []
-        for try await event in Session().streamRequest(server.url("/sse?count=3")).events { events.append(event) }
+        for try await event in Session().streamRequest(.url(server.url("/sse?count=3"))).events { events.append(event) }
         XCTAssertEqual(events, (1...3).map { ServerSentEvent(data: "event \($0)", id: "\($0)") })
     }
 
@@ -42,7 +42,7 @@ final class EventStreamTests: XCTestCase {
             ).with(.chunked(chunkSize: 1))
         }
         var events: [ServerSentEvent] = []
-        for try await event in Session().streamRequest(server.url("/edge")).events { events.append(event) }
+        for try await event in Session().streamRequest(.url(server.url("/edge"))).events { events.append(event) }
         XCTAssertEqual(
             events,
             [
@@ -54,13 +54,13 @@ final class EventStreamTests: XCTestCase {
 
     func testAResponseThatIsNotAnEventStreamFails() async throws {
         do {
-            for try await _ in Session().streamRequest(server.url("/hello")).events {}
+            for try await _ in Session().streamRequest(.url(server.url("/hello"))).events {}
             XCTFail("text/plain is not an event stream")
         } catch {
             XCTAssertSameError(error, .unacceptableContentType("text/plain; charset=utf-8"))
         }
         do {
-            _ = try await collect(Session().eventStream(server.url("/status/500"), reconnection: Self.fast))
+            _ = try await collect(Session().eventStream(.url(server.url("/status/500")), reconnection: Self.fast))
             XCTFail("500 ends the stream")
         } catch {
             XCTAssertSameError(error, .unacceptableStatusCode(500))
@@ -69,7 +69,7 @@ final class EventStreamTests: XCTestCase {
     }
 
     func testReconnectionResumesAfterTheLastEventIDUntil204() async throws {
-        let events = try await collect(Session().eventStream(server.url("/sse?count=10&per=3&retry=1")))
+        let events = try await collect(Session().eventStream(.url(server.url("/sse?count=10&per=3&retry=1"))))
         XCTAssertEqual(events, (1...10).map { ServerSentEvent(data: "event \($0)", id: "\($0)") })
         let requests = server.recordedRequests(path: "/sse")
         XCTAssertEqual(requests.map { $0.header("Last-Event-ID") }, [nil, "3", "6", "9", "10"])
@@ -89,14 +89,15 @@ final class EventStreamTests: XCTestCase {
             return TestHTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(first.utf8))
                 .with(.truncate(sendBytes: first.utf8.count, declaredLength: 1000))
         }
-        let events = try await collect(Session().eventStream(server.url("/cut"), reconnection: Self.fast))
+        let events = try await collect(Session().eventStream(.url(server.url("/cut")), reconnection: Self.fast))
         XCTAssertEqual(events, [ServerSentEvent(data: "one", id: "1"), ServerSentEvent(data: "two", id: "2")])
     }
 
     func testGivingUpAfterFruitlessAttempts() async throws {
         let port = Loopback.closedPort()
         do {
-            _ = try await collect(Session().eventStream("http://127.0.0.1:\(port)/events", reconnection: Self.fast))
+            _ = try await collect(
+                Session().eventStream(.url("http://127.0.0.1:\(port)/events"), reconnection: Self.fast))
             XCTFail("nobody listens")
         } catch {
             guard error == .cannotConnect else { return XCTFail("got \(error)") }
@@ -106,7 +107,7 @@ final class EventStreamTests: XCTestCase {
             TestHTTPResponse(
                 status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(": nothing\n".utf8))
         }
-        let events = try await collect(Session().eventStream(server.url("/empty"), reconnection: Self.fast))
+        let events = try await collect(Session().eventStream(.url(server.url("/empty")), reconnection: Self.fast))
         XCTAssertEqual(events, [])
         XCTAssertEqual(server.recordedRequests(path: "/empty").count, 3)
     }
@@ -131,7 +132,7 @@ final class EventStreamTests: XCTestCase {
     func testReconnectionWaitsTheServersRetryOnTheSessionClock() async throws {
         let (session, clock) = sessionWithManualClock()
         routeOneEventThen204("/slow-retry", retry: 60_000)
-        let stream = session.eventStream(server.url("/slow-retry"))
+        let stream = session.eventStream(.url(server.url("/slow-retry")))
         let reader = Task {
             var events: [ServerSentEvent] = []
             for try await event in stream { events.append(event) }
@@ -151,7 +152,7 @@ final class EventStreamTests: XCTestCase {
     func testReconnectionWaitsThePolicysDelayWithoutRetry() async throws {
         let (session, clock) = sessionWithManualClock()
         routeOneEventThen204("/default-delay", retry: nil)
-        let stream = session.eventStream(server.url("/default-delay"))
+        let stream = session.eventStream(.url(server.url("/default-delay")))
         let reader = Task {
             var events: [ServerSentEvent] = []
             for try await event in stream { events.append(event) }
@@ -168,7 +169,7 @@ final class EventStreamTests: XCTestCase {
     func testCancellingDuringTheReconnectionWaitEndsAtOnce() async throws {
         let (session, clock) = sessionWithManualClock()
         routeOneEventThen204("/cancel-wait", retry: 60_000)
-        let stream = session.eventStream(server.url("/cancel-wait"))
+        let stream = session.eventStream(.url(server.url("/cancel-wait")))
         let reader = Task { () -> CourierError? in
             do throws(CourierError) {
                 for try await _ in stream {}
@@ -185,7 +186,8 @@ final class EventStreamTests: XCTestCase {
     }
 
     func testWithoutReconnectionTheFirstConnectionIsAll() async throws {
-        let events = try await collect(Session().eventStream(server.url("/sse?count=10&per=4"), reconnection: .never))
+        let events = try await collect(
+            Session().eventStream(.url(server.url("/sse?count=10&per=4")), reconnection: .never))
         XCTAssertEqual(events.map(\.id), ["1", "2", "3", "4"])
     }
 
@@ -195,7 +197,7 @@ final class EventStreamTests: XCTestCase {
         let reader = Task { () -> (Int, CourierError?) in
             var count = 0
             do throws(CourierError) {
-                for try await _ in session.eventStream(url) { count += 1 }
+                for try await _ in session.eventStream(.url(url)) { count += 1 }
                 return (count, nil)
             } catch {
                 return (count, error)
@@ -214,7 +216,7 @@ final class EventStreamTests: XCTestCase {
     func testBreakingOutClosesTheConnection() async throws {
         let session = Session()
         var first: ServerSentEvent?
-        for try await event in session.eventStream(server.url("/sse?count=1000&interval=20")) {
+        for try await event in session.eventStream(.url(server.url("/sse?count=1000&interval=20"))) {
             first = event
             break
         }
@@ -227,7 +229,7 @@ final class EventStreamTests: XCTestCase {
 /// The reconnection decisions, as values.
 final class EventStreamReconnectionTests: XCTestCase {
     func testDecisions() {
-        let policy = EventStreamReconnection(delay: .seconds(3), maxAttempts: 2)
+        let policy = EventStreamReconnection.reconnect(after: .seconds(3), maxAttempts: 2)
         XCTAssertEqual(policy.decide(after: .closed, fruitless: 0, serverRetry: nil), .reconnect(after: .seconds(3)))
         XCTAssertEqual(
             policy.decide(after: .closed, fruitless: 1, serverRetry: .milliseconds(500)),
@@ -251,7 +253,7 @@ final class EventStreamReconnectionTests: XCTestCase {
             EventStreamReconnection.never.decide(
                 after: .failed(.truncatedResponse(message: "")), fruitless: 0,
                 serverRetry: nil), .fail(.truncatedResponse(message: "")))
-        let forever = EventStreamReconnection(maxAttempts: nil)
+        let forever = EventStreamReconnection.reconnect(maxAttempts: nil)
         XCTAssertEqual(
             forever.decide(after: .closed, fruitless: 1000, serverRetry: nil), .reconnect(after: .seconds(3)))
     }

@@ -18,7 +18,7 @@ func blockUntil(_ condition: () -> Bool) {
 func dataTask(_ session: Session, _ url: URL) -> Task<CourierError?, Never> {
     Task {
         do throws(CourierError) {
-            _ = try await session.request(url).data()
+            _ = try await session.request(.url(url)).data()
             return nil
         } catch {
             return error

@@ -48,7 +48,7 @@ final class CustomTransportTests: XCTestCase {
     }
 
     func testASessionOverATransportOfYourOwn() async {
-        let response = await Session(transport: Offline()).request("https://api.example.test/me").response()
+        let response = await Session(transport: Offline()).request(.url("https://api.example.test/me")).response()
         XCTAssertSameError(response.error, .cannotConnect(message: "offline"))
     }
 
@@ -61,9 +61,9 @@ final class CustomTransportTests: XCTestCase {
             injector.withLock { $0 = made }
             return made
         }
-        let first = await session.request(server.url("/hello")).validate().response()
-        let second = await session.request(server.url("/hello")).validate().response()
-        let third = await session.request(server.url("/hello")).validate().response()
+        let first = await session.request(.url(server.url("/hello"))).validate().response()
+        let second = await session.request(.url(server.url("/hello"))).validate().response()
+        let third = await session.request(.url(server.url("/hello"))).validate().response()
         XCTAssertEqual(first.data, Data("Hello, Courier".utf8))
         XCTAssertSameError(second.error, .timedOut(.request))
         XCTAssertEqual(third.data, Data("Hello, Courier".utf8))
@@ -83,7 +83,7 @@ final class CustomTransportTests: XCTestCase {
             configuration.clock = clock
             let calls = Locked(0)
             let session = Session(configuration: configuration, transport: AlwaysUnavailable(calls: calls))
-            let request = session.request("https://api.example.test/status")
+            let request = session.request(.url("https://api.example.test/status"))
             let done = expectCancellation(of: request).done
             try await clock.waitUntilPending()  // the backoff before the first retry
             request.cancel()

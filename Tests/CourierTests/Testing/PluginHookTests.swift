@@ -76,8 +76,9 @@ final class PluginHookTests: XCTestCase {
         let stubs = StubTransport()
         stubs.on(.get("/stamp"), reply: .empty(statusCode: 204))
         let session = Session(transport: stubs)
-        _ = try await session.request("https://api.example.test/stamp").plugin(Stamp()).validate().data()
-        _ = try await session.request("https://api.example.test/stamp").plugin(MisspelledStamp()).validate().data()
+        _ = try await session.request(.url("https://api.example.test/stamp")).plugin(Stamp()).validate().data()
+        _ = try await session.request(.url("https://api.example.test/stamp")).plugin(MisspelledStamp()).validate()
+            .data()
         XCTAssertEqual(stubs.requests.map { $0.header("X-Stamped") }, ["yes", nil])
     }
 }

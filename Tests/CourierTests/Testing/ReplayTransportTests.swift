@@ -55,8 +55,8 @@ final class ReplayTransportTests: XCTestCase {
         let recording = Session(transport: recorder)
         let live = await greet(recording, base: server.baseURL, name: "Ada")
         XCTAssertEqual(try live.result.get(), Greeting(text: "hello Ada", count: 1))
-        let text = try await recording.request(server.url("/plain")).validate().string()
-        let bytes = try await recording.request(server.url("/binary")).validate().data()
+        let text = try await recording.request(.url(server.url("/plain"))).validate().string()
+        let bytes = try await recording.request(.url(server.url("/binary"))).validate().data()
         XCTAssertEqual(server.requestsServed, 3)
         server.shutdown()
 
@@ -67,8 +67,8 @@ final class ReplayTransportTests: XCTestCase {
         XCTAssertEqual(try replayed.result.get(), Greeting(text: "hello Ada", count: 1))
         XCTAssertEqual(replayed.headers["X-Request-Id"], "r-1")
         XCTAssertEqual(replayed.statusCode, 200)
-        let replayedText = try await offline.request("http://127.0.0.1:9/plain").validate().string()
-        let replayedBytes = try await offline.request("http://127.0.0.1:9/binary").validate().data()
+        let replayedText = try await offline.request(.url("http://127.0.0.1:9/plain")).validate().string()
+        let replayedBytes = try await offline.request(.url("http://127.0.0.1:9/binary")).validate().data()
         XCTAssertEqual(replayedText, text)
         XCTAssertEqual(replayedBytes, bytes)
         XCTAssertEqual(replayer.requests.map(\.path), ["/greet", "/plain", "/binary"])
@@ -127,7 +127,7 @@ final class ReplayTransportTests: XCTestCase {
         let request = HTTPRequest(testing: URL(string: "http://example.test/broken")!)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("{ not json".utf8).write(to: transport.fixtureURL(for: request))
-        let response = await Session(transport: transport).request(request.urlRequest).response()
+        let response = await Session(transport: transport).request(.urlRequest(request.urlRequest)).response()
         guard let failure_ = response.error, failure_ == .unhandledRequest, let reason = failure_.reason else {
             return XCTFail("expected unhandledRequest, got \(response.result)")
         }
@@ -142,12 +142,12 @@ final class ReplayTransportTests: XCTestCase {
         let recording = Session(transport: ReplayTransport(fixtures: directory, mode: .record))
         var live: [Data] = []
         for path in ["/null", "/spaced", "/binary", "/plain"] {
-            live.append(try await recording.request(server.url(path)).validate().data())
+            live.append(try await recording.request(.url(server.url(path))).validate().data())
         }
         server.shutdown()
         let offline = Session(transport: ReplayTransport(fixtures: directory, mode: .replay))
         for (path, bytes) in zip(["/null", "/spaced", "/binary", "/plain"], live) {
-            let replayed = try await offline.request("http://example.test\(path)").validate().data()
+            let replayed = try await offline.request(.url("http://example.test\(path)")).validate().data()
             XCTAssertEqual(replayed, bytes, path)
         }
     }
@@ -155,14 +155,16 @@ final class ReplayTransportTests: XCTestCase {
     func testSequencesReplayInRecordedOrder() async throws {
         let server = try makeServer()
         let recording = Session(transport: ReplayTransport(fixtures: directory, mode: .record))
-        let first = await recording.request(server.url("/flaky")).response()
-        let second = await recording.request(server.url("/flaky")).response()
+        let first = await recording.request(.url(server.url("/flaky"))).response()
+        let second = await recording.request(.url(server.url("/flaky"))).response()
         XCTAssertEqual([first.statusCode, second.statusCode], [401, 200])
         server.shutdown()
 
         let offline = Session(transport: ReplayTransport(fixtures: directory, mode: .replay))
         var statuses: [Int?] = []
-        for _ in 0..<3 { statuses.append(await offline.request("http://example.test/flaky").response().statusCode) }
+        for _ in 0..<3 {
+            statuses.append(await offline.request(.url("http://example.test/flaky")).response().statusCode)
+        }
         XCTAssertEqual(statuses, [401, 200, 200], "in order, then the last repeats")
     }
 
@@ -174,18 +176,20 @@ final class ReplayTransportTests: XCTestCase {
         let url = server.url("/counter")
 
         let first = Session(transport: ReplayTransport(fixtures: directory, mode: .recordMissing))
-        let recorded = try await first.request(url).string()
+        let recorded = try await first.request(.url(url)).string()
         XCTAssertEqual(recorded, "call 0")
         let kept = Session(transport: ReplayTransport(fixtures: directory, mode: .recordMissing))
-        let fromFixture = try await kept.request(url).string()
+        let fromFixture = try await kept.request(.url(url)).string()
         XCTAssertEqual(fromFixture, "call 0", "record-missing replays what exists")
         XCTAssertEqual(server.recordedRequests(path: "/counter").count, 1)
 
         let again = Session(transport: ReplayTransport(fixtures: directory, mode: .record))
-        let reRecorded = try await again.request(url).string()
+        let reRecorded = try await again.request(.url(url)).string()
         XCTAssertEqual(reRecorded, "call 1")
-        let replayed = try await Session(transport: ReplayTransport(fixtures: directory, mode: .replay)).request(url)
-            .string()
+        let replayed = try await Session(transport: ReplayTransport(fixtures: directory, mode: .replay)).request(
+            .url(url)
+        )
+        .string()
         XCTAssertEqual(replayed, "call 1", "record replaced the fixture")
     }
 
@@ -221,8 +225,13 @@ final class ReplayTransportTests: XCTestCase {
     func testTheModeCanComeFromTheEnvironment() {
         XCTAssertEqual(
             ReplayMode.fromEnvironment("COURIER_TEST_UNSET_VARIABLE", default: .recordMissing), .recordMissing)
-        XCTAssertEqual(ReplayMode(rawValue: "record-missing"), .recordMissing)
-        XCTAssertEqual(ReplayMode(rawValue: "record"), .record)
+        for (text, mode) in [("replay", ReplayMode.replay), ("record", .record), ("record-missing", .recordMissing)] {
+            setenv("COURIER_TEST_REPLAY_MODE", text, 1)
+            XCTAssertEqual(ReplayMode.fromEnvironment("COURIER_TEST_REPLAY_MODE", default: .replay), mode, text)
+        }
+        setenv("COURIER_TEST_REPLAY_MODE", "recordmissing", 1)
+        XCTAssertEqual(ReplayMode.fromEnvironment("COURIER_TEST_REPLAY_MODE", default: .record), .record)
+        unsetenv("COURIER_TEST_REPLAY_MODE")
     }
 }
 

@@ -37,8 +37,8 @@ final class StubBehaviourTests: XCTestCase {
     func testDelayedStubsAnswerInDueOrder() async throws {
         let clock = TestClock(mode: .manual)
         let stubs = StubTransport(clock: clock)
-        stubs.on(.get("/v1/profiles/1"), reply: StubResponse.json(Profile(name: "slow")).delayed(by: 3))
-        stubs.on(.get("/v1/profiles/2"), reply: StubResponse.json(Profile(name: "fast")).delayed(by: 1))
+        stubs.on(.get("/v1/profiles/1"), reply: StubResponse.json(Profile(name: "slow")).with(.delayed(seconds: 3)))
+        stubs.on(.get("/v1/profiles/2"), reply: StubResponse.json(Profile(name: "fast")).with(.delayed(seconds: 1)))
         let session = Session(transport: stubs)
         let order = Locked<[String]>([])
         let slow = Task {

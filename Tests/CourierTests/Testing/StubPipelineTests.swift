@@ -78,7 +78,9 @@ final class StubPipelineTests: XCTestCase {
         stubs.on(.get("/lines"), reply: .text("one\ntwo\n"))
         let session = Session(transport: stubs)
         var lines: [String] = []
-        for try await line in session.streamRequest("https://api.example.test/lines").lines(maximumLineLength: 100) {
+        for try await line in session.streamRequest(.url("https://api.example.test/lines")).lines(
+            maximumLineLength: 100)
+        {
             lines.append(line)
         }
         XCTAssertEqual(lines, ["one", "two"])
@@ -116,7 +118,7 @@ final class StubPipelineTests: XCTestCase {
         XCTAssertEqual(sent[0].json, ["name": "Grace"])
         XCTAssertEqual(try sent[0].decodeJSON(Profile.self), Profile(name: "Grace"))
         XCTAssertEqual(sent[0].bodyText, #"{"name":"Grace"}"#)
-        guard case .rename(let id, _) = sent[0].target(as: ProfileAPI.self) else { return XCTFail("target kept") }
+        guard case .rename(let id, _) = sent[0].target as? ProfileAPI else { return XCTFail("target kept") }
         XCTAssertEqual(id, 4)
         XCTAssertEqual(sent[1].path, "/v1/search")
         XCTAssertEqual(sent[1].query("q"), "tea cups")
@@ -134,11 +136,11 @@ final class StubPipelineTests: XCTestCase {
         stubs.on(.get("/big"), reply: .text("far too large"))
         stubs.on(.get("/file"), reply: .text("file"))
         let session = Session(configuration: configuration, transport: stubs)
-        let big = await session.request("https://stub.test/big").response()
+        let big = await session.request(.url("https://stub.test/big")).response()
         XCTAssertSameError(big.error, .responseTooLarge(limit: 8))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-stubs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
-        let download = await session.download("https://stub.test/file", to: file).validate().response()
+        let download = await session.download(.url("https://stub.test/file"), to: file).validate().response()
         XCTAssertEqual(download.fileURL, file)
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "file")
     }

@@ -77,10 +77,10 @@ final class StubTransportTests: XCTestCase {
         XCTAssertEqual(grace, "a G name")
         var delete = URLRequest(url: URL(string: "https://api.example.test/v1/profiles/1")!)
         delete.httpMethod = "DELETE"
-        let unconfirmed = await session.request(delete).response()
+        let unconfirmed = await session.request(.urlRequest(delete)).response()
         guard unconfirmed.error == .unhandledRequest else { return XCTFail("expected unhandledRequest") }
         delete.setValue("yes", forHTTPHeaderField: "X-Confirm")
-        let confirmed = await session.request(delete).response()
+        let confirmed = await session.request(.urlRequest(delete)).response()
         XCTAssertEqual(confirmed.statusCode, 204)
     }
 
@@ -100,10 +100,16 @@ final class StubTransportTests: XCTestCase {
 
     func testTransportErrorsReachServicesAsNetworkFail() async {
         let cases: [(StubResponse, CourierError)] = [
-            (.timedOut, .timedOut(.request)),
-            (.cannotConnect, .cannotConnect(message: "connection refused (stub)")),
-            (.cancelled, .cancelled),
-            (.tlsFailure, .tlsFailure(message: "certificate verify failed (stub)")),
+            (.failure(.timedOut(.request)), .timedOut(.request)),
+            (
+                .failure(.cannotConnect(message: "connection refused (stub)")),
+                .cannotConnect(message: "connection refused (stub)")
+            ),
+            (.failure(.cancelled), .cancelled),
+            (
+                .failure(.tlsFailure(message: "certificate verify failed (stub)")),
+                .tlsFailure(message: "certificate verify failed (stub)")
+            ),
             (.failure(.dnsFailure(host: "api.example.test")), .dnsFailure(host: "api.example.test"))
         ]
         for (stub, expected) in cases {
@@ -129,7 +135,7 @@ final class StubTransportTests: XCTestCase {
         request.httpMethod = "POST"
         request.setValue("Bearer secret-token", forHTTPHeaderField: "Authorization")
         request.httpBody = Data(#"{"item":"tea"}"#.utf8)
-        let response = await session.request(request).response()
+        let response = await session.request(.urlRequest(request)).response()
         guard let failure_ = response.error, failure_ == .unhandledRequest, let reason = failure_.reason else {
             return XCTFail("expected unhandledRequest, got \(response.result)")
         }

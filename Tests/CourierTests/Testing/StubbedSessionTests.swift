@@ -75,15 +75,15 @@ final class StubbedSessionTests: XCTestCase {
         let session = Session.stubbed(configuration: configuration) { request in
             request.url.path == "/big" ? .text("too large") : .empty(statusCode: 503)
         }
-        let unavailable = await session.request("https://stub.test/down").validate().response()
+        let unavailable = await session.request(.url("https://stub.test/down")).validate().response()
         XCTAssertSameError(unavailable.error, .unacceptableStatusCode(503))
-        let big = await session.request("https://stub.test/big").response()
+        let big = await session.request(.url("https://stub.test/big")).response()
         XCTAssertSameError(big.error, .responseTooLarge(limit: 4))
     }
 
     func testDelayedStubsCanBeCancelledAndCompleteOnce() async throws {
-        let session = Session.stubbed { _ in StubResponse.text("late").delayed(by: 30) }
-        let request = session.request("https://stub.test/slow")
+        let session = Session.stubbed { _ in StubResponse.text("late").with(.delayed(seconds: 30)) }
+        let request = session.request(.url("https://stub.test/slow"))
         let (done, calls) = expectCancellation(of: request)
         request.cancel()
         await fulfillment(of: [done], timeout: 10)
@@ -94,7 +94,7 @@ final class StubbedSessionTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("courier-stub-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         let session = Session.stubbed { _ in .text("file contents") }
-        let response = await session.download("https://stub.test/file", to: file).validate().response()
+        let response = await session.download(.url("https://stub.test/file"), to: file).validate().response()
         XCTAssertEqual(response.fileURL, file)
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "file contents")
     }

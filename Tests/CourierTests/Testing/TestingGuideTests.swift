@@ -95,7 +95,7 @@ final class TestingGuideTests: XCTestCase {
         XCTAssertEqual(secondPage, [Item(id: 2)])
         var lin = try ProfileAPI.rename(name: "Lin").asURLRequest()
         lin.setValue("\"v1\"", forHTTPHeaderField: "If-Match")
-        let linResponse = await session.request(lin).response()
+        let linResponse = await session.request(.urlRequest(lin)).response()
         XCTAssertEqual(linResponse.statusCode, 204)
         let ada = await service.rename(to: "Ada")
         XCTAssertTrue(ada.isSuccess, "the sample: 204")
@@ -106,10 +106,10 @@ final class TestingGuideTests: XCTestCase {
         XCTAssertEqual(unauthorized.statusCode, 401)
         XCTAssertEqual(renewed.value, User(name: "Ada"))
 
-        stubs.on(.get("/search"), reply: .timedOut)
-        stubs.on(.put("/me"), reply: .cannotConnect)
-        stubs.on(.get("/me").header("X-Cancel"), reply: .cancelled)
-        stubs.on(.get("/secure"), reply: .tlsFailure)
+        stubs.on(.get("/search"), reply: .timedOut())
+        stubs.on(.put("/me"), reply: .failure(.cannotConnect(message: "connection refused (stub)")))
+        stubs.on(.get("/me").header("X-Cancel"), reply: .failure(.cancelled))
+        stubs.on(.get("/secure"), reply: .failure(.tlsFailure(message: "certificate verify failed (stub)")))
         stubs.on(.get("/nowhere"), reply: .failure(.dnsFailure(host: "api.example.com")))
         guard case .networkFail(let offline) = await service.rename(to: "Grace") else { return XCTFail("networkFail") }
         XCTAssertSameError(offline.error, .cannotConnect(message: "connection refused (stub)"))
@@ -159,7 +159,7 @@ final class TestingGuideTests: XCTestCase {
         XCTAssertEqual(sent[2].json, ["name": "Grace"])
         XCTAssertEqual(try sent[2].decodeJSON([String: String].self), ["name": "Grace"])
         XCTAssertEqual(sent[2].header("Content-Type"), "application/json")
-        guard case .rename(let name)? = sent[2].target(as: ProfileAPI.self) else { return XCTFail("target") }
+        guard case .rename(let name)? = sent[2].target as? ProfileAPI else { return XCTFail("target") }
         XCTAssertEqual(name, "Grace")
         XCTAssertEqual(flaky.requests(matching: .get("/me")).count, 2)
     }
@@ -172,7 +172,7 @@ final class TestingGuideTests: XCTestCase {
         server.route("GET", "/me") { _ in .json(User(name: "Ada")) }
         // Record once against the server, as `COURIER_FIXTURES=record-missing` would...
         let recording = ReplayTransport(fixtures: fixtures, mode: .recordMissing)
-        let live = try await Session(transport: recording).request(server.url("/me")).decodable(User.self)
+        let live = try await Session(transport: recording).request(.url(server.url("/me"))).decodable(User.self)
         XCTAssertEqual(live, User(name: "Ada"))
         server.shutdown()
         // ...then offline, as the guide's `.fromEnvironment(default: .replay)` does.
@@ -187,8 +187,8 @@ final class TestingGuideTests: XCTestCase {
         let server = try TestHTTPServer()
         defer { server.shutdown() }
         let faulty = Session { engine in FaultInjector(wrapping: engine) }
-        let flaky = await faulty.request(server.url("/flaky")).response()
-        let hello = await faulty.request(server.url("/hello")).response()
+        let flaky = await faulty.request(.url(server.url("/flaky"))).response()
+        let hello = await faulty.request(.url(server.url("/hello"))).response()
         XCTAssertSameError(flaky.error, .timedOut(.request))
         XCTAssertEqual(hello.statusCode, 200)
 
@@ -214,16 +214,16 @@ final class TestingGuideTests: XCTestCase {
         server.failNext(path: "/me", with: .empty(status: 503))
         let delayed = server.url("/delay?ms=500")
         let onServer = Session()
-        let first = await onServer.request(server.url("/me")).response()
+        let first = await onServer.request(.url(server.url("/me"))).response()
         let arrived = await server.waitForRequests(count: 1, path: "/me")
         let signIns = server.recordedRequests(path: "/auth/signin")
         XCTAssertEqual(first.statusCode, 503, "the queued fault comes first")
-        let second = await onServer.request(server.url("/me")).response()
+        let second = await onServer.request(.url(server.url("/me"))).response()
         XCTAssertEqual(second.statusCode, 401, "then the sequence")
         XCTAssertTrue(arrived)
         XCTAssertTrue(signIns.isEmpty)
         XCTAssertEqual(delayed.path, "/delay")
-        let search = await onServer.request(server.url("/search")).response()
+        let search = await onServer.request(.url(server.url("/search"))).response()
         XCTAssertNotNil(search.error, "closed before headers")
     }
 

@@ -20,7 +20,7 @@ final class LateProgressTests: TransferTestCase {
         let size = 3 << 20
         let session = Session()
         let destination = scratch.path("guide.bin")
-        let backup = session.download(server.url("/bytes?size=\(size)"), to: destination)
+        let backup = session.download(.url(server.url("/bytes?size=\(size)")), to: destination)
         let reader = Task {
             var last: TransferProgress?
             for await progress in backup.downloadProgress() { last = progress }
@@ -38,7 +38,7 @@ final class LateProgressTests: TransferTestCase {
         let size = 2 << 20
         let (archive, _) = try scratch.file(named: "archive.bin", size: size, seed: 9)
         let sent = Collector<TransferProgress>()
-        let backup = Session().upload(.file(archive), to: server.url("/upload/digest"))
+        let backup = Session().upload(.file(archive), to: .url(server.url("/upload/digest")))
             .uploadProgress { progress in sent.append(progress) }
         let reader = Task {
             var last: TransferProgress?
@@ -58,7 +58,7 @@ final class LateProgressTests: TransferTestCase {
         let size = 64 << 10
         let session = Session()
         let download = session.download(
-            server.url("/trickle?size=\(size)&chunk=4096&interval=10"), to: scratch.path("trickle.bin"))
+            .url(server.url("/trickle?size=\(size)&chunk=4096&interval=10")), to: scratch.path("trickle.bin"))
         let response = Task { await download.response() }
         let started = await server.waitForRequests(count: 1, path: "/trickle")
         XCTAssertTrue(started)
@@ -72,7 +72,7 @@ final class LateProgressTests: TransferTestCase {
     /// After completion, a download to a file reports the bytes written, not the empty body.
     func testObservingAfterADownloadToAFileCompleted() async throws {
         let size = 100_000
-        let download = Session().download(server.url("/bytes?size=\(size)"), to: scratch.path("after.bin"))
+        let download = Session().download(.url(server.url("/bytes?size=\(size)")), to: scratch.path("after.bin"))
         let finished = await download.response()
         XCTAssertNil(finished.error)
         var values: [TransferProgress] = []
@@ -85,7 +85,7 @@ final class LateProgressTests: TransferTestCase {
     /// the bytes received and the declared total.
     func testObservingAStreamDuringAndAfterItsBody() async throws {
         let size = 200_000
-        let stream = Session().streamRequest(server.url("/bytes?size=\(size)"))
+        let stream = Session().streamRequest(.url(server.url("/bytes?size=\(size)")))
         let during = Task {
             var last: TransferProgress?
             for await progress in stream.downloadProgress() { last = progress }

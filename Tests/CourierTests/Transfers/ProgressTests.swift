@@ -28,7 +28,7 @@ final class ProgressTests: TransferTestCase {
     func testDownloadProgressAsClosureAndSequence() async throws {
         let size = 8 << 20
         let closure = Collector<TransferProgress>()
-        let request = Session().request(server.url("/bytes?size=\(size)"))
+        let request = Session().request(.url(server.url("/bytes?size=\(size)")))
             .downloadProgress(every: .zero) { closure.append($0) }
         let sequence = request.downloadProgress(every: .zero)
         let reader = Task { () -> [TransferProgress] in
@@ -56,7 +56,7 @@ final class ProgressTests: TransferTestCase {
     func testUploadProgressOfAFile() async throws {
         let size = 6 << 20
         let (file, _) = try scratch.file(named: "up.bin", size: size, seed: 2)
-        let request = Session().upload(.file(file), to: server.url("/upload/digest"))
+        let request = Session().upload(.file(file), to: .url(server.url("/upload/digest")))
         let sequence = request.uploadProgress(every: .zero)
         let downloads = request.downloadProgress()
         let reader = Task { () -> [TransferProgress] in
@@ -74,7 +74,7 @@ final class ProgressTests: TransferTestCase {
     }
 
     func testUnknownTotalIsKnownAtTheEnd() async throws {
-        let request = Session().request(server.url("/chunked?chunks=200&size=5000"))
+        let request = Session().request(.url(server.url("/chunked?chunks=200&size=5000")))
         let sequence = request.downloadProgress(every: .zero)
         let reader = Task { () -> [TransferProgress] in
             var values: [TransferProgress] = []
@@ -86,7 +86,7 @@ final class ProgressTests: TransferTestCase {
     }
 
     func testAFailedTransferStillEndsTheSequence() async throws {
-        let request = Session().request(server.url("/truncated?send=30000&declared=100000"))
+        let request = Session().request(.url(server.url("/truncated?send=30000&declared=100000")))
         let sequence = request.downloadProgress(every: .zero)
         let response = await request.response()
         guard response.error == .truncatedResponse else {
@@ -101,7 +101,7 @@ final class ProgressTests: TransferTestCase {
     }
 
     func testThrottledObserversSeeFewValues() async throws {
-        let request = Session().request(server.url("/bytes?size=\(16 << 20)"))
+        let request = Session().request(.url(server.url("/bytes?size=\(16 << 20)")))
         let sequence = request.downloadProgress(every: .seconds(3600))
         _ = try await request.data()
         var values: [TransferProgress] = []
@@ -111,7 +111,7 @@ final class ProgressTests: TransferTestCase {
     }
 
     func testObservingAfterCompletionGivesTheFinalValue() async throws {
-        let request = Session().request(server.url("/bytes?size=1000"))
+        let request = Session().request(.url(server.url("/bytes?size=1000")))
         _ = request.downloadProgress { _ in }
         _ = try await request.data()
         var values: [TransferProgress] = []
@@ -121,7 +121,7 @@ final class ProgressTests: TransferTestCase {
 
     func testStubbedSessionsEndProgressToo() async throws {
         let session = Session.stubbed { _ in .json("{\"ok\":true}") }
-        let request = session.request("https://example.test/x")
+        let request = session.request(.url("https://example.test/x"))
         let sequence = request.downloadProgress()
         _ = try await request.data()
         var values: [TransferProgress] = []
@@ -140,7 +140,7 @@ final class ProgressTests: TransferTestCase {
     func testStreamDownloadProgressAsClosureAndSequence() async throws {
         let size = 8 << 20
         let closure = Collector<TransferProgress>()
-        let stream = Session().streamRequest(server.url("/bytes?size=\(size)"), bufferSize: 256 << 10)
+        let stream = Session().streamRequest(.url(server.url("/bytes?size=\(size)")), bufferSize: 256 << 10)
             .downloadProgress(every: .zero) { closure.append($0) }
         let sequence = stream.downloadProgress(every: .zero)
         let reader = Task { () -> [TransferProgress] in
@@ -156,7 +156,7 @@ final class ProgressTests: TransferTestCase {
 
     func testStreamProgressEndsWhenTheReaderBreaksOut() async throws {
         let size = 32 << 20
-        let stream = Session().streamRequest(server.url("/bytes?size=\(size)"), bufferSize: 64 << 10)
+        let stream = Session().streamRequest(.url(server.url("/bytes?size=\(size)")), bufferSize: 64 << 10)
         let sequence = stream.downloadProgress(every: .zero)
         for try await _ in stream.bytes { break }
         let values = await Self.collect(sequence)
@@ -171,7 +171,7 @@ final class ProgressTests: TransferTestCase {
     }
 
     func testStreamProgressIsThrottled() async throws {
-        let stream = Session().streamRequest(server.url("/bytes?size=\(16 << 20)"))
+        let stream = Session().streamRequest(.url(server.url("/bytes?size=\(16 << 20)")))
         let sequence = stream.downloadProgress(every: .seconds(3600))
         for try await _ in stream.bytes {}
         let values = await Self.collect(sequence)
@@ -180,7 +180,7 @@ final class ProgressTests: TransferTestCase {
     }
 
     func testObservingAStreamAfterCompletionGivesTheFinalValue() async throws {
-        let stream = Session().streamRequest(server.url("/bytes?size=1000"))
+        let stream = Session().streamRequest(.url(server.url("/bytes?size=1000")))
         for try await _ in stream.bytes {}
         _ = await stream.completion()
         let values = await Self.collect(stream.downloadProgress())
@@ -189,7 +189,7 @@ final class ProgressTests: TransferTestCase {
 
     func testStubbedStreamRequestsEndProgressToo() async throws {
         let session = Session.stubbed { _ in .json("{\"ok\":true}") }
-        let stream = session.streamRequest("https://example.test/x")
+        let stream = session.streamRequest(.url("https://example.test/x"))
         let sequence = stream.downloadProgress()
         var received = 0
         for try await chunk in stream.bytes { received += chunk.count }

@@ -19,7 +19,7 @@ final class ResumeTests: TransferTestCase {
         let file = scratch.path("cut.bin")
         let endpoint = server.url("/resumable?size=\(size)&seed=5&cut=2000000,4500000")
         let session = Session()
-        let first = await session.download(endpoint, to: file).validate().response()
+        let first = await session.download(.url(endpoint), to: file).validate().response()
         guard first.error == .truncatedResponse else { return XCTFail("got \(String(describing: first.error))") }
         let resume = try XCTUnwrap(first.resumeData)
         XCTAssertEqual(resume.bytesWritten, 2_000_000)
@@ -28,12 +28,12 @@ final class ResumeTests: TransferTestCase {
         XCTAssertEqual(resume.fileURL, file)
         XCTAssertEqual(fileSize(file), 2_000_000, "the partial file is kept")
 
-        let second = await session.download(endpoint, resumingWith: resume).validate().response()
+        let second = await session.download(.url(endpoint), resumingWith: resume).validate().response()
         let again = try XCTUnwrap(second.resumeData, "cut again at 4500000")
         XCTAssertEqual(again.bytesWritten, 4_500_000)
         XCTAssertEqual(again.totalBytes, Int64(size))
 
-        let third = await session.download(endpoint, resumingWith: again).validate().response()
+        let third = await session.download(.url(endpoint), resumingWith: again).validate().response()
         XCTAssertNil(third.error)
         XCTAssertNil(third.resumeData)
         XCTAssertEqual(third.statusCode, 206)
@@ -52,9 +52,9 @@ final class ResumeTests: TransferTestCase {
     func testProgressOfAResumedDownloadCountsTheKeptBytes() async throws {
         let file = scratch.path("progress.bin")
         let endpoint = server.url("/resumable?size=\(size)&seed=5&cut=3000000")
-        let first = await Session().download(endpoint, to: file).response()
+        let first = await Session().download(.url(endpoint), to: file).response()
         let resume = try XCTUnwrap(first.resumeData)
-        let request = Session().download(endpoint, resumingWith: resume)
+        let request = Session().download(.url(endpoint), resumingWith: resume)
         let progress = request.downloadProgress(every: .zero)
         _ = await request.validate().response()
         var values: [TransferProgress] = []
@@ -67,11 +67,11 @@ final class ResumeTests: TransferTestCase {
 
     func testAServerIgnoringRangesSendsTheWholeBodyAgain() async throws {
         let file = scratch.path("ignored.bin")
-        let cut = await Session().download(server.url("/resumable?size=\(size)&seed=5&cut=1000000"), to: file)
+        let cut = await Session().download(.url(server.url("/resumable?size=\(size)&seed=5&cut=1000000")), to: file)
             .response()
         let resume = try XCTUnwrap(cut.resumeData)
         let full = await Session().download(
-            server.url("/resumable?size=\(size)&seed=5&ignoreRange=1"),
+            .url(server.url("/resumable?size=\(size)&seed=5&ignoreRange=1")),
             resumingWith: resume
         ).validate().response()
         XCTAssertNil(full.error)
@@ -93,10 +93,10 @@ final class ResumeTests: TransferTestCase {
             return TestHTTPResponse.ranged(new, for: request, etag: "\"v2\"")
         }
         let file = scratch.path("changing.bin")
-        let first = await Session().download(server.url("/changing"), to: file).response()
+        let first = await Session().download(.url(server.url("/changing")), to: file).response()
         let resume = try XCTUnwrap(first.resumeData)
         XCTAssertEqual(resume.validator, "\"v1\"")
-        let second = await Session().download(server.url("/changing"), resumingWith: resume).validate().response()
+        let second = await Session().download(.url(server.url("/changing")), resumingWith: resume).validate().response()
         XCTAssertNil(second.error)
         XCTAssertEqual(second.statusCode, 200, "If-Range did not match: the whole new body")
         XCTAssertEqual(try Data(contentsOf: file), new)
@@ -105,10 +105,10 @@ final class ResumeTests: TransferTestCase {
     func testAWeakETagFallsBackToLastModified() async throws {
         let file = scratch.path("weak.bin")
         let endpoint = server.url("/resumable?size=\(size)&seed=5&weak=1&cut=1500000")
-        let first = await Session().download(endpoint, to: file).response()
+        let first = await Session().download(.url(endpoint), to: file).response()
         let resume = try XCTUnwrap(first.resumeData)
         XCTAssertEqual(resume.validator, TestHTTPResponse.fixedLastModified)
-        let second = await Session().download(endpoint, resumingWith: resume).validate().response()
+        let second = await Session().download(.url(endpoint), resumingWith: resume).validate().response()
         XCTAssertEqual(second.statusCode, 206)
         XCTAssertEqual(try sha(file), expectedSHA)
     }
@@ -116,7 +116,7 @@ final class ResumeTests: TransferTestCase {
     func testWithoutAValidatorThereIsNoResumeData() async throws {
         let file = scratch.path("novalidator.bin")
         let response = await Session().download(
-            server.url("/resumable?size=\(size)&validators=0&cut=100000"),
+            .url(server.url("/resumable?size=\(size)&validators=0&cut=100000")),
             to: file
         ).response()
         guard response.error == .truncatedResponse else {
@@ -136,7 +136,7 @@ final class ResumeTests: TransferTestCase {
         }
         let file = scratch.path("cancelled.bin")
         let progress = Collector<Int64>()
-        let request = Session().download(server.url("/stalling"), to: file)
+        let request = Session().download(.url(server.url("/stalling")), to: file)
             .downloadProgress(every: .zero) { progress.append($0.completedBytes) }
         let task = Task { await request.response() }
         // Cancelled once the 150,000 bytes sent before the stall are written.
@@ -146,7 +146,8 @@ final class ResumeTests: TransferTestCase {
         XCTAssertEqual(cancelled.error, .cancelled)
         let resume = try XCTUnwrap(cancelled.resumeData)
         XCTAssertEqual(resume.bytesWritten, 150_000)
-        let resumed = await Session().download(server.url("/stalling"), resumingWith: resume).validate().response()
+        let resumed = await Session().download(.url(server.url("/stalling")), resumingWith: resume).validate()
+            .response()
         XCTAssertNil(resumed.error)
         XCTAssertEqual(try Data(contentsOf: file), body)
     }
@@ -162,7 +163,7 @@ final class ResumeTests: TransferTestCase {
         let resume = ResumeData(
             url: server.url("/misplaced"), fileURL: file, bytesWritten: 5000, validator: "\"m\"",
             totalBytes: 100_000)
-        let response = await Session().download(server.url("/misplaced"), resumingWith: resume).response()
+        let response = await Session().download(.url(server.url("/misplaced")), resumingWith: resume).response()
         guard let failure_ = response.error, failure_ == .protocolViolation, let message = failure_.reason else {
             return XCTFail("got \(String(describing: response.error))")
         }
@@ -174,8 +175,10 @@ final class ResumeTests: TransferTestCase {
         let resume = ResumeData(
             url: server.url("/resumable"), fileURL: file, bytesWritten: 1000, validator: "\"x\"",
             totalBytes: nil)
-        let response = await Session().download(server.url("/resumable?size=\(size)&seed=5"), resumingWith: resume)
-            .validate().response()
+        let response = await Session().download(
+            .url(server.url("/resumable?size=\(size)&seed=5")), resumingWith: resume
+        )
+        .validate().response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertNil(server.recordedRequests(path: "/resumable").first?.header("Range"))
         XCTAssertEqual(try sha(file), expectedSHA)
@@ -187,8 +190,10 @@ final class ResumeTests: TransferTestCase {
         let resume = ResumeData(
             url: URL(string: "http://127.0.0.1:1/x")!, fileURL: file, bytesWritten: 3000,
             validator: "\"k\"", totalBytes: 10_000)
-        let response = await Session().download("http://127.0.0.1:\(Loopback.closedPort())/x", resumingWith: resume)
-            .response()
+        let response = await Session().download(
+            .url("http://127.0.0.1:\(Loopback.closedPort())/x"), resumingWith: resume
+        )
+        .response()
         guard response.error == .cannotConnect else { return XCTFail("got \(String(describing: response.error))") }
         XCTAssertEqual(response.resumeData?.bytesWritten, 3000)
         XCTAssertEqual(fileSize(file), 3000)

@@ -17,7 +17,7 @@ final class UploadTests: TransferTestCase {
         let size = 48 << 20
         let (file, sha256) = try scratch.file(named: "large.bin", size: size, seed: 7)
         let session = Session()
-        let received = try await summary(session.upload(.file(file), to: server.url("/upload/digest")))
+        let received = try await summary(session.upload(.file(file), to: .url(server.url("/upload/digest"))))
         XCTAssertEqual(received, TestHTTPUploadSummary(bytes: size, sha256: sha256))
         let recorded = try XCTUnwrap(server.recordedRequests(path: "/upload/digest").first)
         XCTAssertEqual(recorded.method, "POST", "a GET becomes a POST when it gets a body")
@@ -32,12 +32,12 @@ final class UploadTests: TransferTestCase {
         var request = URLRequest(url: server.url("/upload"))
         request.httpMethod = "PUT"
         request.setValue("text/csv", forHTTPHeaderField: "Content-Type")
-        let put = try await summary(Session().upload(.file(file, contentType: "image/png"), to: request))
+        let put = try await summary(Session().upload(.file(file, contentType: "image/png"), to: .urlRequest(request)))
         XCTAssertEqual(put.sha256, sha256)
         let patch = try await summary(
             Session().upload(
                 .file(file, contentType: "image/png"),
-                to: server.url("/upload"), method: .patch))
+                to: .url(server.url("/upload")), method: .patch))
         XCTAssertEqual(patch.sha256, sha256)
         let recorded = server.recordedRequests(path: "/upload")
         XCTAssertEqual(recorded.map(\.method), ["PUT", "PATCH"])
@@ -56,7 +56,7 @@ final class UploadTests: TransferTestCase {
                 continuation.finish()
             }
         }
-        let request = Session().upload(.stream(stream, bufferSize: 256 << 10), to: server.url("/upload/digest"))
+        let request = Session().upload(.stream(stream, bufferSize: 256 << 10), to: .url(server.url("/upload/digest")))
         let received = try await summary(request)
         XCTAssertEqual(received, TestHTTPUploadSummary(body: expected))
         let recorded = try XCTUnwrap(server.recordedRequests(path: "/upload/digest").first)
@@ -77,7 +77,7 @@ final class UploadTests: TransferTestCase {
             continuation.finish()
         }
         let received = try await summary(
-            Session().upload(.stream(stream, length: Int64(total)), to: server.url("/upload/digest")))
+            Session().upload(.stream(stream, length: Int64(total)), to: .url(server.url("/upload/digest"))))
         XCTAssertEqual(received, TestHTTPUploadSummary(body: parts.reduce(Data(), +)))
         XCTAssertEqual(server.recordedRequests(path: "/upload/digest").first?.header("Content-Length"), String(total))
     }
@@ -89,7 +89,7 @@ final class UploadTests: TransferTestCase {
             continuation.finish(throwing: Broken())
         }
         let session = Session()
-        let response = await session.upload(.stream(stream), to: server.url("/upload/digest")).response()
+        let response = await session.upload(.stream(stream), to: .url(server.url("/upload/digest"))).response()
         guard let failure_ = response.error, failure_ == .invalidRequest, let reason = failure_.reason else {
             return XCTFail("expected invalidRequest, got \(String(describing: response.error))")
         }
@@ -107,7 +107,7 @@ final class UploadTests: TransferTestCase {
         inMemory.memoryThreshold = 64 << 20
         let expected = try inMemory.encode()
 
-        let received = try await summary(Session().upload(.multipart(form), to: server.url("/upload/digest")))
+        let received = try await summary(Session().upload(.multipart(form), to: .url(server.url("/upload/digest"))))
         XCTAssertEqual(received, TestHTTPUploadSummary(body: expected))
         let recorded = try XCTUnwrap(server.recordedRequests(path: "/upload/digest").first)
         XCTAssertEqual(recorded.header("Content-Length"), String(expected.count))
@@ -134,21 +134,21 @@ final class UploadTests: TransferTestCase {
         var form = MultipartFormData(boundary: "input-stream")
         form.append("caption", name: "title")
         form.append(fileURL: file, name: "file")
-        let request = try XCTUnwrap(Session().upload(.multipart(form), to: server.url("/upload")).request)
+        let request = try XCTUnwrap(Session().upload(.multipart(form), to: .url(server.url("/upload"))).request)
         XCTAssertNil(request.bodyData, "a form with a file is read while sending")
         XCTAssertEqual(try request.collectedBody(), try form.encode())
     }
 
     func testMissingFileFailsBeforeAnythingIsSent() async {
         let missing = scratch.path("missing.bin")
-        let response = await Session().upload(.file(missing), to: server.url("/upload")).response()
+        let response = await Session().upload(.file(missing), to: .url(server.url("/upload"))).response()
         guard let failure_ = response.error, failure_ == .invalidRequest, let reason = failure_.reason else {
             return XCTFail("expected invalidRequest, got \(String(describing: response.error))")
         }
         XCTAssertTrue(reason.contains(missing.path), reason)
         var form = MultipartFormData()
         form.append(fileURL: missing, name: "file")
-        let multipart = await Session().upload(.multipart(form), to: server.url("/upload")).response()
+        let multipart = await Session().upload(.multipart(form), to: .url(server.url("/upload"))).response()
         guard multipart.error == .multipartEncodingFailed else {
             return XCTFail("expected multipartEncodingFailed, got \(String(describing: multipart.error))")
         }
@@ -158,14 +158,14 @@ final class UploadTests: TransferTestCase {
     func testFileBodyIsSentAgainAfterA307AndAStreamIsRefused() async throws {
         let (file, sha256) = try scratch.file(named: "redirected.bin", size: 300_000, seed: 3)
         let redirect = server.url("/redirect?to=/upload&status=307")
-        let received = try await summary(Session().upload(.file(file), to: redirect))
+        let received = try await summary(Session().upload(.file(file), to: .url(redirect)))
         XCTAssertEqual(received, TestHTTPUploadSummary(bytes: 300_000, sha256: sha256))
 
         let stream = AsyncStream<Data> { continuation in
             continuation.yield(Data(repeating: 2, count: 100))
             continuation.finish()
         }
-        let response = await Session().upload(.stream(stream), to: redirect).response()
+        let response = await Session().upload(.stream(stream), to: .url(redirect)).response()
         guard let failure_ = response.error, failure_ == .invalidRequest, let reason = failure_.reason else {
             return XCTFail("expected invalidRequest, got \(String(describing: response.error))")
         }
@@ -177,7 +177,7 @@ final class UploadTests: TransferTestCase {
         var request = URLRequest(url: server.url("/upload"))
         request.httpMethod = "POST"
         request.setValue("100-continue", forHTTPHeaderField: "Expect")
-        let received = try await summary(Session().upload(.file(file), to: request))
+        let received = try await summary(Session().upload(.file(file), to: .urlRequest(request)))
         XCTAssertEqual(received.sha256, sha256)
         XCTAssertEqual(server.recordedRequests(path: "/upload").first?.header("Expect"), "100-continue")
     }
@@ -196,7 +196,7 @@ final class UploadTests: TransferTestCase {
         }
         let session = Session()
         // `/never` does not read the body: the upload stalls once the socket buffers are full.
-        let request = session.upload(.stream(stream, bufferSize: 64 << 10), to: server.url("/never"))
+        let request = session.upload(.stream(stream, bufferSize: 64 << 10), to: .url(server.url("/never")))
         let task = Task { await request.response() }
         // Cancelled once the producer is under way.
         await waitUntil { produced.values.count >= 10 }
