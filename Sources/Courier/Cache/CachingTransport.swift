@@ -107,7 +107,8 @@ final class CachingTransport: Transport {
             effectivePlan, request: cacheRequest, response: response, requestTime: sentAt, responseTime: now())
         {
         case .deliver(let delivered, let outcome):
-            if outcome == .miss, !redirected {
+            if outcome == .miss {
+                // The server's response as it came (its final URL and HTTP version kept).
                 var passed = result
                 passed.metrics = (result.metrics ?? TransferMetrics()).with(outcome)
                 return completion(passed)

@@ -372,4 +372,18 @@ final class CachingTransportTests: XCTestCase {
         XCTAssertEqual(second.data, Data("stub".utf8))
         XCTAssertFalse(Session(transport: stubs).transport is CachingTransport, "no cache: the transport itself")
     }
+
+    func testAResponseReachedThroughARedirectIsDeliveredButNotStored() async throws {
+        let (session, _) = Self.session(.memory(maxBytes: 1 << 20))
+        _ = countingRoute("/target", headers: [("Cache-Control", "max-age=600")])
+        server.route("/hop") { _ in TestHTTPResponse(status: 302, headers: [("Location", "/target")]) }
+        let first = await session.request(.url(server.url("/hop"))).response()
+        let second = await session.request(.url(server.url("/hop"))).response()
+        XCTAssertEqual(first.metrics?.cacheOutcome, .miss)
+        XCTAssertEqual(second.metrics?.cacheOutcome, .miss, "stored under /hop it would answer for another URL")
+        XCTAssertEqual(second.head?.url.path, "/target", "the final URL is kept")
+        XCTAssertEqual(try XCTUnwrap(second.data), Data("answer 2".utf8))
+        XCTAssertEqual(server.recordedRequests(path: "/target").count, 2)
+        await session.shutdown()
+    }
 }
