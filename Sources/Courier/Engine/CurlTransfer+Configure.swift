@@ -18,7 +18,7 @@ import FoundationNetworking
 extension CurlTransfer {
     func configure(
         _ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
-        hasSessionOptions: Bool
+        hasSessionOptions: Bool, headerLists: inout HeaderListCache
     ) -> CourierError? {
         keepsSessionOptions = false
         guard let url = request.url else { return .invalidRequest(reason: "the request has no URL") }
@@ -46,8 +46,8 @@ extension CurlTransfer {
         configureTimeouts(easy, reused: hasSessionOptions)
         if let error = configureMethodAndBody(easy, reused: hasSessionOptions) { return error }
         var fields = request.allHTTPHeaderFields ?? [:]
-        let sendsOwnCookie = engine.cookieJar != nil && moveCookieHeader(easy, from: &fields)
-        if let error = configureHeaders(easy, fields: fields) { return error }
+        let sendsOwnCookie = usesCookieJar && moveCookieHeader(easy, from: &fields)
+        if let error = configureHeaders(easy, fields: fields, cache: &headerLists) { return error }
         configureFlow(easy)
         if http1ResendStatus != nil {
             // The resend of an early HTTP/2 response libcurl discarded (see HTTP2Recovery): over
@@ -89,7 +89,7 @@ extension CurlTransfer {
         set(easy, CURLOPT_FOLLOWLOCATION, 0)  // redirects are decided by RedirectDecision
         if let share { set(easy, CURLOPT_SHARE, pointer: share) }
         // The cookie engine on, with no file: the cookies are the jar's, held by the share.
-        if engine.cookieJar != nil { set(easy, CURLOPT_COOKIEFILE, "") }
+        if usesCookieJar { set(easy, CURLOPT_COOKIEFILE, "") }
         if options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
         if options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
         if let size = options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }
@@ -201,17 +201,19 @@ extension CurlTransfer {
         return nil
     }
 
-    private func configureHeaders(_ easy: UnsafeMutableRawPointer, fields: [String: String]) -> CourierError? {
+    private func configureHeaders(
+        _ easy: UnsafeMutableRawPointer, fields: [String: String], cache: inout HeaderListCache
+    ) -> CourierError? {
         let withBodyLines = bodyBuffer != nil || flow?.upload != nil
         let list: CurlHeaderList
-        if let cached = engine.headerLists.list(for: fields, withBodyLines: withBodyLines) {
+        if let cached = cache.list(for: fields, withBodyLines: withBodyLines) {
             list = cached
         } else {
             switch Self.makeHeaderList(fields, withBodyLines: withBodyLines) {
             case .failure(let error): return error
             case .success(let made): list = made
             }
-            engine.headerLists.store(list, fields: fields, withBodyLines: withBodyLines)
+            cache.store(list, fields: fields, withBodyLines: withBodyLines)
         }
         headerList = list
         // Also when empty: a reused handle may still point at an earlier request's list.
