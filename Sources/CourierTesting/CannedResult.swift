@@ -8,7 +8,7 @@ import FoundationNetworking
 /// the response size limit applies, and a download's body goes to its destination file.
 enum CannedResult {
     static func make(
-        for request: URLRequest, options: TransferOptions, statusCode: Int, headers: HTTPHeaders,
+        for request: HTTPRequest, options: TransferOptions, statusCode: Int, headers: HTTPHeaders,
         body: Data, httpVersion: String = "HTTP/1.1"
     ) -> TransportResult {
         if let limit = options.bodyLimit, body.count > limit {

@@ -63,13 +63,13 @@ struct Fixture: Codable, Sendable {
     var request: Request
     var responses: [Response]
 
-    init(request: URLRequest, key: FixtureKey, security: SecurityPolicy) {
-        let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+    init(request: HTTPRequest, key: FixtureKey, security: SecurityPolicy) {
+        let headers = request.headers.sorted { $0.name.lowercased() < $1.name.lowercased() }
         var summary = Request(
-            method: key.method, url: request.url?.absoluteString ?? "", path: key.path,
+            method: key.method, url: request.url.absoluteString, path: key.path,
             query: key.query, bodyHash: key.bodyHash,
-            headers: headers.map { Self.line($0.key, $0.value, security) })
-        summary.store(request.httpBody ?? Data(), contentType: request.value(forHTTPHeaderField: "Content-Type"))
+            headers: headers.map { Self.line($0.name, $0.value, security) })
+        summary.store(request.bodyData ?? Data(), contentType: request.headers["Content-Type"])
         self.request = summary
         responses = []
     }

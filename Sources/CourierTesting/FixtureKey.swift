@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -26,14 +27,14 @@ public struct FixtureKey: Hashable, Sendable, CustomStringConvertible {
     public let bodyHash: String
 
     /// The key of `request`.
-    public init(_ request: URLRequest) {
-        method = (request.httpMethod ?? "GET").uppercased()
-        let components = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
+    public init(_ request: HTTPRequest) {
+        method = request.method.rawValue.uppercased()
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         let encodedPath = components?.percentEncodedPath ?? ""
         path = encodedPath.isEmpty ? "/" : encodedPath
         let items = (components?.percentEncodedQuery ?? "").split(separator: "&").map(String.init)
         query = Self.stableSorted(items).joined(separator: "&")
-        let body = request.httpBody ?? Data()
+        let body = request.bodyData ?? Data()
         bodyHash = body.isEmpty ? "" : Self.hex(Self.fnv1a64(Self.canonical(body)))
     }
 

@@ -37,7 +37,7 @@ public enum PluginHook: String, CaseIterable, Sendable {
         let request = URLRequest(url: url)
         let context = PluginDefaultHooks.context(for: request, session: .default)
         let response = DataResponse<Data?>(
-            request: request,
+            request: try? HTTPRequest(request),
             head: HTTPResponseHead(url: url, statusCode: 200),
             data: Data(), metrics: nil, result: .success(Data()))
         PluginDefaultHooks.$current.withValue(recorder) {

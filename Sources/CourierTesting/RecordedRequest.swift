@@ -17,7 +17,7 @@ import FoundationNetworking
 /// ```
 public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The request exactly as handed to the transport.
-    public let urlRequest: URLRequest
+    public let request: HTTPRequest
     /// What the request was built from (a router case...), when the session knew it.
     public let target: (any URLRequestConvertible)?
     /// The position of this call among all calls the transport received, from 0.
@@ -25,22 +25,22 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The session's secret-header policy, used by ``description``.
     public let security: SecurityPolicy
 
-    /// Records `urlRequest`; transports of your own can use it too.
+    /// Records `request`; transports of your own can use it too.
     public init(
-        _ urlRequest: URLRequest, target: (any URLRequestConvertible)? = nil, index: Int = 0,
+        _ request: HTTPRequest, target: (any URLRequestConvertible)? = nil, index: Int = 0,
         security: SecurityPolicy = SecurityPolicy()
     ) {
-        self.urlRequest = urlRequest
+        self.request = request
         self.target = target
         self.index = index
         self.security = security
     }
 
     /// The method, such as `"POST"`.
-    public var method: String { urlRequest.httpMethod ?? "GET" }
+    public var method: String { request.method.rawValue }
 
     /// The full URL, query included.
-    public var url: URL? { urlRequest.url }
+    public var url: URL? { request.url }
 
     /// The path, percent-decoded (`/search/a b`); empty when there is no URL.
     public var path: String {
@@ -60,17 +60,15 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     }
 
     /// The headers as sent.
-    public var headers: HTTPHeaders {
-        HTTPHeaders(urlRequest.allHTTPHeaderFields ?? [:])
-    }
+    public var headers: HTTPHeaders { request.headers }
 
     /// The value of the header `name`, matched without regard to case.
     public func header(_ name: String) -> String? {
-        urlRequest.value(forHTTPHeaderField: name)
+        request.headers[name]
     }
 
     /// The body bytes (empty when there is none).
-    public var body: Data { urlRequest.httpBody ?? Data() }
+    public var body: Data { request.bodyData ?? Data() }
 
     /// The body as UTF-8 text; nil when it is not valid UTF-8.
     public var bodyText: String? { String(data: body, encoding: .utf8) }

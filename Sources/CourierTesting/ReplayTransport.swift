@@ -61,7 +61,7 @@ public final class ReplayTransport: Transport {
     public var requests: [RecordedRequest] { state.withLock { $0.requests } }
 
     /// The file that holds (or would hold) the fixture for `request`.
-    public func fixtureURL(for request: URLRequest) -> URL {
+    public func fixtureURL(for request: HTTPRequest) -> URL {
         directory.appendingPathComponent(FixtureKey(request).fileName)
     }
 
@@ -69,7 +69,7 @@ public final class ReplayTransport: Transport {
 
     /// Answers from the fixture or records a live exchange, depending on ``mode``.
     public func execute(
-        _ request: URLRequest, options: TransferOptions,
+        _ request: HTTPRequest, options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
         let key = FixtureKey(request)
@@ -146,7 +146,7 @@ public final class ReplayTransport: Transport {
     }
 
     private func answer(
-        _ request: URLRequest, options: TransferOptions, with response: StubResponse,
+        _ request: HTTPRequest, options: TransferOptions, with response: StubResponse,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
         let call = StubCall(request: request, options: options, completion: completion)
@@ -167,7 +167,7 @@ public final class ReplayTransport: Transport {
     /// records the key) and writes the file. Failures are not recorded. Returns why the file
     /// could not be written, if it could not.
     private func store(
-        _ result: TransportResult, for request: URLRequest, key: FixtureKey,
+        _ result: TransportResult, for request: HTTPRequest, key: FixtureKey,
         options: TransferOptions
     ) -> String? {
         guard result.error == nil, result.statusCode != nil else { return nil }

@@ -69,13 +69,13 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// Use it to stub one router case with its associated values.
     public static func router(_ router: some Router) -> RequestMatcher {
         let name = RecordedRequest.name(of: router)
-        guard let expected = try? router.asURLRequest() else {
+        guard let expected = try? router.makeRequest() else {
             return RequestMatcher("\(name) (which cannot build its request, so matches nothing)") { _ in false }
         }
-        let method = expected.httpMethod ?? "GET"
-        let url = expected.url?.absoluteString
-        let body = expected.httpBody ?? Data()
-        return RequestMatcher("\(name) (\(method) \(url ?? ""))") {
+        let method = expected.method.rawValue
+        let url = expected.url.absoluteString
+        let body = expected.bodyData ?? Data()
+        return RequestMatcher("\(name) (\(method) \(url))") {
             $0.method == method && $0.url?.absoluteString == url && $0.body == body
         }
     }

@@ -21,9 +21,9 @@ extension Session {
     /// ``StubTransport``: `Session(transport: stubs)`.
     public static func stubbed(
         configuration: Configuration = Configuration(),
-        _ responder: @escaping @Sendable (URLRequest) -> StubResponse
+        _ responder: @escaping @Sendable (HTTPRequest) -> StubResponse
     ) -> Session {
-        let stubs = StubTransport(sampleData: false) { responder($0.urlRequest) }
+        let stubs = StubTransport(sampleData: false) { responder($0.request) }
         return Session(configuration: configuration, transport: stubs)
     }
 }

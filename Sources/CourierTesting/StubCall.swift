@@ -7,12 +7,12 @@ import FoundationNetworking
 
 /// One stubbed transfer: completes exactly once, with its answer or with `.cancelled`.
 final class StubCall: TransportCancellable {
-    private let request: URLRequest
+    private let request: HTTPRequest
     private let options: TransferOptions
     private let completion: @Sendable (TransportResult) -> Void
     private let finished = Locked(false)
 
-    init(request: URLRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void) {
+    init(request: HTTPRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void) {
         self.request = request
         self.options = options
         self.completion = completion

@@ -135,7 +135,7 @@ public final class StubTransport: Transport {
     /// Records the request, picks its answer (see the type's documentation) and delivers it
     /// according to its behaviour; the completion runs exactly once, on another thread.
     public func execute(
-        _ request: URLRequest, options: TransferOptions,
+        _ request: HTTPRequest, options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
         let recorded = state.withLock { state in

@@ -12,8 +12,8 @@ import FoundationNetworking
 /// func testMyTransportKeepsTheContract() async {
 ///     let report = await TransportConformance(
 ///         transport: MyReplayStore(),
-///         answered: URLRequest(url: URL(string: "https://api.example.test/ping")!),  // gets a response
-///         pending: URLRequest(url: URL(string: "https://api.example.test/hang")!)    // never answers by itself
+///         answered: try HTTPRequest(url: URL(string: "https://api.example.test/ping")!),  // gets a response
+///         pending: try HTTPRequest(url: URL(string: "https://api.example.test/hang")!)    // never answers by itself
 ///     ).run()
 ///     XCTAssertTrue(report.passed, report.description)
 /// }
@@ -38,9 +38,9 @@ public struct TransportConformance: Sendable {
     /// The transport under test.
     public let transport: any Transport
     /// A request the transport answers with a response on its own.
-    public let answered: URLRequest
+    public let answered: HTTPRequest
     /// A request the transport leaves unanswered until it is cancelled; nil skips the checks needing one.
-    public let pending: URLRequest?
+    public let pending: HTTPRequest?
     /// The options every call is given.
     public let options: TransferOptions
     /// How many requests the concurrency checks start at once.
@@ -52,7 +52,7 @@ public struct TransportConformance: Sendable {
 
     /// Describes a run; nothing happens until ``run()``.
     public init(
-        transport: any Transport, answered: URLRequest, pending: URLRequest? = nil,
+        transport: any Transport, answered: HTTPRequest, pending: HTTPRequest? = nil,
         options: TransferOptions = TransferOptions(), concurrency: Int = 32,
         timeout: TimeInterval = 10, settle: TimeInterval = 0.2
     ) {
@@ -118,7 +118,7 @@ public struct TransportConformance: Sendable {
             failures.append("a result with neither a status code nor an error")
         }
         if result.request.url != answered.url {
-            failures.append("the result names \(result.request.url?.absoluteString ?? "no URL"), not the request sent")
+            failures.append("the result names \(result.request.url.absoluteString), not the request sent")
         }
         return (failures + probe.duplicates(), [probe])
     }
@@ -134,13 +134,13 @@ public struct TransportConformance: Sendable {
         return (probe.duplicates(), [probe])
     }
 
-    private func cancelBeforeCompletion(_ pending: URLRequest) async -> (failures: [String], probes: [Probe]) {
+    private func cancelBeforeCompletion(_ pending: HTTPRequest) async -> (failures: [String], probes: [Probe]) {
         let probe = start(pending)
         probe.token?.cancel()
         return (await expectCancelled(probe), [probe])
     }
 
-    private func concurrentCancels(_ pending: URLRequest) async -> (failures: [String], probes: [Probe]) {
+    private func concurrentCancels(_ pending: HTTPRequest) async -> (failures: [String], probes: [Probe]) {
         let probe = start(pending)
         let token = probe.token
         DispatchQueue.concurrentPerform(iterations: 8) { _ in token?.cancel() }
@@ -165,10 +165,12 @@ public struct TransportConformance: Sendable {
     }
 
     private func concurrentCalls() async -> (failures: [String], probes: [Probe]) {
-        let requests = (0..<concurrency).map { index -> URLRequest in
-            var request = answered
-            request.setValue(String(index), forHTTPHeaderField: Self.tagHeader)
-            return request
+        let requests = (0..<concurrency).map { index -> HTTPRequest in
+            // A valid header on a valid request stays valid.
+            (try? HTTPRequest(
+                method: answered.method, url: answered.url,
+                headers: answered.headers.merging([HTTPHeader(name: Self.tagHeader, value: String(index))]),
+                body: answered.bodyData, timeout: answered.timeout)) ?? answered
         }
         let started = Locked([Int: Probe]())
         DispatchQueue.concurrentPerform(iterations: requests.count) { index in
@@ -182,7 +184,7 @@ public struct TransportConformance: Sendable {
                 failures.append("request \(index) of \(requests.count) did not complete within \(timeout) s")
                 continue
             }
-            let tag = result.request.value(forHTTPHeaderField: Self.tagHeader)
+            let tag = result.request.headers[Self.tagHeader]
             if tag != String(index) {
                 failures.append("request \(index) completed with the result of request \(tag ?? "?")")
             }
@@ -220,7 +222,7 @@ public struct TransportConformance: Sendable {
 
     static let tagHeader = "X-Courier-Conformance"
 
-    private func start(_ request: URLRequest) -> Probe {
+    private func start(_ request: HTTPRequest) -> Probe {
         let probe = Probe()
         // Weakly: the probe holds the token, and a token may keep its completion after finishing.
         probe.token = transport.execute(request, options: options) { [weak probe] in probe?.complete($0) }

@@ -66,5 +66,5 @@ func makeResponse(
     let head = status.map { HTTPResponseHead(url: url, statusCode: $0, headers: HTTPHeaders(headers)) }
     let data = body.isEmpty ? nil : Data(body.utf8)
     let result: Result<Data?, CourierError> = error.map { .failure($0) } ?? .success(data)
-    return DataResponse(request: URLRequest(url: url), head: head, data: data, metrics: nil, result: result)
+    return DataResponse(request: try? HTTPRequest(url: url), head: head, data: data, metrics: nil, result: result)
 }

@@ -25,7 +25,7 @@ final class ValidationJudgingTests: XCTestCase {
     }
 
     private static let session = Session.stubbed { request in
-        switch request.url?.path {
+        switch request.url.path {
         case "/missing": return .json(#"{"status":404,"success":false,"message":"no such user"}"#, statusCode: 404)
         case "/broken": return .json(#"{"status":500,"success":false,"message":"database down"}"#, statusCode: 500)
         case "/created":

@@ -128,7 +128,7 @@ final class CurlEngine: Transport {
     // MARK: Transport
 
     func execute(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {

@@ -20,19 +20,19 @@ final class CurlHeaderList {
 /// endpoint send the same headers; they reuse the list (checked once when it was built) instead of
 /// checking and formatting every line again. Loop thread only.
 struct HeaderListCache {
-    private var fields: [String: String] = [:]
+    private var headers = HTTPHeaders()
     private var withBodyLines = false
     private var list: CurlHeaderList?
 
     /// The cached list if it was built from exactly these fields.
-    func list(for fields: [String: String], withBodyLines: Bool) -> CurlHeaderList? {
-        guard let list, withBodyLines == self.withBodyLines, fields == self.fields else { return nil }
+    func list(for headers: HTTPHeaders, withBodyLines: Bool) -> CurlHeaderList? {
+        guard let list, withBodyLines == self.withBodyLines, headers.isIdentical(to: self.headers) else { return nil }
         return list
     }
 
-    mutating func store(_ list: CurlHeaderList, fields: [String: String], withBodyLines: Bool) {
+    mutating func store(_ list: CurlHeaderList, headers: HTTPHeaders, withBodyLines: Bool) {
         self.list = list
-        self.fields = fields
+        self.headers = headers
         self.withBodyLines = withBodyLines
     }
 }

@@ -21,11 +21,8 @@ extension CurlTransfer {
         hasSessionOptions: Bool, headerLists: inout HeaderListCache
     ) -> CourierError? {
         keepsSessionOptions = false
-        guard let url = request.url else { return .invalidRequest(reason: "the request has no URL") }
-        guard SecurityPolicy.allowsScheme(url.scheme) else {
-            return .unsupportedScheme(url.scheme ?? "")
-        }
-        guard url.host != nil else { return .invalidURL(url.absoluteString) }
+        // The request was validated where it was built (HTTPRequest): nothing is checked again.
+        let url = request.url
 
         if !hasSessionOptions { configureSessionOptions(easy, share: share) }
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -45,9 +42,9 @@ extension CurlTransfer {
         }
         configureTimeouts(easy, reused: hasSessionOptions)
         if let error = configureMethodAndBody(easy, reused: hasSessionOptions) { return error }
-        var fields = request.allHTTPHeaderFields ?? [:]
-        let sendsOwnCookie = usesCookieJar && moveCookieHeader(easy, from: &fields)
-        if let error = configureHeaders(easy, fields: fields, cache: &headerLists) { return error }
+        var headers = request.headers
+        let sendsOwnCookie = usesCookieJar && moveCookieHeader(easy, from: &headers)
+        if let error = configureHeaders(easy, headers: headers, cache: &headerLists) { return error }
         configureFlow(easy)
         if http1ResendStatus != nil {
             // The resend of an early HTTP/2 response libcurl discarded (see HTTP2Recovery): over
@@ -66,15 +63,9 @@ extension CurlTransfer {
     /// `CURLOPT_COOKIE`, which libcurl sends in the same `Cookie` line as the jar's cookies (two
     /// `Cookie` lines would break RFC 6265 §5.4). Returns true when it did: the handle is then
     /// reset when recycled, so the option never reaches another request.
-    private func moveCookieHeader(_ easy: UnsafeMutableRawPointer, from fields: inout [String: String]) -> Bool {
-        guard let key = fields.keys.first(where: { $0.caseInsensitiveEquals("Cookie") }),
-            let value = fields.removeValue(forKey: key)
-        else { return false }
-        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
-            // Left in the header fields, where it is refused with the header's name.
-            fields[key] = value
-            return false
-        }
+    private func moveCookieHeader(_ easy: UnsafeMutableRawPointer, from headers: inout HTTPHeaders) -> Bool {
+        guard let value = headers["Cookie"] else { return false }
+        headers.remove(name: "Cookie")
         if !value.isEmpty { set(easy, CURLOPT_COOKIE, value) }
         return true
     }
@@ -166,15 +157,15 @@ extension CurlTransfer {
     /// request was a plain GET or POST: a GET clears the old body pointer, a POST replaces it.
     private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer, reused: Bool) -> CourierError? {
         keepsMethodOptions = false
-        let method = (request.httpMethod ?? "GET")
-        guard !method.isEmpty, method.utf8.allSatisfy(HTTPToken.isTokenByte) else {
-            return .invalidRequest(reason: "invalid HTTP method '\(method)'")
-        }
-        if let stream = request.httpBodyStream {
-            return configureUpload(easy, stream: stream, method: method)
+        let method = request.method.rawValue
+        let body: Data?
+        switch request.body {
+        case .none: body = nil
+        case .data(let data): body = data
+        case .segments(let segments): return configureUpload(easy, source: .segments(segments), method: method)
+        case .stream(let buffer): return configureUpload(easy, source: .stream(buffer), method: method)
         }
         dropUpload()
-        let body = request.httpBody
         switch method {
         case "GET" where body == nil:
             if reused { set(easy, CURLOPT_POSTFIELDS, pointer: nil) }
@@ -202,18 +193,15 @@ extension CurlTransfer {
     }
 
     private func configureHeaders(
-        _ easy: UnsafeMutableRawPointer, fields: [String: String], cache: inout HeaderListCache
+        _ easy: UnsafeMutableRawPointer, headers: HTTPHeaders, cache: inout HeaderListCache
     ) -> CourierError? {
         let withBodyLines = bodyBuffer != nil || flow?.upload != nil
         let list: CurlHeaderList
-        if let cached = cache.list(for: fields, withBodyLines: withBodyLines) {
+        if let cached = cache.list(for: headers, withBodyLines: withBodyLines) {
             list = cached
         } else {
-            switch Self.makeHeaderList(fields, withBodyLines: withBodyLines) {
-            case .failure(let error): return error
-            case .success(let made): list = made
-            }
-            cache.store(list, fields: fields, withBodyLines: withBodyLines)
+            list = Self.makeHeaderList(headers, withBodyLines: withBodyLines)
+            cache.store(list, headers: headers, withBodyLines: withBodyLines)
         }
         headerList = list
         // Also when empty: a reused handle may still point at an earlier request's list.
@@ -221,35 +209,15 @@ extension CurlTransfer {
         return nil
     }
 
-    /// Checks every field and formats it as a header line; `withBodyLines` adds the lines that
-    /// switch off libcurl's own `Expect` and `Content-Type` for a body.
-    private static func makeHeaderList(
-        _ fields: [String: String], withBodyLines: Bool
-    )
-        -> Result<CurlHeaderList, CourierError>
-    {
+    /// Formats every header as a line, in order (they were validated with the request);
+    /// `withBodyLines` adds the lines that switch off libcurl's own `Expect` and `Content-Type`
+    /// for a body.
+    private static func makeHeaderList(_ headers: HTTPHeaders, withBodyLines: Bool) -> CurlHeaderList {
         var list: UnsafeMutablePointer<curl_slist>?
         var hasContentType = false
         var hasExpect = false
-        var headBytes = 0
-        for (name, value) in fields {
-            // Checked here, before anything is sent: libcurl would fail a request head over 1 MB
-            // with an untyped "out of memory", and servers refuse far smaller ones.
-            let fieldBytes = name.utf8.count + value.utf8.count + 4
-            headBytes += fieldBytes
-            if let reason = Self.headerSizeProblem(fieldBytes: fieldBytes, headBytes: headBytes) {
-                curl_slist_free_all(list)
-                return .failure(.invalidHeader(name: name, reason: reason))
-            }
-            guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else {
-                curl_slist_free_all(list)
-                return .failure(
-                    .invalidHeader(name: name, reason: "the name contains characters not allowed in a header name"))
-            }
-            guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
-                curl_slist_free_all(list)
-                return .failure(.invalidHeader(name: name, reason: "the value contains CR, LF or NUL"))
-            }
+        for header in headers {
+            let name = header.name, value = header.value
             if name.caseInsensitiveEquals("Content-Type") { hasContentType = true }
             if name.caseInsensitiveEquals("Expect") { hasExpect = true }
             // "Name;" sends an empty value; "Name:" would remove the header instead.
@@ -260,20 +228,7 @@ extension CurlTransfer {
             if !hasExpect { list = curl_slist_append(list, "Expect:") }
             if !hasContentType { list = curl_slist_append(list, "Content-Type:") }
         }
-        return .success(CurlHeaderList(list))
-    }
-
-    /// Why a request header field of `fieldBytes` (name, value, ": " and CRLF), bringing the head
-    /// to `headBytes`, may not be sent; nil when it may.
-    static func headerSizeProblem(fieldBytes: Int, headBytes: Int) -> String? {
-        if fieldBytes > SecurityPolicy.maxRequestHeaderFieldSize {
-            return "the field is \(fieldBytes) bytes, over the limit of \(SecurityPolicy.maxRequestHeaderFieldSize)"
-        }
-        if headBytes > SecurityPolicy.maxRequestHeadSize {
-            return
-                "it brings the request headers to \(headBytes) bytes, over the limit of \(SecurityPolicy.maxRequestHeadSize)"
-        }
-        return nil
+        return CurlHeaderList(list)
     }
 
     static func milliseconds(_ seconds: TimeInterval) -> Int {

@@ -66,7 +66,7 @@ extension CurlTransfer {
         self.flow = flow
         flow.progress = relay
         if let relay { flow.progressInterval = relay.minimumInterval }
-        if flow.upload == nil, let body = request.httpBody { flow.uploadLength = Int64(body.count) }
+        if flow.upload == nil, let body = request.bodyData { flow.uploadLength = Int64(body.count) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         if let stream {
             stream.attach { [weak token] in token?.requestResume(.download) }
@@ -137,7 +137,8 @@ extension CurlTransfer {
         flow.validator = ResumeData.validator(in: headParser.fields)
         flow.downloadTotal = encoded ? nil : headParser.declaredLength.map(Int64.init)
         guard placeResumedBody() else { return false }
-        if let stream = options.responseStream, let url = request.url {
+        if let stream = options.responseStream {
+            let url = request.url
             stream.deliverHead(
                 ResponseHead(
                     url: url, statusCode: headParser.statusCode,
@@ -226,7 +227,7 @@ extension CurlTransfer {
             upload = uploadProgress(finished: error == nil)
         } else {
             let received = Int64(receivedBodyBytes)
-            let length = Int64(request.httpBody?.count ?? 0)
+            let length = Int64(request.bodyData?.count ?? 0)
             download = TransferProgress(completedBytes: received, totalBytes: error == nil ? received : nil)
             upload = TransferProgress(completedBytes: error == nil ? length : 0, totalBytes: length)
         }

@@ -52,7 +52,7 @@ extension CurlTransfer {
     func deliverStatusOnly(_ status: Int) {
         resetResponseState()
         rewindDestination()
-        head = request.url.map { ResponseHead(url: $0, statusCode: status, httpVersion: "HTTP/2", fields: []) }
+        head = ResponseHead(url: request.url, statusCode: status, httpVersion: "HTTP/2", fields: [])
     }
 
     func http2Facts(code: CURLcode, easy: UnsafeMutableRawPointer) -> HTTP2FailureFacts {
@@ -68,20 +68,12 @@ extension CurlTransfer {
         var downloaded: curl_off_t = 0
         courier_easy_getinfo_off_t(easy, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
         facts.receivedBodyBytes = Int(downloaded)
-        facts.isHeadRequest = request.httpMethod == "HEAD"
-        facts.replayable = Self.isReplayable(request)
+        facts.isHeadRequest = request.method == .head
+        facts.replayable = request.body.isReplayable
         facts.unprocessedRetries = unprocessedRetries
         facts.resentOverHTTP1 = http1ResendStatus != nil
         facts.storedStatus = Self.storedStatus(easy)
         return facts
-    }
-
-    /// The body can be sent again byte for byte: in memory, or bytes and files read anew (not a
-    /// stream of chunks, consumed as it was sent).
-    private static func isReplayable(_ request: URLRequest) -> Bool {
-        guard let stream = request.httpBodyStream else { return true }
-        guard let carrier = stream as? UploadBodyStream, case .segments = carrier.source else { return false }
-        return true
     }
 
     /// The `:status` in libcurl's header store for the last response (0: none).

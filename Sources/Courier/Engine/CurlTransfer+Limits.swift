@@ -10,8 +10,9 @@ extension CurlTransfer {
     /// The origin (`https://host:port`) when the current hop may be multiplexed over HTTP/2, so
     /// that ``StreamAdmission`` paces it; nil for cleartext (never HTTP/2 here) and HTTP/1.1-only
     /// requests. Worked out once per hop, into ``CurlTransfer/multiplexOrigin``.
-    static func multiplexOrigin(of request: URLRequest, options: TransferOptions) -> String? {
-        guard options.maxHTTPVersion >= .http2, let url = request.url, let scheme = url.scheme,
+    static func multiplexOrigin(of request: HTTPRequest, options: TransferOptions) -> String? {
+        let url = request.url
+        guard options.maxHTTPVersion >= .http2, let scheme = url.scheme,
             scheme.caseInsensitiveEquals("https"), let host = url.host?.lowercased()
         else { return nil }
         return "https://\(host):\(url.port ?? 443)"

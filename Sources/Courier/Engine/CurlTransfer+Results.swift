@@ -12,8 +12,8 @@ extension CurlTransfer {
     /// What the transfer knows about itself, for the result table.
     func failureState(_ code: CURLcode) -> TransferFailureState {
         var state = TransferFailureState()
-        state.host = request.url?.host ?? ""
-        state.url = request.url?.absoluteString ?? ""
+        state.host = request.url.host ?? ""
+        state.url = request.url.absoluteString
         state.message = errorMessage(code)
         state.bodyLimit = options.bodyLimit
         state.exceededBodyLimit = exceededSizeLimit

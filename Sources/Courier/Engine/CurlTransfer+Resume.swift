@@ -39,9 +39,10 @@ extension CurlTransfer {
     /// the response can be asked for again from there (it had a validator and was not
     /// content-encoded); nil otherwise (the partial file is then removed).
     func resumeData(after error: CourierError) -> ResumeData? {
-        guard let flow, let destination = options.destination, let url = request.url else { return nil }
+        guard let flow, let destination = options.destination else { return nil }
+        let url = request.url
         if !flow.receivingBody, let offset = options.resumeOffset, ResumeData.isResumable(after: error),
-            let validator = request.value(forHTTPHeaderField: "If-Range")
+            let validator = request.headers["If-Range"]
         {
             // A resumption that failed before any new body arrived: the kept bytes are still good.
             return ResumeData(

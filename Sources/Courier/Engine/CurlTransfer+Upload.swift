@@ -5,21 +5,18 @@ import Foundation
 /// Streamed request bodies: libcurl pulls them through the read callback, so a file or a stream
 /// of chunks is sent with flat memory.
 extension CurlTransfer {
-    /// Configures the upload of the body carried by `stream` (an ``UploadBodyStream``).
-    func configureUpload(_ easy: UnsafeMutableRawPointer, stream: InputStream, method: String) -> CourierError? {
-        guard let carrier = stream as? UploadBodyStream else {
-            return .invalidRequest(reason: "httpBodyStream is not supported; use Session.upload(_:to:) or set httpBody")
-        }
+    /// Configures the upload of a body read while sending.
+    func configureUpload(_ easy: UnsafeMutableRawPointer, source: UploadSource, method: String) -> CourierError? {
         let flow = self.flow ?? TransferFlow()
         self.flow = flow
-        switch carrier.source {
+        switch source {
         case .segments(let segments):
             flow.upload = .segments(SegmentCursor(segments))
         case .stream(let buffer):
             if let error = buffer.start(resume: { [weak token] in token?.requestResume(.upload) }) { return error }
             flow.upload = .stream(buffer)
         }
-        let length = carrier.source.length
+        let length = source.length
         flow.uploadLength = length
         flow.uploaded = 0
         // UPLOAD makes libcurl pull the body through the read callback (as a PUT); the method is

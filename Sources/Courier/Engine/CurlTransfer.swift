@@ -15,7 +15,7 @@ import FoundationNetworking
 final class CurlTransfer: DeadlineQueueElement {
     /// What follows a hop that ended with ``TransferLifecycle/HopEnd/again``.
     enum NextHop {
-        case redirect(URLRequest)
+        case redirect(HTTPRequest)
         /// Send the same request again: the server did not process it (see ``HTTP2Recovery``).
         case resend
         /// Send the same request again over HTTP/1.1: libcurl discarded an early HTTP/2
@@ -23,7 +23,7 @@ final class CurlTransfer: DeadlineQueueElement {
         case resendOverHTTP1
     }
 
-    private(set) var request: URLRequest
+    private(set) var request: HTTPRequest
     let options: TransferOptions
     let token: TransferToken
     /// Where the transfer stands; the loop feeds it events (CurlEngineLoop+Transfers.swift).
@@ -164,7 +164,8 @@ final class CurlTransfer: DeadlineQueueElement {
         var status = 0
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         let statusCode = status > 0 ? status : headParser.statusCode
-        if statusCode > 0, let url = request.url {
+        if statusCode > 0 {
+            let url = request.url
             let version = metrics?.httpVersion
             head = ResponseHead(
                 url: url, statusCode: statusCode,
@@ -239,7 +240,7 @@ final class CurlTransfer: DeadlineQueueElement {
     }
 
     /// Resets response state for the next hop of a redirect chain.
-    func beginRedirect(to next: URLRequest) {
+    func beginRedirect(to next: HTTPRequest) {
         request = next
         multiplexOrigin = Self.multiplexOrigin(of: next, options: options)
         http1ResendStatus = nil

@@ -6,14 +6,14 @@ import FoundationNetworking
 /// What to do with a 3xx response: a pure function of the request, the response and the policy.
 enum RedirectDecision: Equatable {
     /// Send this next request.
-    case follow(URLRequest)
+    case follow(HTTPRequest)
     /// Hand the 3xx response to the caller as it is.
     case deliver
     /// Stop with this error.
     case fail(CourierError)
 
     static func decide(
-        current: URLRequest,
+        current: HTTPRequest,
         status: Int,
         location: String?,
         redirectsSoFar: Int,
@@ -24,7 +24,8 @@ enum RedirectDecision: Equatable {
             case .follow(let maximum) = policy
         else { return .deliver }
         guard redirectsSoFar < maximum else { return .fail(.tooManyRedirects(limit: maximum)) }
-        guard let base = current.url, let target = URL(string: location, relativeTo: base)?.absoluteURL else {
+        let base = current.url
+        guard let target = URL(string: location, relativeTo: base)?.absoluteURL else {
             return .fail(.redirectRefused(location: location))
         }
         guard SecurityPolicy.allowsScheme(target.scheme), let scheme = target.scheme?.lowercased(), target.host != nil
@@ -36,17 +37,17 @@ enum RedirectDecision: Equatable {
         }
         var next = current
         next.url = target
-        let method = (current.httpMethod ?? "GET").uppercased()
+        let method = current.method.rawValue.uppercased()
         let becomesGet = status == 303 ? method != "HEAD" : ((status == 301 || status == 302) && method == "POST")
         if becomesGet {
-            next.httpMethod = "GET"
-            next.httpBody = nil
-            next.setValue(nil, forHTTPHeaderField: "Content-Type")
-            next.setValue(nil, forHTTPHeaderField: "Content-Length")
+            next.method = .get
+            next.body = .none
+            next.headers.remove(name: "Content-Type")
+            next.headers.remove(name: "Content-Length")
         }
         if !sameOrigin(base, target) {
-            for name in (next.allHTTPHeaderFields ?? [:]).keys where security.isSecret(header: name) {
-                next.setValue(nil, forHTTPHeaderField: name)
+            for header in current.headers where security.isSecret(header: header.name) {
+                next.headers.remove(name: header.name)
             }
         }
         return .follow(next)

@@ -36,7 +36,7 @@ final class TransferToken: TransportCancellable {
 /// What a caller hands the loop to start a transfer: everything the loop needs to create the
 /// ``CurlTransfer`` on its own thread.
 struct TransferSubmission: Sendable {
-    let request: URLRequest
+    let request: HTTPRequest
     let options: TransferOptions
     let token: TransferToken
     /// When the whole request must be over (counted from submission), if it has a limit.
@@ -44,7 +44,7 @@ struct TransferSubmission: Sendable {
     let completion: @Sendable (TransportResult) -> Void
 
     init(
-        request: URLRequest, options: TransferOptions, token: TransferToken,
+        request: HTTPRequest, options: TransferOptions, token: TransferToken,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) {
         self.request = request
@@ -60,7 +60,7 @@ struct TransferSubmission: Sendable {
     /// sent or received.
     func completeUnsent(_ error: CourierError) {
         var result = TransportResult(request: request, head: nil, data: Data(), metrics: nil, error: error)
-        let length = Int64(request.httpBody?.count ?? 0)
+        let length = Int64(request.bodyData?.count ?? 0)
         var download = TransferProgress(completedBytes: 0, totalBytes: nil)
         var upload = TransferProgress(completedBytes: 0, totalBytes: length)
         download.isFinished = true

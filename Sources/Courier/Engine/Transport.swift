@@ -65,7 +65,7 @@ extension TransferOptions {
 /// The outcome of one transfer, before validation and serialization: a response, or an error.
 public struct TransportResult: Sendable {
     /// The request as last sent (after redirects).
-    public var request: URLRequest
+    public var request: HTTPRequest
     var head: ResponseHead?
     /// The response body (empty when it went to ``TransferOptions/destination``).
     public var data: Data
@@ -81,7 +81,7 @@ public struct TransportResult: Sendable {
     var transferred: TransferTotals?
 
     package init(
-        request: URLRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
+        request: HTTPRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
         error: CourierError?
     ) {
         self.request = request
@@ -93,18 +93,17 @@ public struct TransportResult: Sendable {
 
     /// A response to `request`: `statusCode`, `headers` in order (repeats allowed) and `body`.
     public init(
-        request: URLRequest, statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
+        request: HTTPRequest, statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
         httpVersion: String = "HTTP/1.1", metrics: TransferMetrics? = nil
     ) {
-        let url = request.url ?? URL(fileURLWithPath: "/")
         let head = ResponseHead(
-            url: url, statusCode: statusCode, httpVersion: httpVersion,
+            url: request.url, statusCode: statusCode, httpVersion: httpVersion,
             fields: headers.map { ($0.name, $0.value) })
         self.init(request: request, head: head, data: body, metrics: metrics, error: nil)
     }
 
     /// A failure of `request`, such as ``CourierError/cancelled`` or ``CourierError/timedOut``.
-    public init(request: URLRequest, error: CourierError) {
+    public init(request: HTTPRequest, error: CourierError) {
         self.init(request: request, head: nil, data: Data(), metrics: nil, error: error)
     }
 
@@ -131,11 +130,11 @@ public protocol TransportCancellable: Sendable {
 ///
 /// Everything above the transport — default headers, plugins and interceptors, retries,
 /// validation, serializers, services — is the same whichever transport a session uses, so a
-/// transport of your own only turns one `URLRequest` into one ``TransportResult``:
+/// transport of your own only turns one ``HTTPRequest`` into one ``TransportResult``:
 /// ```swift
 /// struct Offline: Transport {
 ///     struct Token: TransportCancellable { func cancel() {} }
-///     func execute(_ request: URLRequest, options: TransferOptions,
+///     func execute(_ request: HTTPRequest, options: TransferOptions,
 ///                  completion: @escaping @Sendable (TransportResult) -> Void) -> any TransportCancellable {
 ///         completion(TransportResult(request: request, error: .cannotConnect(message: "offline")))
 ///         return Token()
@@ -157,7 +156,7 @@ public protocol TransportCancellable: Sendable {
 public protocol Transport: Sendable {
     /// Starts `request` and returns a token that cancels it; calls `completion` exactly once.
     func execute(
-        _ request: URLRequest,
+        _ request: HTTPRequest,
         options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable

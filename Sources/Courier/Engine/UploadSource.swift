@@ -4,8 +4,7 @@ import Glibc
 #endif
 
 /// A request body the engine reads on demand through libcurl's read callback instead of copying
-/// it into memory first. It travels inside the `URLRequest` as its `httpBodyStream` (an
-/// ``UploadBodyStream``), so routers, retries and redirects carry it like any other body.
+/// it into memory first (an ``HTTPRequest/Body`` that is not in memory).
 package enum UploadSource: Sendable {
     /// Bytes and files sent one after another; can be sent again (redirects, retries).
     case segments(UploadSegments)
@@ -202,59 +201,4 @@ final class SegmentCursor {
         offset = 0
         return remaining == 0
     }
-}
-
-/// The `httpBodyStream` that carries an ``UploadSource`` through a `URLRequest`.
-///
-/// The curl engine never calls `read` on it: it takes ``source`` and reads the pieces itself on
-/// its own thread. `read` works for everything else that may look at the request (a stub
-/// transport, a test): segments are read as the engine would; a live stream cannot be read here.
-final class UploadBodyStream: InputStream {
-    let source: UploadSource
-    private var cursor: SegmentCursor?
-    private var status = Stream.Status.notOpen
-    private var error: (any Error)?
-
-    init(_ source: UploadSource) {
-        self.source = source
-        super.init(data: Data())
-    }
-
-    override func open() {
-        guard case .segments(let segments) = source else {
-            error = CourierError.invalidRequest(reason: "a streamed upload body can only be sent by the curl engine")
-            status = .error
-            return
-        }
-        cursor = SegmentCursor(segments)
-        status = .open
-    }
-
-    override func close() {
-        cursor = nil
-        status = .closed
-    }
-
-    override var streamStatus: Stream.Status { status }
-
-    override var streamError: (any Error)? { error }
-
-    override var hasBytesAvailable: Bool { status == .open }
-
-    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
-        guard let cursor, status == .open else { return -1 }
-        let count = cursor.read(into: UnsafeMutableRawPointer(buffer), capacity: length)
-        if count < 0 {
-            error = cursor.failure
-            status = .error
-        } else if count == 0 {
-            status = .atEnd
-        }
-        return count
-    }
-
-    override func getBuffer(
-        _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
-        length: UnsafeMutablePointer<Int>
-    ) -> Bool { false }
 }

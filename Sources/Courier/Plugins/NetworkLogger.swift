@@ -116,7 +116,7 @@ public struct NetworkLogger: Plugin {
     /// Logs the request line (and its headers and body, by level).
     public func willSend(_ request: URLRequest, context: RequestContext) {
         guard level > .off else { return }
-        let redactor = redactor(for: context, sent: request)
+        let redactor = redactor(for: context, sent: request.allHTTPHeaderFields)
         var lines = [
             "→ #\(context.requestID) \(request.httpMethod ?? "GET") \(redactor.url(request.url))"
                 + (context.attempt > 0 ? " · attempt \(context.attempt + 1)" : "")
@@ -141,8 +141,8 @@ public struct NetworkLogger: Plugin {
     /// Logs the response line, or the failure with its kind (and headers and body, by level).
     public func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
         guard level > .off else { return }
-        let redactor = redactor(for: context, sent: response.request)
-        let target = "\(response.request?.httpMethod ?? "GET") \(redactor.url(response.request?.url))"
+        let redactor = redactor(for: context, sent: response.request?.headers.dictionary)
+        let target = "\(response.request?.method.rawValue ?? "GET") \(redactor.url(response.request?.url))"
         var facts: [String] = []
         if let error = response.error {
             facts.append("\(error.kind): \(redactor.text(error.description))")
@@ -183,10 +183,10 @@ public struct NetworkLogger: Plugin {
     }
 
     /// The redactor for one request's lines: it also hides the secret header values `request` sent.
-    private func redactor(for context: RequestContext, sent request: URLRequest?) -> LogRedactor {
+    private func redactor(for context: RequestContext, sent headers: [String: String]?) -> LogRedactor {
         LogRedactor(
             security: context.session.configuration.security, normalizedKeys: normalizedKeys,
-            sentHeaders: request?.allHTTPHeaderFields ?? [:])
+            sentHeaders: headers ?? [:])
     }
 
     private static func indented(_ text: String) -> String {

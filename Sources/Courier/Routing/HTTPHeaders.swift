@@ -136,6 +136,13 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
         }
     }
 
+    /// The same names, spelled the same, with the same values in the same order (what a cached
+    /// libcurl header list was built from).
+    func isIdentical(to other: HTTPHeaders) -> Bool {
+        storage.count == other.storage.count
+            && zip(storage, other.storage).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
     private func index(ofName name: String) -> Int? {
         let wanted = name.lowercased()
         return storage.firstIndex { $0.name.lowercased() == wanted }

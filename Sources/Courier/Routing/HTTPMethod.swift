@@ -7,7 +7,7 @@
 /// let custom = HTTPMethod(rawValue: "PURGE")
 /// ```
 /// The raw value is sent as is, so it must be an HTTP token (letters, digits and
-/// `!#$%&'*+-.^_|~` and the backtick); ``Router/asURLRequest()`` rejects anything else.
+/// `!#$%&'*+-.^_|~` and the backtick); a request with anything else fails with ``CourierError/invalidRequest``.
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The method token exactly as sent on the request line, for example `"GET"`.
     public let rawValue: String

@@ -92,7 +92,9 @@ extension RequestParams {
     /// (after `&` when it already has a query), the body set, and `Content-Type` set unless
     /// the request already has one (a multipart body always sets its own, which carries the
     /// boundary). The request's method (default `GET`) decides where
-    /// ``parameters(_:options:)`` and ``parametersEncodable(_:encoder:)`` go.
+    /// ``parameters(_:options:)`` and ``parametersEncodable(_:encoder:)`` go. A multipart form
+    /// with file parts throws ``CourierError/invalidRequest``: it is read while sending, which a
+    /// `URLRequest` cannot carry (send it with a ``Router`` or ``Session/upload(_:to:method:)``).
     /// ```swift
     /// let request = try RequestParams.query(["q": "swift"]).apply(to: URLRequest(url: url))
     /// ```
@@ -108,8 +110,11 @@ extension RequestParams {
         }
         if let body = encoded.body {
             request.httpBody = body
-        } else if let stream = encoded.stream {
-            request.httpBodyStream = UploadBodyStream(.segments(stream))
+        } else if encoded.stream != nil {
+            throw CourierError.invalidRequest(
+                reason:
+                    "a multipart form with file parts is read while sending and cannot be put in a URLRequest; send it with a Router or Session.upload(.multipart(form), to:)"
+            )
         }
         if let contentType = encoded.contentType,
             encoded.setsContentType(over: request.value(forHTTPHeaderField: "Content-Type"))

@@ -25,10 +25,13 @@ import FoundationNetworking
 /// }
 /// let request = try AuthRouter.signIn(email: "a@b.c", pw: "pw").asURLRequest()
 /// ```
-/// The default ``asURLRequest()`` joins ``baseURL`` and ``path`` with exactly one `/`,
-/// encodes ``parameters``, and sets ``defaultHeaders`` (`Accept: application/json`), then
-/// ``headers``, then the body's `Content-Type` unless one was given (a multipart body always
-/// sets its own: the boundary is part of it). Every failure throws a ``CourierError``.
+/// Courier builds the ``HTTPRequest`` once, when the request is made: it joins ``baseURL`` and
+/// ``path`` with exactly one `/`, encodes ``parameters``, and sets ``defaultHeaders``
+/// (`Accept: application/json`), then ``headers``, then the body's `Content-Type` unless one was
+/// given (a multipart body always sets its own: the boundary is part of it), sent in that order.
+/// Every failure is a ``CourierError`` naming what was wrong. `asURLRequest()` shows the same
+/// request as a `URLRequest`; Courier never calls it, so implementing it does not change what is
+/// sent (use a ``Plugin``'s `prepare` for that).
 ///
 /// `headers`, `defaultHeaders`, `parameters` and `timeout` have defaults, so their types are
 /// associated types, and a declaration of another type is used rather than silently ignored: a
@@ -52,7 +55,7 @@ public protocol Router: URLRequestConvertible {
 
     /// The absolute `http`/`https` URL that ``path`` is relative to, such as
     /// `"https://api.example.com/v1"`. It may end with `/` and may carry a query.
-    /// An invalid value makes ``asURLRequest()`` throw ``CourierError/invalidURL``
+    /// An invalid value fails the request with ``CourierError/invalidURL``
     /// (or ``CourierError/unsupportedScheme`` for schemes such as `file`).
     var baseURL: String { get }
     /// The endpoint path, such as `"/users/\(segment: id)"`; may include `?query`.
@@ -83,8 +86,6 @@ public protocol Router: URLRequestConvertible {
     /// ``AuthorizationType/none``, so sign-in and refresh endpoints are never sent with a token;
     /// declare `.bearer` (or another type) for the endpoints that need one.
     var authorization: AuthorizationType { get }
-    /// Builds the request; the default implementation is ``makeURLRequest()``.
-    func asURLRequest() throws -> URLRequest
 }
 
 extension Router where HeadersType == HTTPHeaders {
@@ -117,9 +118,12 @@ extension Router {
     /// No credential.
     public var authorization: AuthorizationType { .none }
 
-    /// Builds the request with ``makeURLRequest()``.
+    /// The request Courier sends for this router, as a `URLRequest` (to inspect it, or to hand
+    /// to code that wants one). Courier itself builds the router's ``HTTPRequest`` directly and
+    /// never calls this: to change what is sent, use ``headers``, ``parameters`` and
+    /// ``timeout``, or a ``Plugin``'s `prepare` for changes that need the whole request.
     public func asURLRequest() throws -> URLRequest {
-        try makeURLRequest()
+        try makeRequest().urlRequest
     }
 
     /// The URL this router's request goes to, query parameters included.
@@ -128,34 +132,36 @@ extension Router {
         return try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
     }
 
-    /// The standard request for this router; call it from a custom ``asURLRequest()`` to
-    /// adjust the result.
-    public func makeURLRequest() throws -> URLRequest {
+    /// The request for this router, validated: ``baseURL`` and ``path`` joined, ``parameters``
+    /// encoded, ``defaultHeaders`` then ``headers`` then the body's `Content-Type`, in that order.
+    package func makeRequest() throws(CourierError) -> HTTPRequest {
         guard method.isValidToken else {
-            throw CourierError.invalidRequest(reason: "'\(method.rawValue)' is not a valid HTTP method")
+            throw .invalidRequest(reason: "'\(method.rawValue)' is not a valid HTTP method")
         }
         let timeout = try RouterValue.timeout(self.timeout)
         if let timeout, !(timeout.isFinite && timeout > 0) {
-            throw CourierError.invalidRequest(reason: "timeout must be a positive number of seconds, got \(timeout)")
+            throw .invalidRequest(reason: "timeout must be a positive number of seconds, got \(timeout)")
         }
         var allHeaders = try RouterValue.headers(defaultHeaders, of: "defaultHeaders")
             .merging(RouterValue.headers(headers, of: "headers"))
-        try allHeaders.validate()
-        _ = try URLBuilder.validatedBase(baseURL)  // fail fast, before any body (or file) is encoded
-        let encoded = try parameters.requestParams.encoded(for: method)
-        let url = try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
-
-        var request = URLRequest(url: url)
-        if method != .get { request.httpMethod = method.rawValue }  // GET is URLRequest's default
-        if let timeout {
-            request.timeoutInterval = timeout
+        try allHeaders.validated()  // before any body (or file) is encoded
+        let encoded: EncodedParameters
+        let url: URL
+        do {
+            _ = try URLBuilder.validatedBase(baseURL)  // fail fast, before any body (or file) is encoded
+            encoded = try parameters.requestParams.encoded(for: method)
+            url = try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
+        } catch let error as CourierError {
+            throw error
+        } catch {
+            throw .invalidRequest(reason: String(describing: error))
         }
         if let contentType = encoded.contentType, encoded.setsContentType(over: allHeaders["Content-Type"]) {
             allHeaders.update(.contentType(contentType))
+            try allHeaders.validated()
         }
-        try request.setHeaders(allHeaders)
-        request.httpBody = encoded.body
-        if let stream = encoded.stream { request.httpBodyStream = UploadBodyStream(.segments(stream)) }
-        return request
+        let body: HTTPRequest.Body =
+            if let stream = encoded.stream { .segments(stream) } else { encoded.body.map { .data($0) } ?? .none }
+        return HTTPRequest(trusted: method, url: url, headers: allHeaders, body: body, timeout: timeout)
     }
 }

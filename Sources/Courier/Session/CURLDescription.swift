@@ -16,21 +16,24 @@ extension DataRequest {
 
 /// Renders a request as a shell-safe curl command line.
 enum CURLCommand {
-    static func render(_ request: URLRequest, security: SecurityPolicy) -> String {
+    static func render(_ request: HTTPRequest, security: SecurityPolicy) -> String {
         var parts = ["curl"]
-        let method = request.httpMethod ?? "GET"
+        let method = request.method.rawValue
         if method == "HEAD" {
             parts.append("--head")
-        } else if method != "GET" || request.httpBody != nil {
+        } else if method != "GET" || request.body != .none {
             parts.append("-X \(method)")
         }
-        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: {
-            $0.key.lowercased() < $1.key.lowercased()
-        }) {
-            let shown = security.printable(header: name, value: value)
-            parts.append("-H " + quote("\(name): \(shown)"))
+        for header in request.headers {
+            let shown = security.printable(header: header.name, value: header.value)
+            parts.append("-H " + quote("\(header.name): \(shown)"))
         }
-        if let body = request.httpBody, !body.isEmpty {
+        if request.bodyData == nil, let length = request.body.length, length > 0 {
+            parts.append("--data-binary '<\(length) bytes read while sending>'")
+        } else if request.bodyData == nil, request.body != .none {
+            parts.append("--data-binary '<a body read while sending>'")
+        }
+        if let body = request.bodyData, !body.isEmpty {
             if let text = String(data: body, encoding: .utf8) {
                 parts.append("--data-binary " + quote(text))
             } else {

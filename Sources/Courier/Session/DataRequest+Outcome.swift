@@ -9,7 +9,7 @@ import FoundationNetworking
 extension DataRequest {
     /// What the transport delivered, plus the validation verdict.
     struct Outcome: Sendable {
-        var request: URLRequest?
+        var request: HTTPRequest?
         var head: ResponseHead?
         var data: Data
         var metrics: TransferMetrics?

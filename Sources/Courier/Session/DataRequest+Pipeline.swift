@@ -14,28 +14,28 @@ import FoundationNetworking
 /// at once with ``CourierError/cancelled`` and cancels the task; whatever that code returns later
 /// is dropped.
 extension DataRequest {
-    func run(_ request: URLRequest, through extensions: RequestExtensions) {
+    func run(_ request: HTTPRequest, through extensions: RequestExtensions) {
         let context = context(attempt: 0)
         adopt(Task { await self.attempts(of: request, through: extensions, context: context) })
     }
 
     private func attempts(
-        of base: URLRequest, through extensions: RequestExtensions, context start: RequestContext
+        of base: HTTPRequest, through extensions: RequestExtensions, context start: RequestContext
     ) async {
         var context = start
         let cancelled = Outcome(request: base, head: nil, data: Data(), metrics: nil, error: .cancelled)
         completeOnCancel(with: cancelled, extensions: extensions, context: context)
         while true {
-            let request: URLRequest
+            let request: HTTPRequest, sent: URLRequest
             do throws(CourierError) {
-                request = try await extensions.prepare(base, context: context)
+                (request, sent) = try await extensions.prepare(base, context: context)
             } catch {
                 return complete(
                     Outcome(request: base, head: nil, data: Data(), metrics: nil, error: error),
                     extensions: extensions, context: context)
             }
             guard !isFinished else { return }
-            extensions.willSend(request, context: context)
+            extensions.willSend(sent, context: context)
             let result = await transfer(request)
             let outcome = outcome(of: result, attempt: context.attempt)
             let response = outcome.response
@@ -46,7 +46,7 @@ extension DataRequest {
                 return complete(outcome, extensions: extensions, context: context)
             }
             completeOnCancel(with: cancelled, extensions: extensions, context: context)
-            switch await extensions.retryDecision(for: request, dueTo: response, context: context) {
+            switch await extensions.retryDecision(for: sent, dueTo: response, context: context) {
             case .doNotRetry:
                 return complete(outcome, extensions: extensions, context: context)
             case .fail(let error):
@@ -79,7 +79,7 @@ extension DataRequest {
     /// The result is handed over through a lock as well as the continuation: the task may resume
     /// on another thread, and ThreadSanitizer sees a lock's ordering where it cannot see the
     /// concurrency runtime's (a transport of any kind then reads as race-free).
-    private func transfer(_ request: URLRequest) async -> TransportResult {
+    private func transfer(_ request: HTTPRequest) async -> TransportResult {
         await awaitHandoff { deliver in
             let (slot, options) = beginTransfer(of: request)
             let token = session.execute(request, options: options, completion: deliver)
@@ -133,9 +133,12 @@ struct RequestExtensions: Sendable {
         return combined
     }
 
-    /// The interceptors' adapters, then the plugins' `prepare`.
-    func prepare(_ request: URLRequest, context: RequestContext) async throws(CourierError) -> URLRequest {
-        var request = request
+    /// The interceptors' adapters, then the plugins' `prepare`, on the request as a `URLRequest`;
+    /// returns the result validated, and the `URLRequest` the hooks saw last.
+    func prepare(
+        _ base: HTTPRequest, context: RequestContext
+    ) async throws(CourierError) -> (HTTPRequest, URLRequest) {
+        var request = base.urlRequest
         for interceptor in interceptors {
             request = try await InterceptorChain.adapt(request, with: interceptor, context: context)
         }
@@ -146,7 +149,7 @@ struct RequestExtensions: Sendable {
                 throw Self.typed(error, plugin: plugin, hook: .prepare)
             }
         }
-        return request
+        return (try HTTPRequest(adapted: request, from: base), request)
     }
 
     func willSend(_ request: URLRequest, context: RequestContext) {

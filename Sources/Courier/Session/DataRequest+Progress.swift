@@ -62,7 +62,7 @@ extension ProgressRelay {
             return
         }
         let received = Int64(outcome.data.count)
-        let sent = Int64(outcome.request?.httpBody?.count ?? 0)
+        let sent = outcome.request?.body.length ?? 0
         let succeeded = outcome.error == nil
         finish(
             download: TransferProgress(completedBytes: received, totalBytes: succeeded ? received : nil),

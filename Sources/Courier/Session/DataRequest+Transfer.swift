@@ -10,7 +10,7 @@ import FoundationNetworking
 /// completes the request there, hopping to a global queue only for custom validations.
 extension DataRequest {
     /// Hands the request to the transport; `attempt` counts retries already made.
-    func send(_ request: URLRequest, attempt: Int) {
+    func send(_ request: HTTPRequest, attempt: Int) {
         let (slot, options) = beginTransfer(of: request)
         let epoch = options.sessionEpoch
         let token = session.execute(request, options: options) { result in
@@ -34,7 +34,7 @@ extension DataRequest {
     /// The session policy's wait before retrying `sent`, or nil to deliver `result` (always after
     /// a shutdown or a `cancelAll()` since `epoch`).
     private func retryDelay(
-        after result: TransportResult, sent: URLRequest, attempt: Int, epoch: UInt64
+        after result: TransportResult, sent: HTTPRequest, attempt: Int, epoch: UInt64
     ) -> TimeInterval? {
         let policy = session.configuration.retryPolicy
         guard policy.maxRetries > attempt, !isCancelled, session.interruption(since: epoch) == nil else { return nil }
@@ -59,7 +59,7 @@ extension DataRequest {
     /// The timer owns the request only through `waiting`, which `cancel()` empties: it must keep
     /// a request nobody else holds alive until the retry, but a cancelled request (and its
     /// session) is released at once, not when the backoff ends.
-    private func retry(_ request: URLRequest, attempt: Int, after delay: TimeInterval) {
+    private func retry(_ request: HTTPRequest, attempt: Int, after delay: TimeInterval) {
         let cancelled = Outcome(request: request, head: nil, data: Data(), metrics: nil, error: .cancelled)
         let waiting = Locked<DataRequest?>(self)
         let take: @Sendable () -> DataRequest? = {
@@ -78,9 +78,9 @@ extension DataRequest {
 
 extension RetryPolicy {
     /// The wait before retrying the attempt `sent` that ended with `result`, or nil.
-    func retryDelay(after result: TransportResult, sent: URLRequest, attempt: Int, now: Date) -> TimeInterval? {
+    func retryDelay(after result: TransportResult, sent: HTTPRequest, attempt: Int, now: Date) -> TimeInterval? {
         retryDelay(
-            afterAttempt: attempt, method: sent.httpMethod ?? "GET",
+            afterAttempt: attempt, method: sent.method.rawValue,
             statusCode: result.error == nil ? result.head?.statusCode : nil, error: result.error,
             retryAfter: result.head?.value(forHeader: "Retry-After"), now: now)
     }

@@ -10,7 +10,7 @@ extension DataRequest {
 
     /// Decides whether a response is acceptable; return a failure to turn it into an error.
     public typealias Validation =
-        @Sendable (_ request: URLRequest?, _ head: HTTPResponseHead, _ data: Data?)
+        @Sendable (_ request: HTTPRequest?, _ head: HTTPResponseHead, _ data: Data?)
         -> Result<Void, CourierError>
 
     /// A validation step: a built-in check or a custom closure.

@@ -54,7 +54,7 @@ public final class DataRequest: Sendable {
     /// The session that made this request.
     public let session: Session
     /// The request as built, with the session's default headers.
-    private let built: Result<URLRequest, CourierError>
+    private let built: Result<HTTPRequest, CourierError>
     /// Where a download writes the body; nil for requests that buffer it in memory.
     let destination: URL?
     /// For a resumed download, the bytes of `destination` to keep (see ``ResumeData``).
@@ -62,24 +62,19 @@ public final class DataRequest: Sendable {
     private let state: Locked<State>
 
     init(
-        session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
+        session: Session, target: any URLRequestConvertible, request: Result<HTTPRequest, CourierError>,
         destination: URL?, resumeOffset: Int64? = nil
     ) {
         self.session = session
         state = Locked(State(target: target, epoch: session.currentEpoch))
-        // Default headers are added once, here, where the built request is not shared yet (no
-        // copy of Foundation's request storage).
-        switch consume request {
-        case .success(let built): self.built = .success(session.prepared(built))
-        case .failure(let error): self.built = .failure(error)
-        }
+        built = request
         self.destination = destination
         self.resumeOffset = resumeOffset
     }
 
     /// The request as built, with the session's default headers, or nil if building it failed.
     /// Interceptors and plugins may still change what is actually sent.
-    public var request: URLRequest? {
+    public var request: HTTPRequest? {
         guard case .success(let request) = built else { return nil }
         return request
     }
@@ -191,7 +186,7 @@ public final class DataRequest: Sendable {
 
     /// Starts the first attempt: on the direct path when no plugin or interceptor is involved.
     private func start(direct: Bool) {
-        let request: URLRequest
+        let request: HTTPRequest
         switch built {
         case .failure(let error):
             finish(Outcome(request: nil, head: nil, data: Data(), metrics: nil, error: error), direct: direct)
@@ -234,7 +229,7 @@ public final class DataRequest: Sendable {
     /// Starts a transfer of `request`: reserves the place of its cancellation token (installed
     /// once the transport returns it, see ``install(_:slot:stopIfFinished:)``) and makes its
     /// engine options, with the download destination, progress relay and target, in one lock.
-    func beginTransfer(of request: URLRequest) -> (slot: UInt64, options: TransferOptions) {
+    func beginTransfer(of request: HTTPRequest) -> (slot: UInt64, options: TransferOptions) {
         let (slot, progress, target, epoch) = state.withLock { state in
             state.lastSlot += 1
             return (state.lastSlot, state.progress, state.target, state.epoch)

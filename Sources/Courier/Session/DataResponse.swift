@@ -7,7 +7,7 @@ import FoundationNetworking
 /// and the serialized value or the error.
 public struct DataResponse<Value: Sendable>: Sendable {
     /// The request as last sent (after redirects), or nil if it could not be built.
-    public let request: URLRequest?
+    public let request: HTTPRequest?
     /// The status line and headers, if a response arrived (also with some errors, such as a truncated body).
     let responseHead: ResponseHead?
     /// The body bytes received, if any.
@@ -24,14 +24,14 @@ public struct DataResponse<Value: Sendable>: Sendable {
 
     /// Creates a response; used by serializers and stubs.
     public init(
-        request: URLRequest?, head: HTTPResponseHead?, data: Data?, metrics: TransferMetrics?,
+        request: HTTPRequest?, head: HTTPResponseHead?, data: Data?, metrics: TransferMetrics?,
         result: Result<Value, CourierError>
     ) {
         self.init(request: request, responseHead: head?.head, data: data, metrics: metrics, result: result)
     }
 
     init(
-        request: URLRequest?, responseHead: ResponseHead?, data: Data?, metrics: TransferMetrics?,
+        request: HTTPRequest?, responseHead: ResponseHead?, data: Data?, metrics: TransferMetrics?,
         result: Result<Value, CourierError>
     ) {
         self.request = request

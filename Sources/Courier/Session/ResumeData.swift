@@ -83,12 +83,17 @@ extension Session {
         let file = resumeData.fileURL
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? -1
         let offset = resumeData.bytesWritten > 0 && size >= resumeData.bytesWritten ? resumeData.bytesWritten : nil
-        let built = Self.build(convertible).map { request -> URLRequest in
-            guard let offset else { return request }
+        let built = build(convertible).flatMap { request -> Result<HTTPRequest, CourierError> in
+            guard let offset else { return .success(request) }
             var request = request
-            request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
-            request.setValue(resumeData.validator, forHTTPHeaderField: "If-Range")
-            return request
+            request.headers.update(name: "Range", value: "bytes=\(offset)-")
+            request.headers.update(name: "If-Range", value: resumeData.validator)
+            do throws(CourierError) {
+                try request.headers.validated()
+            } catch {
+                return .failure(error)
+            }
+            return .success(request)
         }
         guard file.isFileURL else {
             return DataRequest(

@@ -38,6 +38,8 @@ public final class Session: Sendable {
     private let shutDownFlag = Atomic<Bool>(false)
     /// Whether awaiting tasks spin briefly before suspending (DataRequest+Await.swift).
     let awaitSpinner: AwaitSpinner
+    /// Why every request fails when ``Configuration/defaultHeaders`` holds an invalid header.
+    let defaultHeadersError: CourierError?
 
     /// Creates a session running its own libcurl engine.
     public convenience init(configuration: Configuration = Configuration()) {
@@ -53,6 +55,7 @@ public final class Session: Sendable {
         extensions = Self.makeExtensions(configuration)
         hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
+        defaultHeadersError = Self.headersError(configuration.defaultHeaders)
         self.transport = transport
         ownedEngine = nil
     }
@@ -74,6 +77,7 @@ public final class Session: Sendable {
         extensions = Self.makeExtensions(configuration)
         hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
+        defaultHeadersError = Self.headersError(configuration.defaultHeaders)
         let engine = CurlEngine(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
             maxTotalConnections: configuration.maxTotalConnections,
@@ -139,7 +143,7 @@ public final class Session: Sendable {
     /// Hands an attempt to the transport, unless ``interruption(since:)`` says it must not start:
     /// then it completes at once with that error.
     func execute(
-        _ request: URLRequest, options: TransferOptions,
+        _ request: HTTPRequest, options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
         if let error = interruption(since: options.sessionEpoch) {
@@ -158,7 +162,7 @@ public final class Session: Sendable {
     }
 
     private func makeRequest(_ convertible: any URLRequestConvertible, destination: URL?) -> DataRequest {
-        DataRequest(session: self, target: convertible, request: Self.build(convertible), destination: destination)
+        DataRequest(session: self, target: convertible, request: build(convertible), destination: destination)
     }
 
     /// Prepares a request whose response body is written straight to `destination` as it
@@ -182,31 +186,23 @@ public final class Session: Sendable {
         return makeRequest(convertible, destination: destination)
     }
 
-    /// The request as it will be sent: default headers added where the request has none.
-    func prepared(_ request: consuming URLRequest) -> URLRequest {
+    /// The request as it will be sent: the session's default headers added, after the request's
+    /// own, where the request has none of that name.
+    func prepared(_ request: consuming HTTPRequest) -> HTTPRequest {
         guard !configuration.defaultHeaders.isEmpty else { return request }
-        // Read and assign the header dictionary once: per-header `setValue` is costly on Linux.
-        var fields = request.allHTTPHeaderFields ?? [:]
-        var changed = false
-        for header in configuration.defaultHeaders
-        where !fields.keys.contains(where: { $0.caseInsensitiveEquals(header.name) }) {
-            fields[header.name] = header.value
-            changed = true
-        }
-        guard changed else { return request }
         var request = request
-        request.allHTTPHeaderFields = fields
+        for header in configuration.defaultHeaders where request.headers[header.name] == nil {
+            request.headers.update(header)
+        }
         return request
     }
 
     /// The engine options for `request`, writing its body to `destination` when given.
-    func transferOptions(for request: URLRequest, destination: URL? = nil) -> TransferOptions {
+    func transferOptions(for request: HTTPRequest, destination: URL? = nil) -> TransferOptions {
         var options = baseOptions
         // Set only when there is one: setting it drops the options' cached handle profile.
         if let destination { options.destination = destination }
-        if request.timeoutInterval != Self.foundationDefaultTimeout {
-            options.requestTimeout = request.timeoutInterval
-        }
+        if let timeout = request.timeout { options.requestTimeout = timeout }
         return options
     }
 
@@ -233,12 +229,19 @@ public final class Session: Sendable {
             retryPolicy: configuration.retryPolicy)
     }
 
+    private static func headersError(_ headers: HTTPHeaders) -> CourierError? {
+        do throws(CourierError) {
+            try headers.validated()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// A new number for a request's ``RequestContext/requestID``.
     func nextRequestID() -> UInt64 {
         requestCounter.add(1, ordering: .relaxed).newValue
     }
-
-    static let foundationDefaultTimeout: TimeInterval = 60
 
     /// libcurl easy handles currently alive in this session's engine (tests check for leaks).
     var liveHandleCount: Int? { ownedEngine?.liveHandles.load(ordering: .relaxed) }
@@ -258,7 +261,7 @@ struct UnavailableTransport: Transport {
     struct Token: TransportCancellable { func cancel() {} }
 
     func execute(
-        _ request: URLRequest, options: TransferOptions,
+        _ request: HTTPRequest, options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
         completion(

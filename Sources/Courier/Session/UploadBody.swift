@@ -65,26 +65,25 @@ public struct UploadBody: Sendable {
 
     /// Puts this body into `request`, replacing any body it had, and sets `Content-Type` unless
     /// the request already has one.
-    func apply(to request: inout URLRequest) throws(CourierError) {
+    func apply(to request: inout HTTPRequest) throws(CourierError) {
         switch storage {
         case .data(let data):
-            request.httpBody = data
+            request.body = .data(data)
         case .file(let url):
-            request.httpBodyStream = UploadBodyStream(.segments(try UploadSegments.file(url)))
+            request.body = .segments(try UploadSegments.file(url))
         case .stream(let length, let window, let producer):
-            request.httpBodyStream = UploadBodyStream(
-                .stream(UploadStreamBuffer(length: length, window: window, producer: producer)))
+            request.body = .stream(UploadStreamBuffer(length: length, window: window, producer: producer))
         case .multipart(let form):
             do {
-                request.httpBodyStream = UploadBodyStream(.segments(try form.streamedBody()))
+                request.body = .segments(try form.streamedBody())
             } catch let error as CourierError {
                 throw error
             } catch {
                 throw .multipartEncodingFailed(reason: String(describing: error))
             }
         }
-        if let contentType, request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        if let contentType, request.headers["Content-Type"] == nil {
+            request.headers.update(.contentType(contentType))
         }
     }
 }
@@ -106,15 +105,13 @@ extension Session {
         _ body: UploadBody, to convertible: any URLRequestConvertible,
         method: HTTPMethod? = nil
     ) -> DataRequest {
-        let built = Self.build(convertible).flatMap { request -> Result<URLRequest, CourierError> in
+        let built = build(convertible).flatMap { request -> Result<HTTPRequest, CourierError> in
             var request = request
-            let current = request.httpMethod ?? "GET"
             if let method {
-                request.httpMethod = method.rawValue
-            } else if current == "GET" {
-                request.httpMethod = "POST"
+                request.method = method
+            } else if request.method == .get {
+                request.method = .post
             }
-            request.httpBody = nil
             do throws(CourierError) {
                 try body.apply(to: &request)
             } catch {
@@ -125,14 +122,24 @@ extension Session {
         return DataRequest(session: self, target: convertible, request: built, destination: nil)
     }
 
-    /// Builds the `URLRequest` of `convertible`, any thrown error as a ``CourierError``.
-    static func build(_ convertible: any URLRequestConvertible) -> Result<URLRequest, CourierError> {
-        do {
-            return .success(try convertible.asURLRequest())
-        } catch let error as CourierError {
-            return .failure(error)
+    /// Builds the request of `convertible` once, at the edge: a ``Router`` directly, anything else
+    /// through its `URLRequest`, validated; with the session's default headers. Any thrown error
+    /// becomes a ``CourierError``.
+    func build(_ convertible: any URLRequestConvertible) -> Result<HTTPRequest, CourierError> {
+        if let error = defaultHeadersError { return .failure(error) }
+        do throws(CourierError) {
+            if let router = convertible as? any Router { return .success(prepared(try router.makeRequest())) }
+            let urlRequest: URLRequest
+            do {
+                urlRequest = try convertible.asURLRequest()
+            } catch let error as CourierError {
+                throw error
+            } catch {
+                throw .invalidRequest(reason: String(describing: error))
+            }
+            return .success(prepared(try HTTPRequest(urlRequest)))
         } catch {
-            return .failure(.invalidRequest(reason: String(describing: error)))
+            return .failure(error)
         }
     }
 }

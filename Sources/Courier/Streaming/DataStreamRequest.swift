@@ -38,7 +38,7 @@ public final class DataStreamRequest: Sendable {
     let core: StreamCore
 
     init(
-        session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
+        session: Session, target: any URLRequestConvertible, request: Result<HTTPRequest, CourierError>,
         bufferSize: Int, epoch: UInt64? = nil
     ) {
         self.session = session
@@ -52,9 +52,9 @@ public final class DataStreamRequest: Sendable {
     }
 
     /// The request as built, with the session's default headers, or nil if building it failed.
-    public var request: URLRequest? {
+    public var request: HTTPRequest? {
         guard case .success(let request) = core.built else { return nil }
-        return session.prepared(request)
+        return request
     }
 
     // MARK: Validation
@@ -152,6 +152,6 @@ extension Session {
         _ convertible: any URLRequestConvertible,
         bufferSize: Int = DataStreamRequest.defaultBufferSize
     ) -> DataStreamRequest {
-        DataStreamRequest(session: self, target: convertible, request: Self.build(convertible), bufferSize: bufferSize)
+        DataStreamRequest(session: self, target: convertible, request: build(convertible), bufferSize: bufferSize)
     }
 }

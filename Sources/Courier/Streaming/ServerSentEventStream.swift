@@ -97,17 +97,18 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
         /// A new connection, carrying the last event ID.
         private func connect() -> EventReader {
             let lastID = parser.lastEventID
-            let built = Session.build(stream.target).map { request -> URLRequest in
+            let built = stream.session.build(stream.target).flatMap { request -> Result<HTTPRequest, CourierError> in
                 var request = request
-                var fields = request.allHTTPHeaderFields ?? [:]
-                for name in fields.keys where ["accept", "cache-control", "last-event-id"].contains(name.lowercased()) {
-                    fields[name] = nil
+                request.headers.update(name: "Accept", value: "text/event-stream")
+                request.headers.update(name: "Cache-Control", value: "no-cache")
+                request.headers.remove(name: "Last-Event-ID")
+                if !lastID.isEmpty { request.headers.update(name: "Last-Event-ID", value: lastID) }
+                do throws(CourierError) {
+                    try request.headers.validated()
+                } catch {
+                    return .failure(error)
                 }
-                fields["Accept"] = "text/event-stream"
-                fields["Cache-Control"] = "no-cache"
-                if !lastID.isEmpty { fields["Last-Event-ID"] = lastID }
-                request.allHTTPHeaderFields = fields
-                return request
+                return .success(request)
             }
             let request = DataStreamRequest(
                 session: stream.session, target: stream.target, request: built,

@@ -26,7 +26,7 @@ final class StreamCore: Sendable {
 
     let session: Session
     let target: any URLRequestConvertible
-    let built: Result<URLRequest, CourierError>
+    let built: Result<HTTPRequest, CourierError>
     let buffer: ResponseStreamBuffer
     /// The session's ``Session/cancelAll()`` epoch when the request was made.
     let epoch: UInt64
@@ -35,7 +35,7 @@ final class StreamCore: Sendable {
     private let state = Locked(State())
 
     init(
-        session: Session, target: any URLRequestConvertible, request: Result<URLRequest, CourierError>,
+        session: Session, target: any URLRequestConvertible, request: Result<HTTPRequest, CourierError>,
         bufferSize: Int, epoch: UInt64? = nil
     ) {
         self.session = session
@@ -67,12 +67,12 @@ final class StreamCore: Sendable {
     }
 
     private func start() {
-        let request: URLRequest
+        let request: HTTPRequest
         switch built {
         case .failure(let error):
             return finish(request: nil, head: nil, metrics: nil, error: error)
         case .success(let built):
-            request = session.prepared(built)
+            request = built
         }
         if let error = session.interruption(since: epoch) {
             return finish(request: request, head: nil, metrics: nil, error: error)
@@ -86,13 +86,13 @@ final class StreamCore: Sendable {
         // a body being read cannot be taken back). Their code never runs on the engine thread.
         let context = RequestContext(target: target, session: session, requestID: session.nextRequestID(), attempt: 0)
         let task = Task {
-            let prepared: URLRequest
+            let prepared: HTTPRequest, sent: URLRequest
             do throws(CourierError) {
-                prepared = try await extensions.prepare(request, context: context)
+                (prepared, sent) = try await extensions.prepare(request, context: context)
             } catch {
                 return self.finish(request: request, head: nil, metrics: nil, error: error)
             }
-            extensions.willSend(prepared, context: context)
+            extensions.willSend(sent, context: context)
             let result = await withCheckedContinuation { (continuation: CheckedContinuation<TransportResult, Never>) in
                 self.send(prepared) { result in
                     self.buffer.complete(head: result.head, body: result.data, error: result.error)
@@ -112,10 +112,10 @@ final class StreamCore: Sendable {
     }
 
     /// Hands the request to the transport with the stream buffer attached.
-    private func send(_ request: URLRequest, completion: @escaping @Sendable (TransportResult) -> Void) {
+    private func send(_ request: HTTPRequest, completion: @escaping @Sendable (TransportResult) -> Void) {
         var options = session.transferOptions(for: request)
         // A stream may rightly last for hours: only a time limit the request sets itself applies.
-        if request.timeoutInterval == Session.foundationDefaultTimeout { options.requestTimeout = nil }
+        if request.timeout == nil { options.requestTimeout = nil }
         options.responseStream = buffer
         options.progress = progress
         options.target = target
@@ -138,14 +138,14 @@ final class StreamCore: Sendable {
     }
 
     /// The transport finished (engine thread on the direct path).
-    private func transferEnded(request: URLRequest, _ result: TransportResult) {
+    private func transferEnded(request: HTTPRequest, _ result: TransportResult) {
         buffer.complete(head: result.head, body: result.data, error: result.error)
         finishProgress(error: result.error)
         deliver(response(of: result))
     }
 
     /// Ends a request that never reached the transport.
-    private func finish(request: URLRequest?, head: ResponseHead?, metrics: TransferMetrics?, error: CourierError) {
+    private func finish(request: HTTPRequest?, head: ResponseHead?, metrics: TransferMetrics?, error: CourierError) {
         buffer.complete(head: nil, body: Data(), error: error)
         finishProgress(error: error)
         deliver(

@@ -85,7 +85,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         for path in ["/redirect/3", "/absolute-redirect/3", "/relative-redirect/2"] {
             let response = await session.request(try request("GET", path)).response()
             XCTAssertEqual(response.statusCode, 200, path)
-            XCTAssertEqual(response.request?.url?.path, "/get", path)
+            XCTAssertEqual(response.request?.url.path, "/get", path)
             XCTAssertEqual(response.metrics?.redirectCount, path.hasSuffix("2") ? 2 : 3, path)
         }
     }

@@ -26,7 +26,7 @@ final class RedirectAndSchemeTableTests: XCTestCase {
     /// `decide` follows exactly where `willFollow` says a redirect is followed (the engine's early
     /// body decision and the final decision cannot disagree).
     func testDecideAgreesWithWillFollow() {
-        let current = URLRequest(url: URL(string: "http://127.0.0.1:8080/a") ?? URL(fileURLWithPath: "/"))
+        let current = HTTPRequest(testing: URL(string: "http://127.0.0.1:8080/a") ?? URL(fileURLWithPath: "/"))
         for status in 300...399 {
             for location: String? in [nil, "", "/next", "http://127.0.0.1:9/x"] {
                 for policy: Session.RedirectPolicy in [.follow(max: 3), .doNotFollow] {
@@ -78,7 +78,7 @@ final class RedirectAndSchemeTableTests: XCTestCase {
                 XCTAssertEqual((error as? CourierError)?.kind, "unsupportedScheme")
             }
             // A redirect target.
-            let current = URLRequest(url: URL(string: "http://127.0.0.1:8080/a") ?? URL(fileURLWithPath: "/"))
+            let current = HTTPRequest(testing: URL(string: "http://127.0.0.1:8080/a") ?? URL(fileURLWithPath: "/"))
             let decision = RedirectDecision.decide(
                 current: current, status: 302, location: url, redirectsSoFar: 0, policy: .follow(max: 3),
                 security: SecurityPolicy(allowsInsecureRedirects: true))

@@ -10,16 +10,16 @@ final class RedirectDecisionTests: XCTestCase {
     private func request(
         _ url: String, method: String = "GET", headers: [String: String] = [:],
         body: String? = nil
-    ) -> URLRequest {
+    ) -> HTTPRequest {
         var request = URLRequest(url: URL(string: url) ?? URL(fileURLWithPath: "/"))
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        return request
+        return HTTPRequest(testing: request)
     }
 
     private func decide(
-        _ current: URLRequest, _ status: Int, _ location: String?, soFar: Int = 0,
+        _ current: HTTPRequest, _ status: Int, _ location: String?, soFar: Int = 0,
         policy: Session.RedirectPolicy = .follow(max: 10),
         sensitive: Set<String> = ["X-Api-Key"]
     ) -> RedirectDecision {
@@ -81,7 +81,7 @@ final class RedirectDecisionTests: XCTestCase {
         XCTAssertEqual(decide(current, 302, nil), .deliver)
         XCTAssertEqual(decide(current, 302, ""), .deliver)
         guard case .follow(let next) = decide(request("http://h/dir/a?x=1"), 302, "b?y=2") else { return XCTFail() }
-        XCTAssertEqual(next.url?.absoluteString, "http://h/dir/b?y=2")
+        XCTAssertEqual(next.url.absoluteString, "http://h/dir/b?y=2")
     }
 
     func testDowngradeFromHTTPSToHTTPIsRefusedUnlessAllowed() {

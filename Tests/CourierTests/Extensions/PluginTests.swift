@@ -97,7 +97,7 @@ final class PluginTests: XCTestCase {
             let gate: DispatchSemaphore
             let threads: EventLog
             func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
-                if response.request?.url?.path == "/hello" {
+                if response.request?.url.path == "/hello" {
                     threads.append("A blocks")
                     threads.append(gate.wait(timeout: .now() + 60) == .success ? "B finished first" : "B stalled")
                 }

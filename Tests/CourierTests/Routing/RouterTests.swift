@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import XCTest
 @testable import Courier
+import CourierTesting
 
 /// The seed routers of `Fixtures.swift`, router defaults and router-level errors.
 final class RouterTests: XCTestCase {
@@ -132,18 +133,24 @@ final class RouterTests: XCTestCase {
         XCTAssertNil(request.httpBody)
     }
 
-    func testCustomAsURLRequestCanWrapTheDefault() throws {
-        struct Signed: Router {
+    func testARoutersURLRequestIsTheRequestCourierSends() async throws {
+        struct Search: Router {
             var baseURL: String { "https://c.test" }
-            var path: String { "/signed" }
-            var method: HTTPMethod { .get }
-            func asURLRequest() throws -> URLRequest {
-                var request = try makeURLRequest()
-                request.setValue("sig", forHTTPHeaderField: "X-Signature")
-                return request
-            }
+            var path: String { "/search" }
+            var method: HTTPMethod { .post }
+            var headers: HTTPHeaders { ["X-B": "2", "X-A": "1"] }
+            var parameters: RequestParams { .body(["q": "swift"]) }
         }
-        XCTAssertEqual(try Signed().asURLRequest().value(forHTTPHeaderField: "X-Signature"), "sig")
+        let stubs = StubTransport(sampleData: false) { _ in .empty() }
+        _ = await Session(transport: stubs).request(Search()).response()
+        let sent = try XCTUnwrap(stubs.requests.first).request
+        let urlRequest = try Search().asURLRequest()
+        XCTAssertEqual(try HTTPRequest(urlRequest).url, sent.url)
+        XCTAssertEqual(urlRequest.httpMethod, "POST")
+        XCTAssertEqual(urlRequest.httpBody, sent.bodyData)
+        XCTAssertEqual(urlRequest.allHTTPHeaderFields?["X-A"], "1")
+        // The router's order reaches the transport (a URLRequest keeps none).
+        XCTAssertEqual(sent.headers.map(\.name), ["Accept", "X-B", "X-A", "Content-Type", "User-Agent"])
     }
 
     func testInvalidMethodAndTimeout() {

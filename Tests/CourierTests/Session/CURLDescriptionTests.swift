@@ -15,7 +15,8 @@ final class CURLDescriptionTests: XCTestCase {
         request.setValue("k-123", forHTTPHeaderField: "X-Api-Key")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(#"{"name":"O'Brien"}"#.utf8)
-        let text = CURLCommand.render(request, security: SecurityPolicy(secretHeaders: ["x-api-key"]))
+        let text = CURLCommand.render(
+            HTTPRequest(testing: request), security: SecurityPolicy(secretHeaders: ["x-api-key"]))
         XCTAssertFalse(text.contains("secret-token"))
         XCTAssertFalse(text.contains("session=abc"))
         XCTAssertFalse(text.contains("k-123"))

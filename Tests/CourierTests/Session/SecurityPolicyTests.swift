@@ -34,10 +34,10 @@ final class SecurityPolicyTests: XCTestCase {
         configuration.security.secretHeaders = ["X-Trace-Secret"]
         var request = URLRequest(url: URL(string: "http://a.example/x")!)
         request.setValue("s3cr3t", forHTTPHeaderField: "X-Trace-Secret")
-        let text = CURLCommand.render(request, security: configuration.security)
+        let text = CURLCommand.render(HTTPRequest(testing: request), security: configuration.security)
         XCTAssertFalse(text.contains("s3cr3t"), text)
         let decision = RedirectDecision.decide(
-            current: request, status: 302, location: "http://b.example/y",
+            current: HTTPRequest(testing: request), status: 302, location: "http://b.example/y",
             redirectsSoFar: 0, policy: .follow(max: 5),
             security: configuration.security)
         guard case .follow(let next) = decision else { return XCTFail("expected a redirect, got \(decision)") }
@@ -62,7 +62,7 @@ final class SecurityPolicyTests: XCTestCase {
         configuration.security.maxResponseSize = 10
         configuration.security.maxDownloadSize = 20
         let session = Session(configuration: configuration)
-        var options = session.transferOptions(for: URLRequest(url: URL(string: "http://h/")!))
+        var options = session.transferOptions(for: HTTPRequest(testing: URL(string: "http://h/")!))
         XCTAssertEqual(options.bodyLimit, 10)
         options.destination = URL(fileURLWithPath: "/tmp/x")
         XCTAssertEqual(options.bodyLimit, 20)

@@ -27,7 +27,7 @@ final class ShutdownTests: XCTestCase {
         init(_ inner: any Transport) { self.inner = inner }
 
         func execute(
-            _ request: URLRequest, options: TransferOptions,
+            _ request: HTTPRequest, options: TransferOptions,
             completion: @escaping @Sendable (TransportResult) -> Void
         ) -> any TransportCancellable {
             started.add(1, ordering: .relaxed)

@@ -38,7 +38,7 @@ final class ValidationTests: XCTestCase {
         struct Rejected: Error {}
         let response = await session.request(server.url("/hello"))
             .validate { request, response, data in
-                XCTAssertEqual(request?.url?.path, "/hello")
+                XCTAssertEqual(request?.url.path, "/hello")
                 XCTAssertEqual(response.statusCode, 200)
                 return data == Data("Hello, Courier".utf8)
                     ? .failure(.invalidRequest(reason: "custom rule")) : .success(())

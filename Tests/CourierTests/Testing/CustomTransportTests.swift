@@ -15,7 +15,7 @@ final class CustomTransportTests: XCTestCase {
     struct Offline: Transport {
         struct Token: TransportCancellable { func cancel() {} }
         func execute(
-            _ request: URLRequest, options: TransferOptions,
+            _ request: HTTPRequest, options: TransferOptions,
             completion: @escaping @Sendable (TransportResult) -> Void
         ) -> any TransportCancellable {
             completion(TransportResult(request: request, error: .cannotConnect(message: "offline")))
@@ -33,7 +33,7 @@ final class CustomTransportTests: XCTestCase {
         init(wrapping wrapped: any Transport) { self.wrapped = wrapped }
 
         func execute(
-            _ request: URLRequest, options: TransferOptions,
+            _ request: HTTPRequest, options: TransferOptions,
             completion: @escaping @Sendable (TransportResult) -> Void
         ) -> any TransportCancellable {
             targets.withLock { $0.append(options.target.map { "\($0)" } ?? "none") }
@@ -97,7 +97,7 @@ final class CustomTransportTests: XCTestCase {
         struct Token: TransportCancellable { func cancel() {} }
         let calls: Locked<Int>
         func execute(
-            _ request: URLRequest, options: TransferOptions,
+            _ request: HTTPRequest, options: TransferOptions,
             completion: @escaping @Sendable (TransportResult) -> Void
         ) -> any TransportCancellable {
             calls.withLock { $0 += 1 }
@@ -118,7 +118,7 @@ final class CustomTransportTests: XCTestCase {
             let inner: StubTransport
             let seen: Locked<TransferOptions?>
             func execute(
-                _ request: URLRequest, options: TransferOptions,
+                _ request: HTTPRequest, options: TransferOptions,
                 completion: @escaping @Sendable (TransportResult) -> Void
             ) -> any TransportCancellable {
                 seen.withLock { $0 = options }

@@ -82,7 +82,7 @@ final class ReplayTransportTests: XCTestCase {
         var request = URLRequest(url: server.url("/greet"))
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"name":"Ada"}"#.utf8)
-        let file = transport.fixtureURL(for: request)
+        let file = transport.fixtureURL(for: HTTPRequest(testing: request))
         XCTAssertTrue(file.lastPathComponent.hasPrefix("POST_greet_"), file.lastPathComponent)
         let text = try String(contentsOf: file, encoding: .utf8)
         XCTAssertFalse(text.contains("secret-token"), text)
@@ -124,10 +124,10 @@ final class ReplayTransportTests: XCTestCase {
 
     func testAnUnreadableFixtureFailsNamingTheFile() async throws {
         let transport = ReplayTransport(fixtures: directory, mode: .replay)
-        let request = URLRequest(url: URL(string: "http://example.test/broken")!)
+        let request = HTTPRequest(testing: URL(string: "http://example.test/broken")!)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("{ not json".utf8).write(to: transport.fixtureURL(for: request))
-        let response = await Session(transport: transport).request(request).response()
+        let response = await Session(transport: transport).request(request.urlRequest).response()
         guard let failure_ = response.error, failure_ == .unhandledRequest, let reason = failure_.reason else {
             return XCTFail("expected unhandledRequest, got \(response.result)")
         }
@@ -190,11 +190,11 @@ final class ReplayTransportTests: XCTestCase {
     }
 
     func testFixtureKeysAreDeterministic() throws {
-        func request(_ url: String, method: String = "GET", body: String? = nil) -> URLRequest {
+        func request(_ url: String, method: String = "GET", body: String? = nil) -> HTTPRequest {
             var request = URLRequest(url: URL(string: url)!)
             request.httpMethod = method
             request.httpBody = body.map { Data($0.utf8) }
-            return request
+            return HTTPRequest(testing: request)
         }
         let key = FixtureKey(
             request("http://a.test:1/search?b=2&a=1&a=0", method: "post", body: #"{"x":1,"y":[true]}"#))

@@ -73,7 +73,7 @@ final class StubbedSessionTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.security.maxResponseSize = 4
         let session = Session.stubbed(configuration: configuration) { request in
-            request.url?.path == "/big" ? .text("too large") : .empty(statusCode: 503)
+            request.url.path == "/big" ? .text("too large") : .empty(statusCode: 503)
         }
         let unavailable = await session.request("https://stub.test/down").validate().response()
         XCTAssertSameError(unavailable.error, .unacceptableStatusCode(503))
@@ -103,7 +103,7 @@ final class StubbedSessionTests: XCTestCase {
 /// Collects requests from any thread.
 final class Recorder: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: [URLRequest] = []
-    func record(_ request: URLRequest) { lock.lock(); stored.append(request); lock.unlock() }
-    var requests: [URLRequest] { lock.lock(); defer { lock.unlock() }; return stored }
+    private var stored: [HTTPRequest] = []
+    func record(_ request: HTTPRequest) { lock.lock(); stored.append(request); lock.unlock() }
+    var requests: [HTTPRequest] { lock.lock(); defer { lock.unlock() }; return stored }
 }

@@ -61,10 +61,10 @@ private final class FaultInjector: Transport {
     init(wrapping engine: any Transport) { self.engine = engine }
 
     func execute(
-        _ request: URLRequest, options: TransferOptions,
+        _ request: HTTPRequest, options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
-        guard request.url?.path == "/flaky" else {
+        guard request.url.path == "/flaky" else {
             return engine.execute(request, options: options, completion: completion)
         }
         DispatchQueue.global().async { completion(TransportResult(request: request, error: .timedOut(.request))) }
@@ -133,7 +133,7 @@ final class TestingGuideTests: XCTestCase {
         XCTAssertEqual(outcome.error, .cancelled)
 
         let quick = Session.stubbed { request in
-            request.url?.path == "/me" ? .json(User(name: "Ada")) : .empty(statusCode: 404)
+            request.url.path == "/me" ? .json(User(name: "Ada")) : .empty(statusCode: 404)
         }
         let quickMe = try await quick.request(ProfileAPI.me).decodable(User.self)
         XCTAssertEqual(quickMe, User(name: "Ada"))
@@ -197,8 +197,8 @@ final class TestingGuideTests: XCTestCase {
         checked.on(.get("/hang"), reply: .never)
         let report = await TransportConformance(
             transport: checked,
-            answered: URLRequest(url: URL(string: "https://api.example.com/ping")!),
-            pending: URLRequest(url: URL(string: "https://api.example.com/hang")!)
+            answered: HTTPRequest(testing: URL(string: "https://api.example.com/ping")!),
+            pending: HTTPRequest(testing: URL(string: "https://api.example.com/hang")!)
         ).run()
         XCTAssertTrue(report.passed, report.description)
     }

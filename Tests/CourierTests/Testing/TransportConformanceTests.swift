@@ -11,7 +11,7 @@ import FoundationNetworking
 /// `TransportConformance` run against every transport Courier ships, and shown to catch
 /// transports that break the contract.
 final class TransportConformanceTests: XCTestCase {
-    private func request(_ url: String) -> URLRequest { URLRequest(url: URL(string: url)!) }
+    private func request(_ url: String) -> HTTPRequest { HTTPRequest(testing: URL(string: url)!) }
 
     func testTheEngineConforms() async throws {
         let server = try TestHTTPServer()
@@ -23,8 +23,8 @@ final class TransportConformanceTests: XCTestCase {
         }
         let transport = try XCTUnwrap(engine.withLock { $0 })
         let report = await TransportConformance(
-            transport: transport, answered: URLRequest(url: server.url("/hello")),
-            pending: URLRequest(url: server.url("/never"))
+            transport: transport, answered: HTTPRequest(testing: server.url("/hello")),
+            pending: HTTPRequest(testing: server.url("/never"))
         ).run()
         XCTAssertTrue(report.passed, report.description)
         XCTAssertEqual(report.checks.filter { $0.skippedBecause != nil }.count, 0)
@@ -59,8 +59,8 @@ final class TransportConformanceTests: XCTestCase {
         let server = try TestHTTPServer()
         let recording = ReplayTransport(fixtures: directory, mode: .record)
         let recordReport = await TransportConformance(
-            transport: recording, answered: URLRequest(url: server.url("/hello")),
-            pending: URLRequest(url: server.url("/never"))
+            transport: recording, answered: HTTPRequest(testing: server.url("/hello")),
+            pending: HTTPRequest(testing: server.url("/never"))
         ).run()
         XCTAssertTrue(recordReport.passed, recordReport.description)
         server.shutdown()
@@ -68,7 +68,7 @@ final class TransportConformanceTests: XCTestCase {
         let replaying = ReplayTransport(fixtures: directory, mode: .replay)
         let replayReport = await TransportConformance(
             transport: replaying,
-            answered: URLRequest(url: server.url("/hello"))
+            answered: HTTPRequest(testing: server.url("/hello"))
         ).run()
         XCTAssertTrue(replayReport.passed, replayReport.description)
         XCTAssertEqual(
@@ -82,10 +82,10 @@ final class TransportConformanceTests: XCTestCase {
     struct Careless: Transport {
         struct Token: TransportCancellable { func cancel() {} }
         func execute(
-            _ request: URLRequest, options: TransferOptions,
+            _ request: HTTPRequest, options: TransferOptions,
             completion: @escaping @Sendable (TransportResult) -> Void
         ) -> any TransportCancellable {
-            let hangs = request.url?.path == "/pending"
+            let hangs = request.url.path == "/pending"
             DispatchQueue.global().async {
                 guard !hangs else { return }
                 completion(TransportResult(request: request, statusCode: 200))
@@ -98,9 +98,9 @@ final class TransportConformanceTests: XCTestCase {
     /// Answers every request with the result of the first one it saw.
     final class Mixer: Transport {
         struct Token: TransportCancellable { func cancel() {} }
-        private let first = Locked<URLRequest?>(nil)
+        private let first = Locked<HTTPRequest?>(nil)
         func execute(
-            _ request: URLRequest, options: TransferOptions,
+            _ request: HTTPRequest, options: TransferOptions,
             completion: @escaping @Sendable (TransportResult) -> Void
         ) -> any TransportCancellable {
             let answered = first.withLock { stored in

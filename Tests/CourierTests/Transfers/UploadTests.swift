@@ -61,7 +61,7 @@ final class UploadTests: TransferTestCase {
         XCTAssertEqual(received, TestHTTPUploadSummary(body: expected))
         let recorded = try XCTUnwrap(server.recordedRequests(path: "/upload/digest").first)
         XCTAssertEqual(recorded.header("Transfer-Encoding"), "chunked")
-        guard case .stream(let buffer)? = (request.request?.httpBodyStream as? UploadBodyStream)?.source else {
+        guard case .stream(let buffer)? = request.request?.body else {
             return XCTFail("the body should be a streamed upload")
         }
         XCTAssertLessThanOrEqual(
@@ -120,33 +120,23 @@ final class UploadTests: TransferTestCase {
         form.append(fileURL: file, name: "blob")
         XCTAssertThrowsError(try form.encode(), "the in-memory encoder keeps its limit")
         let route = UploadRoute(baseURL: server.baseURL.absoluteString, form: form)
-        let request = try route.asURLRequest()
-        XCTAssertNil(request.httpBody)
-        XCTAssertNotNil(request.httpBodyStream)
+        let request = try XCTUnwrap(Session().request(route).request)
+        XCTAssertNil(request.bodyData)
+        guard case .segments = request.body else { return XCTFail("the form should be read while sending") }
         var inMemory = form
         inMemory.memoryThreshold = 8 << 20
         let received = try await summary(Session().request(route))
         XCTAssertEqual(received, TestHTTPUploadSummary(body: try inMemory.encode()))
     }
 
-    func testOtherTransportsCanReadAStreamedBodyThroughInputStream() throws {
+    func testOtherTransportsCanCollectABodyReadWhileSending() throws {
         let (file, _) = try scratch.file(named: "attachment.bin", size: 200_000, seed: 12)
         var form = MultipartFormData(boundary: "input-stream")
         form.append("caption", name: "title")
         form.append(fileURL: file, name: "file")
         let request = try XCTUnwrap(Session().upload(.multipart(form), to: server.url("/upload")).request)
-        let stream = try XCTUnwrap(request.httpBodyStream)
-        stream.open()
-        var read = Data()
-        var buffer = [UInt8](repeating: 0, count: 7000)
-        while true {
-            let count = stream.read(&buffer, maxLength: buffer.count)
-            XCTAssertGreaterThanOrEqual(count, 0)
-            if count <= 0 { break }
-            read.append(contentsOf: buffer[0..<count])
-        }
-        stream.close()
-        XCTAssertEqual(read, try form.encode())
+        XCTAssertNil(request.bodyData, "a form with a file is read while sending")
+        XCTAssertEqual(try request.collectedBody(), try form.encode())
     }
 
     func testMissingFileFailsBeforeAnythingIsSent() async {
