@@ -13,6 +13,9 @@ import Synchronization
 extension DataRequest {
     /// Waits for the outcome, cancelling the request if the awaiting task is cancelled.
     func outcome() async -> Outcome {
+        // A task cancelled before it awaits never sends: without this, whether the request went
+        // out depended on how soon the engine thread picked it up before the cancel came.
+        if Task.isCancelled { cancel() }
         let slot = HandoffSlot<Outcome>()
         let spinner = session.awaitSpinner
         let alone = spinner.enter()
