@@ -58,14 +58,17 @@ extension CurlTransfer {
 
     /// Feeds one header line to the head parser; returns false (abort) when the head is rejected.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let wasComplete = headParser.isComplete
-        guard headParser.consume(bytes) else { return false }
-        if !wasComplete, headParser.isComplete {
+        switch headParser.take(bytes) {
+        case .rejected:
+            return false
+        case .accepted:
+            return true
+        case .completedHead:
             headersEnded()
             guard flowHeadersEnded() else { return false }
             if multiplexOrigin != nil { reports.post(.headArrived(self)) }
+            return true
         }
-        return true
     }
 
     /// At the blank line after a final response's headers: size the body buffer once.

@@ -27,11 +27,14 @@ extension CurlEngineLoop {
     /// which one will. Looks only at the deadlines that are due: an idle limit that moved on
     /// (bytes arrived since it was scheduled) is scheduled again at its new instant.
     func expireDeadlines(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        // Most rounds nothing is due: one look at the queue.
+        let next = deadlines.next
+        guard let next, next <= now else { return next }
         while let transfer = deadlines.popDue(now: now) {
             let state = transfer.lifecycle.state
             if state == .held {
                 if let deadline = transfer.requestDeadline, deadline <= now {
-                    handle(transfer, .expire(.timedOut(.request)))
+                    handle(transfer, .expire, result: .timedOut(.request))
                 } else {
                     scheduleDeadline(of: transfer, now: now, inLibcurl: false)
                 }
@@ -55,10 +58,10 @@ extension CurlEngineLoop {
         transfer.captureResponse()
         if let status = transfer.http1ResendStatus {
             transfer.deliverStatusOnly(status)
-            handle(transfer, .expire(nil))
+            handle(transfer, .expire, result: nil)
             return
         }
-        handle(transfer, .expire(.timedOut(kind)))
+        handle(transfer, .expire, result: .timedOut(kind))
     }
 }
 

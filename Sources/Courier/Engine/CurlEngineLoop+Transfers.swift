@@ -5,15 +5,14 @@ import Foundation
 /// Starting, finishing and following transfers: the loop feeds each transfer's
 /// ``TransferLifecycle`` its events and carries out the actions it answers with. Loop thread only.
 extension CurlEngineLoop {
-    /// Feeds `event` to the transfer's lifecycle and carries out the actions.
-    func handle(_ transfer: CurlTransfer, _ event: TransferLifecycle.Event) {
-        let wasInMulti = transfer.lifecycle.state.isInMulti
-        let wasHeld = transfer.lifecycle.state == .held
-        let actions = transfer.lifecycle.handle(event)
-        let state = transfer.lifecycle.state
-        inMulti += (state.isInMulti ? 1 : 0) - (wasInMulti ? 1 : 0)
-        heldCount += (state == .held ? 1 : 0) - (wasHeld ? 1 : 0)
-        for action in actions {
+    /// Feeds `event` to the transfer's lifecycle and carries out the actions; `result` is what
+    /// the transfer finishes with when the event ends it (other than by cancelling).
+    func handle(_ transfer: CurlTransfer, _ event: TransferLifecycle.Event, result: CourierError? = nil) {
+        // One access to the transfer's lifecycle; the loop's own counter only when it changes.
+        let step = transfer.lifecycle.handle(event)
+        let wasInMulti = step.from.isInMulti
+        if (step.from == .held) != (step.to == .held) { heldCount += step.to == .held ? 1 : -1 }
+        for action in step.actions {
             switch action {
             case .hold:
                 admission.submit(transfer.id, origin: transfer.multiplexOrigin ?? "")
@@ -30,9 +29,9 @@ extension CurlEngineLoop {
             case .resubmit:
                 transfer.beginNextHop()
                 submit(transfer)
-            case .finish(let error):
+            case .finish(let reason):
                 transfers.removeValue(forKey: transfer.id)
-                transfer.finish(error: error)
+                transfer.finish(error: reason == .cancelled ? .cancelled : result)
             }
         }
     }
@@ -76,23 +75,25 @@ extension CurlEngineLoop {
     /// transfer's lifecycle.
     private func start(_ transfer: CurlTransfer) {
         guard let handle = obtainHandle(for: transfer.handleProfile) else {
-            self.handle(transfer, .startFailed(.transport(code: -1, message: "curl_easy_init failed")))
+            self.handle(transfer, .startFailed, result: .transport(code: -1, message: "curl_easy_init failed"))
             return
         }
         let error = transfer.prepare(
             handle, share: share, hasCookieJar: cookieJar != nil, headerLists: &headerLists)
         if let error {
-            self.handle(transfer, .startFailed(error))
+            self.handle(transfer, .startFailed, result: error)
             return
         }
         guard let easy = transfer.easyPointer else {
-            self.handle(transfer, .startFailed(.transport(code: -1, message: "Could not create a transfer handle")))
+            self.handle(
+                transfer, .startFailed, result: .transport(code: -1, message: "Could not create a transfer handle"))
             return
         }
         let code = curl_multi_add_handle(multi, easy)
         guard code == CURLM_OK else {
             self.handle(
-                transfer, .startFailed(.transport(code: Int(code.rawValue), message: "curl_multi_add_handle failed")))
+                transfer, .startFailed,
+                result: .transport(code: Int(code.rawValue), message: "curl_multi_add_handle failed"))
             return
         }
         self.handle(transfer, .started)
@@ -104,8 +105,10 @@ extension CurlEngineLoop {
     /// Takes the transfer's handle out of the multi (if it is there) and gives it back to the
     /// pool; the transfer leaves admission and the deadlines.
     private func detach(_ transfer: CurlTransfer, fromMulti: Bool) {
-        admission.remove(transfer.id)
-        deadlines.remove(transfer)
+        // Only a transfer to an HTTP/2 origin is ever in admission, and one with a limit in the
+        // deadlines.
+        if transfer.multiplexOrigin != nil { admission.remove(transfer.id) }
+        if transfer.deadlineSlot >= 0 { deadlines.remove(transfer) }
         if fromMulti, let easy = transfer.easyPointer {
             curl_multi_remove_handle(multi, easy)
         }
@@ -122,16 +125,15 @@ extension CurlEngineLoop {
             guard courier_msg_is_done(message) != 0, let easy = courier_msg_easy(message) else { continue }
             count += 1
             let code = courier_msg_result(message)
-            guard let transfer = CurlTransfer.from(easy: easy), transfer.lifecycle.state.isInMulti,
-                transfers[transfer.id] === transfer
-            else { continue }
+            // Every handle in the multi is a transfer of this loop's, in a state that holds it there.
+            guard let transfer = CurlTransfer.from(easy: easy), transfer.lifecycle.state.isInMulti else { continue }
             // Everything that needs the handle happens before it is removed and freed.
             takeReports()
-            let end = transfer.evaluate(code: code)
+            let (end, error) = transfer.evaluate(code: code)
             if transfer.headParser.majorVersion == 1, let origin = transfer.multiplexOrigin {
                 admission.markSerial(origin: origin)
             }
-            handle(transfer, .hopEnded(end))
+            handle(transfer, .hopEnded(end), result: error)
         }
         return count
     }
@@ -164,7 +166,6 @@ extension CurlEngineLoop {
     /// Tells ``admission`` where the transfers it started have landed: on an open connection,
     /// opening one of their own, or still waiting.
     func observePlacements() {
-        guard inMulti > 0 else { return }
         for id in admission.unplaced {
             guard let transfer = transfers[id], transfer.lifecycle.state.isInMulti,
                 let easy = transfer.easyPointer

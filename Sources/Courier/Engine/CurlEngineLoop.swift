@@ -36,13 +36,11 @@ final class CurlEngineLoop {
     let thread = pthread_self()
     /// Transfers of requests made before this session epoch are cancelled (``CurlEngine/Command/cancelAll(epoch:)``).
     var cancelledBeforeEpoch: UInt64 = 0
-    /// When and how long the loop spins before parking.
-    private var spinPolicy: SpinPolicy
+    /// Whether the loop spins before parking (its ``SpinPolicy`` is a local of ``run()``).
+    private let spinsBeforeParking: Bool
     /// Every transfer the loop holds and has not finished, by its token's identity; its
     /// ``TransferLifecycle`` says where it stands.
     var transfers: [ObjectIdentifier: CurlTransfer] = [:]
-    /// Transfers whose handle is in the multi.
-    var inMulti = 0
     /// Transfers waiting in ``admission``.
     var heldCount = 0
     /// When transfers to HTTP/2 origins may start (see ``StreamAdmission``).
@@ -53,7 +51,6 @@ final class CurlEngineLoop {
     var streamsToFlush: [ResponseStreamBuffer] = []
     /// Since when ``streamsToFlush`` waits for the network to fall quiet.
     var streamsFlushHeldSince: ContinuousClock.Instant?
-    private var pendingCommands: [CurlEngine.Command] = []
     /// Easy handles kept for reuse.
     var handlePool = EasyHandlePool(capacity: 64)
     /// The nearest deadline of every transfer with a time limit (CurlEngineLoop+Deadlines.swift).
@@ -65,7 +62,7 @@ final class CurlEngineLoop {
     /// cannot make a multi handle.
     init?(engine: CurlEngine, settings: Settings) {
         self.engine = engine
-        spinPolicy = SpinPolicy(enabled: settings.spinsBeforeParking)
+        spinsBeforeParking = settings.spinsBeforeParking
         guard let multi = curl_multi_init() else { return nil }
         self.multi = multi
         courier_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
@@ -86,7 +83,6 @@ final class CurlEngineLoop {
             courier_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         }
         cookieJar = Self.makeCookieJar(share: share, storage: settings.cookies)
-        pendingCommands.reserveCapacity(64)
     }
 
     /// Debug builds: traps unless called on the loop thread.
@@ -99,9 +95,13 @@ final class CurlEngineLoop {
     func run() {
         assertOnLoop()
         var running: Int32 = 0
+        // The loop's per-round state lives in this frame: no access to it needs a runtime check.
+        var spinPolicy = SpinPolicy(enabled: spinsBeforeParking)
+        var commands: [CurlEngine.Command] = []
+        commands.reserveCapacity(64)
         while true {
             engine.rounds.store(engine.rounds.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-            if drainInbox() { break }
+            if drainInbox(into: &commands) { break }
             curl_multi_perform(multi, &running)
             let finished = collectFinished()
             observePlacements()
@@ -109,7 +109,7 @@ final class CurlEngineLoop {
             let started = startAdmitted()
             let now = ContinuousClock.now
             var nextDeadline = expireDeadlines(now: now)
-            if heldCount > 0, let settling = admission.nextSettling(now: now) {
+            if started == 0, heldCount > 0, let settling = admission.nextSettling(now: now) {
                 nextDeadline = min(nextDeadline ?? settling, settling)
             }
             let flushHold = flushStreams(now: now)
@@ -122,7 +122,7 @@ final class CurlEngineLoop {
             let awaitsCommand =
                 spinPolicy.isEnabled && finished > 0 && transfers.isEmpty && nextDeadline == nil && flushHold == nil
             let waitStart = awaitsCommand ? DispatchTime.now().uptimeNanoseconds : 0
-            if awaitsCommand && spinForCommands(since: waitStart) { continue }
+            if awaitsCommand && spinForCommands(since: waitStart, policy: &spinPolicy) { continue }
             let mustWait = engine.inbox.withLock { box in
                 box.loopIsWaiting = box.commands.isEmpty
                 return box.loopIsWaiting
@@ -161,7 +161,7 @@ final class CurlEngineLoop {
 
     /// Watches the inbox for up to the spin policy's window; true (and the wait observed) if a
     /// command arrived.
-    private func spinForCommands(since start: UInt64) -> Bool {
+    private func spinForCommands(since start: UInt64, policy spinPolicy: inout SpinPolicy) -> Bool {
         let result = SpinPolicy.spin(window: spinPolicy.nextWindow(), since: start) {
             engine.inboxHasCommands.load(ordering: .acquiring)
         }
@@ -171,16 +171,17 @@ final class CurlEngineLoop {
         return true
     }
 
-    /// Carries out queued commands; returns true when the engine must stop.
-    private func drainInbox() -> Bool {
+    /// Carries out queued commands, taken into `commands` (an empty array whose capacity the
+    /// inbox takes over); returns true when the engine must stop.
+    private func drainInbox(into commands: inout [CurlEngine.Command]) -> Bool {
         assertOnLoop()
         engine.inbox.withLock { box in
-            swap(&box.commands, &pendingCommands)
+            swap(&box.commands, &commands)
             engine.inboxHasCommands.store(false, ordering: .relaxed)
         }
-        defer { pendingCommands.removeAll(keepingCapacity: true) }
+        defer { commands.removeAll(keepingCapacity: true) }
         var stop = false
-        for command in pendingCommands {
+        for command in commands {
             switch command {
             case .start(let submission):
                 let transfer = CurlTransfer(submission, reports: reports, loopThread: thread)

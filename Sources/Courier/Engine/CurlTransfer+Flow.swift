@@ -98,8 +98,8 @@ extension CurlTransfer {
     /// A callback paused `direction`: recorded in the lifecycle, which asks for no action (the
     /// callback's return value is the pause).
     func notePaused(_ direction: TransferDirection) {
-        let actions = lifecycle.handle(.pause(direction))
-        assert(actions.isEmpty, "a pause asks the loop for nothing")
+        let step = lifecycle.handle(.pause(direction))
+        assert(step.actions.isEmpty, "a pause asks the loop for nothing")
     }
 
     func streamBody(_ bytes: UnsafeRawBufferPointer) -> Int {

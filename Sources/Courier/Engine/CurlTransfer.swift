@@ -175,20 +175,22 @@ final class CurlTransfer: DeadlineQueueElement {
 
     /// Reads how a finished hop ended while its handle is still valid; when another hop follows,
     /// ``beginNextHop()`` prepares it.
-    func evaluate(code: CURLcode) -> TransferLifecycle.HopEnd {
+    func evaluate(code: CURLcode) -> (TransferLifecycle.HopEnd, CourierError?) {
         nextHop = nil
-        guard let easy = easyPointer else { return .complete(.transport(code: -1, message: "transfer has no handle")) }
+        guard let easy = easyPointer else {
+            return (.complete, .transport(code: -1, message: "transfer has no handle"))
+        }
         captureResponse()
         if code != CURLE_OK {
-            if let failure = flow?.failure { return .complete(failure) }
+            if let failure = flow?.failure { return (.complete, failure) }
             switch recoverHTTP2(code: code, easy: easy) {
-            case .fail: return .complete(mapError(code))
+            case .fail: return (.complete, mapError(code))
             case .resend:
                 nextHop = .resend
-                return .again
+                return (.again, nil)
             case .resendOverHTTP1:
                 nextHop = .resendOverHTTP1
-                return .again
+                return (.again, nil)
             case .deliver: break
             }
         }
@@ -203,12 +205,12 @@ final class CurlTransfer: DeadlineQueueElement {
             switch decision {
             case .follow(let next):
                 nextHop = .redirect(next)
-                return .again
-            case .fail(let error): return .complete(error)
+                return (.again, nil)
+            case .fail(let error): return (.complete, error)
             case .deliver: break
             }
         }
-        return .complete(nil)
+        return (.complete, nil)
     }
 
     /// Prepares the hop ``evaluate(code:)`` found to follow.

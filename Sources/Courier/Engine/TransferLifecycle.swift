@@ -49,12 +49,14 @@ struct TransferLifecycle: Equatable {
 
     /// How libcurl's hop ended, as the loop judged it.
     enum HopEnd: Equatable {
-        /// The request is over, with this error or none.
-        case complete(CourierError?)
+        /// The request is over (the loop holds its result: an error or none).
+        case complete
         /// Another hop follows: a redirect to follow, or the same request sent again.
         case again
     }
 
+    /// Events and actions carry no error: the loop keeps the result that goes with an event
+    /// (see ``FinishReason``), so every value here is a few bytes, copied without the runtime.
     enum Event: Equatable {
         /// The loop takes the transfer; `multiplexed` when its origin may be HTTP/2 (admission).
         case submit(multiplexed: Bool)
@@ -62,18 +64,26 @@ struct TransferLifecycle: Equatable {
         case admit
         /// Its handle is in the multi.
         case started
-        /// Configuring or adding its handle failed.
-        case startFailed(CourierError)
+        /// Configuring or adding its handle failed (with the loop's error).
+        case startFailed
         /// A callback paused `direction` (the stream's reader or producer is behind).
         case pause(TransferDirection)
         /// The reader or producer caught up with `direction`.
         case resume(TransferDirection)
         /// libcurl finished the hop.
         case hopEnded(HopEnd)
-        /// A time limit passed: the transfer ends with this result.
-        case expire(CourierError?)
+        /// A time limit passed (the loop's result: a timeout, or a status delivered alone).
+        case expire
         /// The caller cancelled it, or the session cancelled everything or shut down.
         case cancel
+    }
+
+    /// Why a transfer finishes, which says what its result is.
+    enum FinishReason: Equatable {
+        /// ``CourierError/cancelled``.
+        case cancelled
+        /// The result that came with the event: the hop's outcome, the start failure, the timeout.
+        case eventResult
     }
 
     enum Action: Equatable {
@@ -90,7 +100,7 @@ struct TransferLifecycle: Equatable {
         /// Prepare the next hop and submit the transfer again.
         case resubmit
         /// Deliver the result (exactly once).
-        case finish(CourierError?)
+        case finish(FinishReason)
     }
 
     /// Up to two actions, in order, without an allocation.
@@ -113,13 +123,21 @@ struct TransferLifecycle: Equatable {
         var isEmpty: Bool { first == nil }
     }
 
+    /// One transition: the states before and after, and what the loop must do.
+    struct Step {
+        let from: State
+        let to: State
+        let actions: Actions
+    }
+
     private(set) var state = State.submitted
 
     /// Moves to the next state for `event`; returns what the loop must do.
-    mutating func handle(_ event: Event) -> Actions {
-        let (next, actions) = Self.transition(from: state, on: event)
+    mutating func handle(_ event: Event) -> Step {
+        let from = state
+        let (next, actions) = Self.transition(from: from, on: event)
         state = next
-        return actions
+        return Step(from: from, to: next, actions: actions)
     }
 
     /// The whole table: the next state and the actions for `event` in `state`.
@@ -130,8 +148,8 @@ struct TransferLifecycle: Equatable {
 
         case (_, .cancel):
             return end(from: state, with: .cancelled)
-        case (_, .expire(let result)):
-            return end(from: state, with: result)
+        case (_, .expire):
+            return end(from: state, with: .eventResult)
 
         case (.submitted, .submit(let multiplexed)):
             return multiplexed ? (.held, Actions(.hold)) : (.starting, Actions(.start))
@@ -139,8 +157,8 @@ struct TransferLifecycle: Equatable {
             return (.starting, Actions(.start))
         case (.starting, .started):
             return (.active, .none)
-        case (.starting, .startFailed(let error)):
-            return (.finished, Actions(.detach, .finish(error)))
+        case (.starting, .startFailed):
+            return (.finished, Actions(.detach, .finish(.eventResult)))
 
         case (.active, .pause(.download)), (.pausedReceive, .pause(.download)):
             return (.pausedReceive, .none)
@@ -158,7 +176,7 @@ struct TransferLifecycle: Equatable {
         case (.active, .hopEnded(let end)), (.pausedReceive, .hopEnded(let end)),
             (.pausedSend, .hopEnded(let end)), (.pausedBoth, .hopEnded(let end)):
             switch end {
-            case .complete(let error): return (.finished, Actions(.detach, .finish(error)))
+            case .complete: return (.finished, Actions(.detach, .finish(.eventResult)))
             case .again: return (.submitted, Actions(.detach, .resubmit))
             }
 
@@ -168,13 +186,13 @@ struct TransferLifecycle: Equatable {
         }
     }
 
-    /// Ends the transfer from `state` with `result`, undoing what that state holds.
-    private static func end(from state: State, with result: CourierError?) -> (State, Actions) {
+    /// Ends the transfer from `state` for `reason`, undoing what that state holds.
+    private static func end(from state: State, with reason: FinishReason) -> (State, Actions) {
         switch state {
-        case .submitted: return (.finished, Actions(.finish(result)))
-        case .held: return (.finished, Actions(.leaveAdmission, .finish(result)))
+        case .submitted: return (.finished, Actions(.finish(reason)))
+        case .held: return (.finished, Actions(.leaveAdmission, .finish(reason)))
         case .starting, .active, .pausedReceive, .pausedSend, .pausedBoth:
-            return (.finished, Actions(.detach, .finish(result)))
+            return (.finished, Actions(.detach, .finish(reason)))
         case .finished: return (.finished, .none)
         }
     }

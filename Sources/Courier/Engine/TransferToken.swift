@@ -34,8 +34,9 @@ final class TransferToken: TransportCancellable {
 }
 
 /// What a caller hands the loop to start a transfer: everything the loop needs to create the
-/// ``CurlTransfer`` on its own thread.
-struct TransferSubmission: Sendable {
+/// ``CurlTransfer`` on its own thread. A class, so that the command carrying it through the
+/// inbox is one reference to copy.
+final class TransferSubmission: Sendable {
     let request: HTTPRequest
     let options: TransferOptions
     let token: TransferToken
