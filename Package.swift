@@ -64,6 +64,9 @@ let package = Package(
         .executableTarget(
             name: "DecodeBenchmarks", dependencies: ["Courier", "BenchmarkFixtures", "MallocCounter"],
             path: "Benchmarks/DecodeBenchmarks"),
+        // Allocations per request, counted: the budget scripts/test.sh holds (docs/performance.md).
+        .executableTarget(
+            name: "AllocationBudget", dependencies: ["Courier", "MallocCounter"], path: "Benchmarks/AllocationBudget"),
         // courier-generate's time for the 108-operation test document (workload `generate`).
         .executableTarget(
             name: "GenerateBenchmarks", dependencies: ["CourierGenerator"], path: "Benchmarks/GenerateBenchmarks"),

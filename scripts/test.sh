@@ -3,18 +3,20 @@
 #   1. the XCTest suite (after the format check, scripts/format.sh --check, the documentation
 #      check, scripts/docs.sh, and the API-breakage check against the last release,
 #      scripts/api-breakage.sh),
-#   2. the suite again under ThreadSanitizer,
-#   3. the suite again under AddressSanitizer with LeakSanitizer,
-#   4. a smoke run of every libFuzzer target in Fuzz/ (a few seconds each),
-#   5. a short soak (5,000 requests), docs/reliability.md says what it checks,
-#   6. courier-generate against the third-party OpenAPI documents in ../shared/data/openapi (when
+#   2. the allocation budget: allocations per request, counted in a release build
+#      (Benchmarks/AllocationBudget), must not pass ALLOCATION_BUDGET_HANDLER / _ASYNC below,
+#   3. the suite again under ThreadSanitizer,
+#   4. the suite again under AddressSanitizer with LeakSanitizer,
+#   5. a smoke run of every libFuzzer target in Fuzz/ (a few seconds each),
+#   6. a short soak (5,000 requests), docs/reliability.md says what it checks,
+#   7. courier-generate against the third-party OpenAPI documents in ../shared/data/openapi (when
 #      present beside the clone): each generated and built with warnings as errors, or rejected
 #      with a message naming a JSON pointer (scripts/generator-check.sh, docs/generator.md).
 # Installs what is missing (libcurl headers, pkg-config, python venv support), creates a
 # virtualenv with httpbin + gunicorn + h2, starts httpbin, a TLS nginx and the HTTP/2 fault server
 # (scripts/lib/h2_fault_server.py) on 127.0.0.1, and stops them again. Extra arguments go to every `swift test` (e.g. `--filter X`); COURIER_TEST_RUNS picks
-# the parts (default "plain tsan asan fuzz soak generator"). Ends with one line: `tests: N passed, M failed`
-# (every XCTest test of every run, plus one per fuzz target, one for the soak and one per
+# the parts (default "plain budget tsan asan fuzz soak generator"). Ends with one line: `tests: N passed, M failed`
+# (every XCTest test of every run, plus one for the budget, one per fuzz target, one for the soak and one per
 # third-party OpenAPI document; a run with a
 # sanitizer report counts one more failure). Exits non-zero if anything failed or any sanitizer
 # reported anything.
@@ -26,7 +28,12 @@ source scripts/lib/h2-fault-server.sh
 ensure_system_packages
 ensure_tls_tools
 ensure_httpbin_venv
-runs=" ${COURIER_TEST_RUNS:-plain tsan asan fuzz soak generator} "
+runs=" ${COURIER_TEST_RUNS:-plain budget tsan asan fuzz soak generator} "
+# Heap allocations per sequential GET of 1,200 bytes from httpbin (Courier and libcurl together),
+# with a completion handler and awaited: measured 81 and 73 (issue 21's target is 35, see
+# docs/performance.md). Lower them when a change saves allocations; never raise them to pass.
+ALLOCATION_BUDGET_HANDLER=81
+ALLOCATION_BUDGET_ASYNC=73
 if [[ "$runs" == *" tsan "* || "$runs" == *" asan "* || "$runs" == *" fuzz "* ]]; then
     ensure_sanitizer_runtimes
 fi
@@ -123,6 +130,19 @@ if [[ "$runs" == *" asan "* ]]; then
     LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan-suppressions.txt print_suppressions=0" \
         run_suite asan --sanitize=address --scratch-path .build/asan
 fi
+if [[ "$runs" == *" budget "* ]]; then
+    # Allocations per request, counted in a release build against httpbin (another process):
+    # a change that adds allocations past the budget fails the run (docs/performance.md).
+    echo "== budget: allocations per request (release build)"
+    if swift build -c release --product AllocationBudget --scratch-path .build/release >.build/build-budget.log 2>&1 \
+        && .build/release/AllocationBudget "$COURIER_HTTPBIN_URL" 1000 "$ALLOCATION_BUDGET_HANDLER" \
+            "$ALLOCATION_BUDGET_ASYNC" | tee .build/test-output-budget.log; then
+        passed=$((passed + 1)); report+=("budget: passed")
+    else
+        failed=$((failed + 1)); status=1; report+=("budget: FAILED (see .build/test-output-budget.log, .build/build-budget.log)")
+    fi
+fi
+
 if [[ "$runs" == *" fuzz "* ]]; then
     echo "== fuzz: a smoke run of every target"
     set +e

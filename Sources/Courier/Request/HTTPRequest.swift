@@ -154,6 +154,10 @@ public struct HTTPRequest: Sendable, Equatable {
         guard let host = url.host, !host.isEmpty else { throw .invalidURL(url.absoluteString) }
     }
 
+    /// Stands for the request of a request that could not be built (never sent).
+    static let placeholder = HTTPRequest(
+        trusted: .get, url: URL(string: "http://invalid.invalid/")!, headers: HTTPHeaders(), body: .none, timeout: nil)
+
     /// What `URLRequest.timeoutInterval` is when nobody set it.
     static let foundationDefaultTimeout: TimeInterval = 60
 }

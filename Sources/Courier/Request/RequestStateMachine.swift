@@ -37,6 +37,8 @@ struct RequestStateMachine: Equatable {
     enum Event: Equatable {
         /// The first response handler or awaiting task wants the response.
         case start
+        /// The same, for a request that could not be built: it completes with that error.
+        case invalid
         /// A cancel: ``DataRequest/cancel()``, or the session's `cancelAll()`/`shutdown()` (the
         /// error says which).
         case cancel(CourierError)
@@ -98,6 +100,9 @@ struct RequestStateMachine: Equatable {
         switch (state, event) {
         case (.idle, .start):
             return begin(attempt: 0)
+        case (.idle, .invalid):
+            state = .completing
+            return .complete
         case (.idle, .cancel(let error)):
             stopReason = error
             state = .finished

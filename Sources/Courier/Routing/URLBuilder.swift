@@ -31,8 +31,24 @@ enum URLBuilder {
         if let fragment {
             result += "#" + PercentEscaping.escapeLooseQuery(fragment)
         }
-        guard let url = URL(string: result) else {
-            throw CourierError.invalidURL(result)
+        return try parsed(result)
+    }
+
+    /// URLs parsed lately, by their text: an endpoint called again (a poll, a list refreshed)
+    /// skips Foundation's parser, which costs more than the rest of building a request. Bounded:
+    /// emptied when full.
+    private static let recentURLs = Locked<[String: URL]>([:])
+    private static let recentURLsLimit = 256
+
+    /// `text` as a `URL`; throws ``CourierError/invalidURL`` when Foundation cannot parse it.
+    private static func parsed(_ text: String) throws -> URL {
+        if let known = recentURLs.withLock({ $0[text] }) { return known }
+        guard let url = URL(string: text) else {
+            throw CourierError.invalidURL(text)
+        }
+        recentURLs.withLock { recent in
+            if recent.count >= recentURLsLimit { recent.removeAll(keepingCapacity: true) }
+            recent[text] = url
         }
         return url
     }

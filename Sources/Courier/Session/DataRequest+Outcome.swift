@@ -7,26 +7,10 @@ import FoundationNetworking
 
 /// What a request ends with, and how it reaches response handlers and awaiting tasks.
 extension DataRequest {
-    /// What the transport delivered, plus the validation verdict.
-    struct Outcome: Sendable {
-        var request: HTTPRequest?
-        var head: ResponseHead?
-        var data: Data
-        var metrics: TransferMetrics?
-        var error: CourierError?
-        var fileURL: URL? = nil
-        /// How a failed download can continue (see ``ResumeData``).
-        var resumeData: ResumeData? = nil
-        /// The final progress as the transport counted it, when it did.
-        var transferred: TransferTotals? = nil
-
-        /// Removes a downloaded file: a failed or rejected download leaves nothing behind.
-        mutating func discardFile() {
-            guard let file = fileURL else { return }
-            try? FileManager.default.removeItem(at: file)
-            fileURL = nil
-        }
-    }
+    /// The one shape of a response inside Courier: what the transport delivered, validated, as
+    /// plugins see it (`didReceive` and `process` get this value itself, not a copy rebuilt for
+    /// each) and as serializers turn it into the caller's ``DataResponse``.
+    typealias Outcome = DataResponse<Data?>
 
     /// Delivers a serialized response on `queue` (the session's callback queue when nil).
     func deliver<Value: Sendable>(
@@ -34,11 +18,8 @@ extension DataRequest {
         serializer: @escaping @Sendable (Outcome) -> Result<Value, CourierError>,
         completionHandler: @escaping @Sendable (DataResponse<Value>) -> Void
     ) {
-        let queue = queue ?? session.configuration.callbackQueue
-        whenComplete { outcome in
-            queue.async {
-                completionHandler(Self.makeResponse(outcome, serializer: serializer))
-            }
+        whenComplete(on: queue) { outcome in
+            completionHandler(Self.makeResponse(outcome, serializer: serializer))
         }
     }
 
@@ -47,11 +28,49 @@ extension DataRequest {
     ) -> DataResponse<Value> {
         let result: Result<Value, CourierError> = outcome.error.map { .failure($0) } ?? serializer(outcome)
         var response = DataResponse(
-            request: outcome.request, responseHead: outcome.head,
-            data: outcome.data.isEmpty && outcome.head == nil ? nil : outcome.data,
+            request: outcome.request, responseHead: outcome.responseHead, data: outcome.data,
             metrics: outcome.metrics, result: result)
         response.fileURL = outcome.error == nil ? outcome.fileURL : nil
         response.resumeData = outcome.resumeData
         return response
+    }
+}
+
+extension DataResponse where Value == Data? {
+    /// An outcome: `body` (nil as `data` when empty and no response arrived; nil as the value
+    /// when empty), or `error`.
+    init(
+        request: HTTPRequest?, head: ResponseHead?, body: Data, metrics: TransferMetrics?,
+        error: CourierError?, fileURL: URL? = nil
+    ) {
+        self.init(
+            request: request, responseHead: head, data: body.isEmpty && head == nil ? nil : body,
+            metrics: metrics, result: error.map { .failure($0) } ?? .success(body.isEmpty ? nil : body))
+        self.fileURL = fileURL
+    }
+
+    /// An outcome that failed before any response: `error` alone.
+    init(request: HTTPRequest?, failure error: CourierError) {
+        self.init(request: request, head: nil, body: Data(), metrics: nil, error: error)
+    }
+
+    /// The body serializers read: the value on success (what the last plugin's `process` left),
+    /// else the bytes that arrived; empty when there are none.
+    var body: Data {
+        if case .success(let value) = result { return value ?? Data() }
+        return data ?? Data()
+    }
+
+    /// Turns the outcome into `error`, keeping what arrived; a downloaded file is removed.
+    mutating func fail(_ error: CourierError) {
+        result = .failure(error)
+        discardFile()
+    }
+
+    /// Removes a downloaded file: a failed or rejected download leaves nothing behind.
+    mutating func discardFile() {
+        guard let file = fileURL else { return }
+        try? FileManager.default.removeItem(at: file)
+        fileURL = nil
     }
 }

@@ -61,7 +61,7 @@ extension ProgressRelay {
             finish(download: totals.download, upload: totals.upload)
             return
         }
-        let received = Int64(outcome.data.count)
+        let received = Int64(outcome.data?.count ?? 0)
         let sent = outcome.request?.body.length ?? 0
         let succeeded = outcome.error == nil
         finish(

@@ -95,28 +95,28 @@ extension DataRequest {
     // MARK: Serializers
 
     static func optionalData(_ outcome: Outcome) -> Result<Data?, CourierError> {
-        .success(outcome.data.isEmpty ? nil : outcome.data)
+        .success(outcome.body.isEmpty ? nil : outcome.body)
     }
 
     static func data(_ outcome: Outcome) -> Result<Data, CourierError> {
-        .success(outcome.data)
+        .success(outcome.body)
     }
 
     static func string(_ outcome: Outcome, encoding: String.Encoding?) -> Result<String, CourierError> {
-        let chosen = encoding ?? charset(of: outcome.head) ?? .utf8
-        guard let text = String(data: outcome.data, encoding: chosen) else { return .failure(.stringDecodingFailed) }
+        let chosen = encoding ?? charset(of: outcome.responseHead) ?? .utf8
+        guard let text = String(data: outcome.body, encoding: chosen) else { return .failure(.stringDecodingFailed) }
         return .success(text)
     }
 
     static func decode<T: Decodable>(
         _ type: T.Type, from outcome: Outcome, decoder: any DataDecoder
     ) -> Result<T, CourierError> {
-        if outcome.data.isEmpty {
+        if outcome.body.isEmpty {
             if let empty = Empty() as? T { return .success(empty) }
             return .failure(.decodingFailed(path: "", reason: "the response body is empty"))
         }
         do {
-            return .success(try decoder.decode(T.self, from: outcome.data))
+            return .success(try decoder.decode(T.self, from: outcome.body))
         } catch {
             return .failure(.decoding(error))
         }

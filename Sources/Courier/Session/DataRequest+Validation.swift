@@ -25,7 +25,7 @@ extension DataRequest {
                 return accepts(head.statusCode) ? nil : .unacceptableStatusCode(head.statusCode)
             case .contentType(let acceptable):
                 return Self.check(
-                    contentType: head.value(forHeader: "Content-Type"), of: outcome.data,
+                    contentType: head.value(forHeader: "Content-Type"), of: outcome.body,
                     against: acceptable)
             case .custom(let validation):
                 if case .failure(let error) = validation(outcome.request, HTTPResponseHead(head), outcome.data) {
@@ -82,12 +82,11 @@ extension DataRequest {
 
     /// `outcome` with the first validation failure as its error.
     func validated(_ outcome: Outcome, by validators: [Validator]) -> Outcome {
-        guard !validators.isEmpty, outcome.error == nil, let head = outcome.head else { return outcome }
+        guard !validators.isEmpty, outcome.error == nil, let head = outcome.responseHead else { return outcome }
         var outcome = outcome
         for validator in validators {
             if let error = validator.check(outcome, head: head) {
-                outcome.error = error
-                outcome.discardFile()
+                outcome.fail(error)
                 break
             }
         }

@@ -15,12 +15,15 @@ public struct DataResponse<Value: Sendable>: Sendable {
     /// libcurl's timings and counters, if a transfer took place.
     public let metrics: TransferMetrics?
     /// The serialized value, or the error that prevented it.
-    public let result: Result<Value, CourierError>
+    public internal(set) var result: Result<Value, CourierError>
     /// For a ``Session/download(_:to:)`` that succeeded, the file holding the body; else nil.
     public internal(set) var fileURL: URL?
     /// For a ``Session/download(_:to:)`` that failed or was cancelled part-way, what is needed to
     /// continue it with ``Session/download(_:resumingWith:)``; nil otherwise.
     public internal(set) var resumeData: ResumeData?
+    /// The transfer's final progress as the transport counted it, when it did (for progress
+    /// observers that arrive late).
+    var transferred: TransferTotals?
 
     /// Creates a response; used by serializers and stubs.
     public init(

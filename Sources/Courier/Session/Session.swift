@@ -38,6 +38,8 @@ public final class Session: Sendable {
     private let shutDownFlag = Atomic<Bool>(false)
     /// Whether awaiting tasks spin briefly before suspending (DataRequest+Await.swift).
     let awaitSpinner: AwaitSpinner
+    /// Runs the drivers of requests whose completion handlers use the callback queue.
+    let callbackExecutor: QueueExecutor
     /// Why every request fails when ``Configuration/defaultHeaders`` holds an invalid header.
     let defaultHeadersError: CourierError?
 
@@ -56,6 +58,7 @@ public final class Session: Sendable {
         hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
         defaultHeadersError = Self.headersError(configuration.defaultHeaders)
+        callbackExecutor = QueueExecutor(configuration.callbackQueue)
         self.transport = transport
         ownedEngine = nil
     }
@@ -78,6 +81,7 @@ public final class Session: Sendable {
         hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
         defaultHeadersError = Self.headersError(configuration.defaultHeaders)
+        callbackExecutor = QueueExecutor(configuration.callbackQueue)
         let engine = CurlEngine(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
             maxTotalConnections: configuration.maxTotalConnections,

@@ -9,15 +9,14 @@ import FoundationNetworking
 /// cancellation, and the one completion. The transport's completion holds this object, not the
 /// public handle, so dropping the handle (and every iterator) can cancel the transfer.
 final class StreamCore: Sendable {
-    private enum Phase { case idle, running, finished }
-
     private struct State {
-        var phase = Phase.idle
+        /// Where the request is in its lifecycle: the same ``RequestStateMachine`` as a
+        /// ``DataRequest``'s, without retries (a body being read cannot be taken back).
+        var machine = RequestStateMachine(adapts: false, decides: false)
         var acceptsStatus: [@Sendable (Int) -> Bool] = []
         var contentTypes: [[String]] = []
         var token: (any TransportCancellable)?
         var task: Task<Void, Never>?
-        var cancelRequested = false
         var bodyClaimed = false
         var verdict: Result<ResponseHead, CourierError>?
         var completion: DataResponse<Void>?
@@ -58,57 +57,72 @@ final class StreamCore: Sendable {
     // MARK: Running
 
     func ensureStarted() {
-        let start = state.withLock { state -> Bool in
-            guard case .idle = state.phase else { return false }
-            state.phase = .running
-            return true
+        let extensions = session.extensions
+        let invalid = if case .failure = built { true } else { false }
+        let action = state.withLock { state -> RequestStateMachine.Action in
+            guard state.machine.state == .idle else { return .none }
+            state.machine = RequestStateMachine(adapts: !extensions.isEmpty, decides: false)
+            return state.machine.handle(invalid ? .invalid : .start)
         }
-        if start { self.start() }
+        perform(action, extensions: extensions)
     }
 
-    private func start() {
-        let request: HTTPRequest
-        switch built {
-        case .failure(let error):
-            return finish(request: nil, head: nil, metrics: nil, error: error)
-        case .success(let built):
-            request = built
+    private func handle(_ event: RequestStateMachine.Event) -> RequestStateMachine.Action {
+        state.withLock { $0.machine.handle(event) }
+    }
+
+    /// Carries out the lifecycle's first action: the transfer at once, or (with interceptors or
+    /// plugins) a task that adapts the request and lets plugins see it, as for a ``DataRequest``.
+    /// Their code never runs on the engine thread.
+    private func perform(_ action: RequestStateMachine.Action, extensions: RequestExtensions) {
+        switch action {
+        case .complete:
+            // The request could not be built.
+            if case .failure(let error) = built {
+                _ = handle(.completed)
+                finish(request: nil, head: nil, metrics: nil, error: error)
+            }
+        case .send:
+            guard case .success(let request) = built else { return }
+            send(request) { result in
+                if self.handle(.transportFinished) == .complete { self.transferEnded(result) }
+            }
+        case .adapt:
+            guard case .success(let request) = built else { return }
+            adopt(Task { await self.adaptAndSend(request, extensions: extensions) })
+        default:
+            break
         }
-        if let error = session.interruption(since: epoch) {
-            return finish(request: request, head: nil, metrics: nil, error: error)
-        }
-        let extensions = session.extensions
-        if extensions.isEmpty {
-            send(request, completion: { self.transferEnded(request: request, $0) })
+    }
+
+    private func adaptAndSend(_ request: HTTPRequest, extensions: RequestExtensions) async {
+        let context = RequestContext(target: target, session: session, requestID: session.nextRequestID(), attempt: 0)
+        let prepared: HTTPRequest, sent: URLRequest
+        do throws(CourierError) {
+            (prepared, sent) = try await extensions.prepare(request, context: context)
+        } catch {
+            if handle(.adaptationFailed) == .complete {
+                _ = handle(.completed)
+                finish(request: request, head: nil, metrics: nil, error: error)
+            }
             return
         }
-        // Interceptors adapt the request and plugins see it, as for a DataRequest (no retries:
-        // a body being read cannot be taken back). Their code never runs on the engine thread.
-        let context = RequestContext(target: target, session: session, requestID: session.nextRequestID(), attempt: 0)
-        let task = Task {
-            let prepared: HTTPRequest, sent: URLRequest
-            do throws(CourierError) {
-                (prepared, sent) = try await extensions.prepare(request, context: context)
-            } catch {
-                return self.finish(request: request, head: nil, metrics: nil, error: error)
-            }
-            extensions.willSend(sent, context: context)
-            let result = await withCheckedContinuation { (continuation: CheckedContinuation<TransportResult, Never>) in
-                self.send(prepared) { result in
-                    self.buffer.complete(head: result.head, body: result.data, error: result.error)
-                    self.finishProgress(error: result.error)
-                    continuation.resume(returning: result)
-                }
-            }
-            let response = self.response(of: result)
-            extensions.didReceive(
-                DataResponse(
-                    request: response.request, responseHead: result.head, data: nil,
-                    metrics: result.metrics, result: response.result.map { _ -> Data? in nil }),
-                context: context)
-            self.deliver(response)
+        guard handle(.adapted) == .send(attempt: 0) else { return }
+        extensions.willSend(sent, context: context)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<TransportResult, Never>) in
+            self.send(prepared) { continuation.resume(returning: $0) }
         }
-        adopt(task)
+        guard handle(.transportFinished) == .complete else { return }
+        buffer.complete(head: result.head, body: result.data, error: result.error)
+        finishProgress(error: result.error)
+        let response = self.response(of: result)
+        extensions.didReceive(
+            DataResponse(
+                request: response.request, responseHead: result.head, data: nil,
+                metrics: result.metrics, result: response.result.map { _ -> Data? in nil }),
+            context: context)
+        _ = handle(.completed)
+        deliver(response)
     }
 
     /// Hands the request to the transport with the stream buffer attached.
@@ -122,9 +136,9 @@ final class StreamCore: Sendable {
         options.sessionEpoch = epoch
         let token = session.execute(request, options: options, completion: completion)
         let cancelNow = state.withLock { state -> Bool in
-            guard case .running = state.phase else { return true }
+            guard case .transferring(_, false) = state.machine.state else { return true }
             state.token = token
-            return state.cancelRequested
+            return false
         }
         if cancelNow { token.cancel() }
     }
@@ -132,16 +146,19 @@ final class StreamCore: Sendable {
     private func adopt(_ task: Task<Void, Never>) {
         let cancelNow = state.withLock { state -> Bool in
             state.task = task
-            return state.cancelRequested
+            return state.machine.stopReason != nil
         }
         if cancelNow { task.cancel() }
     }
 
-    /// The transport finished (engine thread on the direct path).
-    private func transferEnded(request: HTTPRequest, _ result: TransportResult) {
+    /// The transport finished a request without plugins (on the engine thread: only Courier's
+    /// own code runs here, handing the end to the buffer and the waiters).
+    private func transferEnded(_ result: TransportResult) {
         buffer.complete(head: result.head, body: result.data, error: result.error)
         finishProgress(error: result.error)
-        deliver(response(of: result))
+        let response = response(of: result)
+        _ = handle(.completed)
+        deliver(response)
     }
 
     /// Ends a request that never reached the transport.
@@ -188,7 +205,6 @@ final class StreamCore: Sendable {
     private func deliver(_ response: DataResponse<Void>) {
         let waiters = state.withLock { state -> [@Sendable (DataResponse<Void>) -> Void] in
             guard state.completion == nil else { return [] }
-            state.phase = .finished
             state.completion = response
             state.token = nil
             state.task = nil
@@ -200,27 +216,22 @@ final class StreamCore: Sendable {
 
     /// Cancels the transfer unless it has finished; before it started, finishes it at once.
     func cancel() {
-        let (token, task, notStarted) = state.withLock {
-            state -> ((any TransportCancellable)?, Task<Void, Never>?, Bool) in
-            switch state.phase {
-            case .finished: return (nil, nil, false)
-            case .idle:
-                state.cancelRequested = true
-                state.phase = .running
-                return (nil, nil, true)
-            case .running:
-                state.cancelRequested = true
-                return (state.token, state.task, false)
-            }
+        let (action, token, task) = state.withLock { state in
+            (state.machine.handle(.cancel(.cancelled)), state.token, state.task)
         }
-        task?.cancel()
-        token?.cancel()
-        if notStarted {
-            finish(request: try? built.get(), head: nil, metrics: nil, error: .cancelled)
+        switch action {
+        case .cancelTransfer:
+            token?.cancel()
+        case .finish(let error):
+            // Before the start, or while adapters ran: finished at once.
+            task?.cancel()
+            finish(request: try? built.get(), head: nil, metrics: nil, error: error)
+        default:
+            break
         }
     }
 
-    var isCancelled: Bool { state.withLock { $0.cancelRequested } }
+    var isCancelled: Bool { state.withLock { $0.machine.stopReason == .cancelled } }
 
     // MARK: Reading
 

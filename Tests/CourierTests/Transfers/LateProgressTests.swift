@@ -80,4 +80,24 @@ final class LateProgressTests: TransferTestCase {
         XCTAssertEqual(values.count, 1)
         expectFinal(values.last, size)
     }
+
+    /// A stream request: progress observed while its body is read, or after it ended, ends with
+    /// the bytes received and the declared total.
+    func testObservingAStreamDuringAndAfterItsBody() async throws {
+        let size = 200_000
+        let stream = Session().streamRequest(server.url("/bytes?size=\(size)"))
+        let during = Task {
+            var last: TransferProgress?
+            for await progress in stream.downloadProgress() { last = progress }
+            return last
+        }
+        var received = 0
+        for try await chunk in stream.bytes { received += chunk.count }
+        XCTAssertEqual(received, size)
+        expectFinal(await during.value, size)
+        var after: [TransferProgress] = []
+        for await progress in stream.downloadProgress() { after.append(progress) }
+        XCTAssertEqual(after.count, 1)
+        expectFinal(after.last, size)
+    }
 }

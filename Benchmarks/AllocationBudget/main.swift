@@ -1,0 +1,75 @@
+// Allocations per request, counted (not timed): the budget `scripts/test.sh` holds.
+//
+//   AllocationBudget <base-url> [requests] [handler-budget async-budget]
+//
+// Sends `requests` sequential GETs of `<base-url>/bytes/1200` (after a warm-up), the W1 shape:
+// once with a completion handler and once awaited, and counts every heap allocation the process
+// makes meanwhile (Courier and libcurl; the server is another process). Prints one line per form;
+// with budgets, exits 1 when a form allocates more per request than its budget.
+import Courier
+import Dispatch
+import Foundation
+import MallocCounter
+
+struct Bytes: Router {
+    let baseURL: String
+    var path: String { "/bytes/1200" }
+    var method: HTTPMethod { .get }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    print("usage: AllocationBudget <base-url> [requests] [handler-budget async-budget]")
+    exit(2)
+}
+let route = Bytes(baseURL: arguments[1])
+let count = arguments.count > 2 ? Int(arguments[2]) ?? 1000 : 1000
+let handlerBudget = arguments.count > 3 ? Double(arguments[3]) : nil
+let asyncBudget = arguments.count > 4 ? Double(arguments[4]) : handlerBudget
+
+var configuration = Session.Configuration()
+// The count, not the timing: no spinning that would vary from run to run.
+configuration.spinsBeforeParking = false
+let session = Session(configuration: configuration)
+
+func handlerRequest() -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    let ok = AtomicFlag()
+    session.request(route).validate().responseData { response in
+        if response.value?.count == 1200 { ok.set() }
+        done.signal()
+    }
+    done.wait()
+    return ok.isSet
+}
+
+func awaitedRequest() async -> Bool {
+    (try? await session.request(route).validate().data())?.count == 1200
+}
+
+final class AtomicFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
+
+func measure(_ name: String, budget: Double?, _ one: () async -> Bool) async -> Bool {
+    for _ in 0..<100 where !(await one()) {
+        print("\(name): a warm-up request failed")
+        return false
+    }
+    let before = courier_allocation_count()
+    for _ in 0..<count where !(await one()) {
+        print("\(name): a request failed")
+        return false
+    }
+    let perRequest = Double(courier_allocation_count() - before) / Double(count)
+    let verdict = budget.map { perRequest <= $0 ? "within the budget of \($0)" : "OVER the budget of \($0)" } ?? ""
+    print("allocations per request, \(name): \(String(format: "%.1f", perRequest)) \(verdict)")
+    return budget.map { perRequest <= $0 } ?? true
+}
+
+let handlerOK = await measure("completion handler", budget: handlerBudget) { handlerRequest() }
+let awaitedOK = await measure("async/await", budget: asyncBudget) { await awaitedRequest() }
+exit(handlerOK && awaitedOK ? 0 : 1)

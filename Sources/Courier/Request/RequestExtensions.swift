@@ -1,0 +1,95 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The plugins and interceptors a request runs through, in registration order.
+struct RequestExtensions: Sendable {
+    var plugins: [any Plugin] = []
+    var interceptors: [any RequestInterceptor] = []
+    /// The policy asked after every interceptor.
+    var retryPolicy = RetryPolicy.disabled
+
+    /// No plugins and no interceptors.
+    var isEmpty: Bool { plugins.isEmpty && interceptors.isEmpty }
+
+    /// Adapters or plugins run before each attempt.
+    var adapts: Bool { !isEmpty }
+
+    /// Something may retry an attempt: an interceptor, or a retry policy that allows retries.
+    var decides: Bool { !interceptors.isEmpty || retryPolicy.maxRetries > 0 }
+
+    /// These extensions followed by `plugins` and `interceptors`.
+    func appending(plugins: [any Plugin], interceptors: [any RequestInterceptor]) -> Self {
+        if plugins.isEmpty && interceptors.isEmpty { return self }
+        var combined = self
+        combined.plugins += plugins
+        combined.interceptors += interceptors
+        return combined
+    }
+
+    /// The interceptors' adapters, then the plugins' `prepare`, on the request as a `URLRequest`;
+    /// returns the result validated, and the `URLRequest` the hooks saw last.
+    func prepare(
+        _ base: HTTPRequest, context: RequestContext
+    ) async throws(CourierError) -> (HTTPRequest, URLRequest) {
+        var request = base.urlRequest
+        for interceptor in interceptors {
+            request = try await InterceptorChain.adapt(request, with: interceptor, context: context)
+        }
+        for plugin in plugins {
+            do {
+                request = try plugin.prepare(request, context: context)
+            } catch {
+                throw Self.typed(error, plugin: plugin, hook: .prepare)
+            }
+        }
+        return (try HTTPRequest(adapted: request, from: base), request)
+    }
+
+    func willSend(_ request: URLRequest, context: RequestContext) {
+        for plugin in plugins { plugin.willSend(request, context: context) }
+    }
+
+    func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
+        for plugin in plugins { plugin.didReceive(response, context: context) }
+    }
+
+    /// The interceptors' decision, else the retry policy's.
+    func retryDecision(
+        for request: URLRequest, dueTo response: DataResponse<Data?>,
+        context: RequestContext
+    ) async -> RetryDecision {
+        let decision = await InterceptorChain.retry(request, dueTo: response, context: context, asking: interceptors)
+        guard decision == .doNotRetry else { return decision }
+        return retryPolicy.decision(
+            for: request, dueTo: response, attempt: context.attempt,
+            now: context.session.configuration.clock.now)
+    }
+
+    /// Every plugin's `process` in turn, each given what the one before returned; a throwing
+    /// plugin turns the result into its error and the following plugins see that failure. What
+    /// only Courier knows (the download file, resume data, the final progress) is kept; a failure
+    /// removes the downloaded file.
+    func process(_ outcome: DataRequest.Outcome, context: RequestContext) -> DataRequest.Outcome {
+        var outcome = outcome
+        for plugin in plugins {
+            let before = outcome
+            do {
+                outcome = try plugin.process(outcome, context: context)
+            } catch {
+                outcome.result = .failure(Self.typed(error, plugin: plugin, hook: .process))
+            }
+            outcome.transferred = before.transferred
+            outcome.resumeData = before.resumeData
+            outcome.fileURL = before.fileURL
+            if outcome.error != nil { outcome.discardFile() }
+        }
+        return outcome
+    }
+
+    private static func typed(_ error: any Error, plugin: any Plugin, hook: CourierError.PluginHook) -> CourierError {
+        if let error = error as? CourierError { return error }
+        return .pluginFailed(plugin: String(describing: type(of: plugin)), hook: hook, underlying: error)
+    }
+}

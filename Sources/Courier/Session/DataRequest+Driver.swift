@@ -1,0 +1,419 @@
+import CourierSync
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one driver of a request: it feeds events to the request's ``RequestStateMachine`` and
+/// carries out the actions it returns, whatever the session is configured with. A request
+/// without plugins or interceptors is the same machine with those steps skipped.
+///
+/// ``advance(_:on:)`` carries out every action that needs no waiting (sending, validation,
+/// plugins' synchronous hooks, publishing) and returns the wait that comes next: a transfer, an
+/// adapter or a retrier (async code of yours), or a backoff. Who waits depends on who wants the
+/// response, never on the configuration; nothing runs on the engine thread:
+/// - the task that first awaits the request (`response()`, `decodable(_:)`...) waits in place:
+///   caller → engine → caller, two hops; adapters, plugins, retry decisions and validation run
+///   in that task and see its task-local values;
+/// - for completion handlers, the driver starts on the caller's thread and each wait ends on the
+///   handler's queue, where the handler is then called: one hop more. Only adapters and retriers
+///   (async code) run in a task, started from there.
+extension DataRequest {
+    /// Starts the request if it is idle and returns how the caller gets the outcome.
+    private enum Entry {
+        /// The outcome is in.
+        case done(Outcome)
+        /// The caller drives the request, starting with this action.
+        case drive(RequestStateMachine.Action)
+        /// Someone else drives it; the caller's waiter was registered.
+        case wait
+    }
+
+    /// What the driver waits for next.
+    private enum Wait {
+        /// Nothing: the request is finished.
+        case none
+        /// The transport's result for this attempt.
+        case transfer(HTTPRequest, attempt: Int)
+        /// The adapters and plugins' `prepare` for this attempt (async code of yours).
+        case adapt(attempt: Int)
+        /// The interceptors' retry decision for this attempt (async code of yours).
+        case decide(attempt: Int)
+        /// A backoff of this many seconds.
+        case backoff(Double)
+    }
+
+    /// The driver's working values between two waits, kept under the state lock.
+    struct Run {
+        let extensions: RequestExtensions
+        /// Made for requests with plugins or interceptors only.
+        var context: RequestContext?
+        /// The request as last adapted; the one sent.
+        var request: HTTPRequest
+        /// The same as a `URLRequest`, as the adapters and plugins left it.
+        var sent: URLRequest?
+        var outcome: Outcome
+    }
+
+    /// `waiter` is registered unless the request is done (an awaiting driver, which passes none,
+    /// reads the outcome when it has driven the request).
+    private func enter(_ waiter: Waiter?) -> Entry {
+        let sessionExtensions = session.extensions
+        let base: HTTPRequest?
+        var failure: CourierError?
+        switch built {
+        case .success(let request): base = request
+        case .failure(let error): (base, failure) = (nil, error)
+        }
+        return state.withLock { state in
+            if let outcome = state.outcome { return .done(outcome) }
+            guard state.machine.state == .idle else {
+                if let waiter { state.waiters.append(waiter) }
+                return .wait
+            }
+            if let waiter { state.waiters.append(waiter) }
+            let extensions = sessionExtensions.appending(
+                plugins: state.own?.plugins ?? [], interceptors: state.own?.interceptors ?? [])
+            state.machine = RequestStateMachine(adapts: extensions.adapts, decides: extensions.decides)
+            let outcome = Outcome(request: base, failure: failure ?? .cancelled)
+            state.run = Run(
+                extensions: extensions,
+                context: extensions.adapts
+                    ? RequestContext(
+                        target: state.target, session: session, requestID: session.nextRequestID(), attempt: 0)
+                    : nil,
+                request: base ?? HTTPRequest.placeholder, sent: nil, outcome: outcome)
+            return .drive(state.machine.handle(base == nil ? .invalid : .start))
+        }
+    }
+
+    /// Registers `handler` for the outcome, on `queue` (the session's callback queue when nil),
+    /// and starts the request if this is the first one: the driver then starts here and goes on
+    /// on that queue.
+    func whenComplete(on queue: DispatchQueue?, _ handler: @escaping @Sendable (Outcome) -> Void) {
+        let queue = queue ?? session.configuration.callbackQueue
+        switch enter(Waiter(queue: queue, deliver: handler)) {
+        case .done(let outcome):
+            queue.async { handler(outcome) }
+        case .wait:
+            break
+        case .drive(let first):
+            pump(first, on: queue)
+        }
+    }
+
+    /// Waits for the outcome, driving the request if this task is the first to want it, and
+    /// cancelling the request if the awaiting task is cancelled.
+    func outcome() async -> Outcome {
+        switch enter(nil) {
+        case .done(let outcome):
+            return outcome
+        case .wait:
+            let slot = HandoffSlot<Outcome>()
+            let done = state.withLock { state -> Outcome? in
+                if let outcome = state.outcome { return outcome }
+                state.waiters.append(Waiter(queue: nil, deliver: { slot.fill($0) }))
+                return nil
+            }
+            if let done { return done }
+            return await withTaskCancellationHandler {
+                await slot.wait()
+            } onCancel: {
+                self.cancel()
+            }
+        case .drive(let first):
+            await withTaskCancellationHandler {
+                await drive(from: first)
+            } onCancel: {
+                self.cancel()
+            }
+            // The driver published, or a cancel did while it ran user code: the outcome is in.
+            return state.withLock { $0.outcome } ?? Outcome(request: nil, failure: .cancelled)
+        }
+    }
+
+    /// Feeds `event` to the lifecycle.
+    private func handle(_ event: RequestStateMachine.Event) -> RequestStateMachine.Action {
+        state.withLock { $0.machine.handle(event) }
+    }
+
+    // MARK: Waiting, in the awaiting task or on the handler's queue
+
+    /// The awaiting task drives: it waits in place for each wait `advance` returns.
+    private func drive(from first: RequestStateMachine.Action) async {
+        var action = first
+        while true {
+            switch advance(action, on: nil) {
+            case .none:
+                return
+            case .transfer(let request, let attempt):
+                let result = await transfer(request, spins: attempt == 0)
+                action = received(result, attempt: attempt)
+            case .adapt(let attempt):
+                action = await adapt(attempt: attempt)
+            case .decide(let attempt):
+                action = await decide(attempt: attempt)
+            case .backoff(let seconds):
+                await backoff(seconds)
+                action = handle(.backoffElapsed)
+            }
+        }
+    }
+
+    /// Completion handlers drive: each wait ends with `pump` called again on `queue`.
+    private func pump(_ action: RequestStateMachine.Action, on queue: DispatchQueue) {
+        switch advance(action, on: queue) {
+        case .none:
+            break
+        case .transfer(let request, let attempt):
+            submit(request) { result in
+                queue.async { self.pump(self.received(result, attempt: attempt), on: queue) }
+            }
+        case .adapt(let attempt):
+            runUserCode(on: queue) { await self.adapt(attempt: attempt) }
+        case .decide(let attempt):
+            runUserCode(on: queue) { await self.decide(attempt: attempt) }
+        case .backoff(let seconds):
+            // The timer holds the request only until a cancel empties `holder`: a cancelled request
+            // (and its session) is released at once, not when the backoff ends.
+            let holder = Locked<DataRequest?>(self)
+            let take: @Sendable () -> DataRequest? = {
+                holder.withLock { request in
+                    defer { request = nil }; return request
+                }
+            }
+            let finished = state.withLock { state -> Bool in
+                state.wake = { _ = take() }
+                return state.outcome != nil
+            }
+            if finished { _ = take() }
+            session.configuration.clock.schedule(after: seconds) {
+                guard let request = take() else { return }
+                queue.async { request.pump(request.handle(.backoffElapsed), on: queue) }
+            }
+        }
+    }
+
+    /// Runs an adapter or a retrier (async code of yours) in a task that starts here and goes on
+    /// on `queue`; a cancel cancels it.
+    private func runUserCode(
+        on queue: DispatchQueue, _ work: @escaping @Sendable () async -> RequestStateMachine.Action
+    ) {
+        let executor = queue === session.configuration.callbackQueue ? session.callbackExecutor : QueueExecutor(queue)
+        let task = Task.immediate(executorPreference: executor) {
+            let next = await work()
+            self.pump(next, on: queue)
+        }
+        let cancelNow = state.withLock { state in
+            if state.outcome == nil { state.driverTask = task }
+            return state.machine.stopReason != nil
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    // MARK: The actions
+
+    /// Carries out `first` and every action after it that needs no waiting; returns what to wait
+    /// for next. `queue` is the handler's queue the driver runs on, nil in an awaiting task.
+    ///
+    /// The working values stay in the state and are read and written field by field: a request
+    /// without plugins copies none of the extensions or the context.
+    private func advance(_ first: RequestStateMachine.Action, on queue: DispatchQueue?) -> Wait {
+        var action = first
+        var completed: Outcome?
+        while true {
+            switch action {
+            case .none, .cancelTransfer:
+                return .none
+            case .adapt(let attempt):
+                if let error = interruption {
+                    action = handle(.cancel(error))
+                    continue
+                }
+                return .adapt(attempt: attempt)
+            case .send(let attempt):
+                // A session shut down or cancelled since the request was made fails the attempt in
+                // `Session.execute`, without reaching the transport.
+                let (request, hook) = state.withLock { state in
+                    let hook =
+                        state.run!.extensions.plugins.isEmpty
+                        ? nil : state.run!.sent.map { ($0, state.run!.context!, state.run!.extensions) }
+                    return (state.run!.request, hook)
+                }
+                if let (sent, context, extensions) = hook { extensions.willSend(sent, context: context) }
+                return .transfer(request, attempt: attempt)
+            case .decideRetry(let attempt):
+                let asks = state.withLock { state in
+                    state.run!.sent != nil && !state.run!.extensions.interceptors.isEmpty
+                }
+                if asks && interruption == nil { return .decide(attempt: attempt) }
+                action = handle(.retryDecided(retryAfter: policyDelay(attempt: attempt)))
+            case .wait(let seconds):
+                return .backoff(seconds)
+            case .complete:
+                let (outcome, validators, plugins) = state.withLock { state in
+                    (
+                        state.run!.outcome, state.validators,
+                        state.run!.extensions.plugins.isEmpty ? nil : (state.run!.extensions, state.run!.context)
+                    )
+                }
+                var final = validated(outcome, by: validators)
+                if let (extensions, context) = plugins {
+                    final = extensions.process(final, context: context ?? self.context(attempt: 0))
+                }
+                completed = final
+                action = handle(.completed)
+            case .publish:
+                publish(completed ?? state.withLock { $0.run!.outcome }, on: queue)
+                return .none
+            case .finish(let error):
+                // An interruption found before an attempt: the session was shut down or cancelled.
+                publish(Outcome(request: state.withLock { $0.run!.request }, failure: error), on: queue)
+                return .none
+            }
+        }
+    }
+
+    /// The attempt's result arrived: it becomes the outcome, plugins see it.
+    private func received(_ result: TransportResult, attempt: Int) -> RequestStateMachine.Action {
+        let outcome = outcome(of: result, attempt: attempt)
+        let hook = state.withLock { state -> (RequestExtensions, RequestContext)? in
+            state.run!.outcome = outcome
+            guard !state.run!.extensions.plugins.isEmpty, let context = state.run!.context else { return nil }
+            return (state.run!.extensions, context)
+        }
+        if let (extensions, context) = hook { extensions.didReceive(outcome, context: context) }
+        return handle(.transportFinished)
+    }
+
+    /// Runs the adapters, then plugins' `prepare`, on the request as built.
+    private func adapt(attempt: Int) async -> RequestStateMachine.Action {
+        let (extensions, context) = state.withLock { state in
+            state.run!.context?.attempt = attempt
+            return (state.run!.extensions, state.run!.context)
+        }
+        guard case .success(let base) = built, let context else { return handle(.adaptationFailed) }
+        do throws(CourierError) {
+            let (request, sent) = try await extensions.prepare(base, context: context)
+            state.withLock { state in
+                state.run!.request = request
+                state.run!.sent = sent
+            }
+            return handle(.adapted)
+        } catch {
+            state.withLock { $0.run!.outcome = Outcome(request: base, failure: error) }
+            return handle(.adaptationFailed)
+        }
+    }
+
+    /// Asks the interceptors, then the retry policy, whether to retry the attempt.
+    private func decide(attempt: Int) async -> RequestStateMachine.Action {
+        let (extensions, context, sent, outcome) = state.withLock { state in
+            (state.run!.extensions, state.run!.context, state.run!.sent, state.run!.outcome)
+        }
+        guard let context, let sent else { return handle(.retryDecided(retryAfter: policyDelay(attempt: attempt))) }
+        let delay: Double?
+        switch await extensions.retryDecision(for: sent, dueTo: outcome, context: context) {
+        case .doNotRetry:
+            delay = nil
+        case .fail(let error):
+            var failed = outcome
+            failed.fail(error)
+            state.withLock { $0.run!.outcome = failed }
+            delay = nil
+        case .retry(let after):
+            delay = after
+        }
+        return handle(.retryDecided(retryAfter: interruption == nil ? delay : nil))
+    }
+
+    /// The session's ``RetryPolicy`` on the attempt's outcome (a pure function): the wait before
+    /// the next attempt, or nil (always after a shutdown or `cancelAll()`).
+    private func policyDelay(attempt: Int) -> Double? {
+        guard interruption == nil else { return nil }
+        let now = session.configuration.clock.now
+        return state.withLock { state in
+            state.run!.extensions.retryPolicy.retryDelay(
+                afterAttempt: attempt, method: state.run!.request.method.rawValue,
+                statusCode: state.run!.outcome.error == nil ? state.run!.outcome.statusCode : nil,
+                error: state.run!.outcome.error,
+                retryAfter: state.run!.outcome.responseHead?.value(forHeader: "Retry-After"), now: now)
+        }
+    }
+
+    /// Hands `request` to the transport with this request's options; `completion` gets the result
+    /// (on the engine thread: it must only hand it on). A cancel reaches the transfer.
+    private func submit(_ request: HTTPRequest, completion: @escaping @Sendable (TransportResult) -> Void) {
+        var options = session.transferOptions(for: request, destination: destination)
+        let (progress, target, epoch) = state.withLock { ($0.progress, $0.target, $0.epoch) }
+        options.progress = progress
+        options.target = target
+        options.sessionEpoch = epoch
+        if let resumeOffset {
+            // Ranges count stored bytes: a body decompressed on the fly could not be continued.
+            options.resumeOffset = resumeOffset
+            options.automaticDecompression = false
+        }
+        let token = session.execute(request, options: options) { result in
+            self.state.withLock { $0.token = nil }
+            completion(result)
+        }
+        let cancelNow = state.withLock { state -> Bool in
+            if case .transferring(_, true) = state.machine.state { return true }
+            if state.machine.state == .completing || state.machine.state == .finished { return false }
+            state.token = token
+            return false
+        }
+        if cancelNow { token.cancel() }
+    }
+
+    /// Runs one transfer and waits for it in this task. An awaiting caller alone on its session
+    /// spins briefly before suspending (see ``AwaitSpinner``).
+    private func transfer(_ request: HTTPRequest, spins: Bool) async -> TransportResult {
+        let slot = HandoffSlot<TransportResult>()
+        let spinner = session.awaitSpinner
+        let alone = spins && spinner.enter()
+        defer { if spins { spinner.leave() } }
+        submit(request) { slot.fill($0) }
+        guard alone, spinner.isEnabled else { return await slot.wait() }
+        let start = DispatchTime.now().uptimeNanoseconds
+        if let result = spinner.spin(on: slot, since: start) { return result }
+        let result = await slot.wait()
+        spinner.observe(wait: DispatchTime.now().uptimeNanoseconds - start)
+        return result
+    }
+
+    /// Waits `seconds` on the session's clock; a cancel that finished the request ends it early.
+    private func backoff(_ seconds: Double) async {
+        let slot = HandoffSlot<Bool>()
+        let once = Locked(false)
+        let wake: @Sendable () -> Void = {
+            let first = once.withLock { fired in
+                defer { fired = true }
+                return !fired
+            }
+            if first { slot.fill(true) }
+        }
+        let finished = state.withLock { state -> Bool in
+            state.wake = wake
+            return state.outcome != nil
+        }
+        if finished { wake() }
+        session.configuration.clock.schedule(after: seconds, wake)
+        _ = await slot.wait()
+        state.withLock { $0.wake = nil }
+    }
+
+    /// What a transfer delivered, as the outcome of attempt number `attempt` (0 for the first).
+    func outcome(of result: TransportResult, attempt: Int) -> Outcome {
+        var metrics = result.metrics
+        metrics?.retryCount = attempt
+        var outcome = Outcome(
+            request: result.request, head: result.head, body: result.data, metrics: metrics,
+            error: result.error, fileURL: result.error == nil ? destination : nil)
+        outcome.resumeData = result.resumeData
+        outcome.transferred = result.transferred
+        return outcome
+    }
+}
