@@ -134,9 +134,10 @@ if [[ "$runs" == *" budget "* ]]; then
     # Allocations per request, counted in a release build against httpbin (another process):
     # a change that adds allocations past the budget fails the run (docs/performance.md).
     echo "== budget: allocations per request (release build)"
-    if swift build -c release --product AllocationBudget --scratch-path .build/release >.build/build-budget.log 2>&1 \
-        && .build/release/AllocationBudget "$COURIER_HTTPBIN_URL" 1000 "$ALLOCATION_BUDGET_HANDLER" \
-            "$ALLOCATION_BUDGET_ASYNC" | tee .build/test-output-budget.log; then
+    budget_build=(swift build -c release --product AllocationBudget --scratch-path .build/budget)
+    if "${budget_build[@]}" >.build/build-budget.log 2>&1 \
+        && "$("${budget_build[@]}" --show-bin-path)/AllocationBudget" "$COURIER_HTTPBIN_URL" 1000 \
+            "$ALLOCATION_BUDGET_HANDLER" "$ALLOCATION_BUDGET_ASYNC" | tee .build/test-output-budget.log; then
         passed=$((passed + 1)); report+=("budget: passed")
     else
         failed=$((failed + 1)); status=1; report+=("budget: FAILED (see .build/test-output-budget.log, .build/build-budget.log)")
