@@ -1,10 +1,10 @@
 import CourierSync
 import Foundation
 
-/// A chunk of a streamed body being filled by the engine, in memory from a ``ChunkPool``.
-struct ChunkBuffer: @unchecked Sendable {
-    // @unchecked: the memory belongs to whoever holds the buffer (the stream buffer's locked
-    // state) and, once sealed, to the `Data` handed to the reader.
+/// A chunk of a streamed body being filled by the engine, in memory from a ``ChunkPool``. The
+/// memory belongs to whoever holds the buffer (the stream buffer's locked state) and, once
+/// sealed, to the `Data` handed to the reader. Not `Sendable`: only the lock hands it on.
+struct ChunkBuffer {
     let base: UnsafeMutableRawPointer
     private(set) var count = 0
 

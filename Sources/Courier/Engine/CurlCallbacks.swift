@@ -3,12 +3,14 @@ import CCurlShim
 import Foundation
 
 // libcurl calls these on the loop thread, with the transfer as user data (kept alive by the
-// engine's table of active transfers for as long as the handle is in the multi).
+// loop's table of transfers for as long as the handle is in the multi). Each checks, in debug
+// builds, that it runs on the loop thread.
 
 /// Receives (decoded) body bytes.
 let courierWriteCallback: courier_data_cb = { pointer, size, count, context in
     guard let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.assertOnLoop()
     let length = size * count
     guard length > 0, let pointer else { return length }
     return transfer.receiveBody(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
@@ -18,6 +20,7 @@ let courierWriteCallback: courier_data_cb = { pointer, size, count, context in
 let courierHeaderCallback: courier_data_cb = { pointer, size, count, context in
     guard let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.assertOnLoop()
     let length = size * count
     guard length > 0, let pointer else { return length }
     return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
@@ -28,6 +31,7 @@ let courierHeaderCallback: courier_data_cb = { pointer, size, count, context in
 let courierProgressCallback: courier_xferinfo_cb = { context, _, downloaded, _, uploaded in
     guard let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.assertOnLoop()
     transfer.noteProgress(downloaded: Int64(downloaded), uploaded: Int64(uploaded))
     return 0
 }
@@ -54,14 +58,17 @@ extension CurlTransfer {
 
     /// Feeds one header line to the head parser; returns false (abort) when the head is rejected.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let wasComplete = headParser.isComplete
-        guard headParser.consume(bytes) else { return false }
-        if !wasComplete, headParser.isComplete {
+        switch headParser.take(bytes) {
+        case .rejected:
+            return false
+        case .accepted:
+            return true
+        case .completedHead:
             headersEnded()
             guard flowHeadersEnded() else { return false }
-            if multiplexOrigin != nil { engine.headsArrived.append(self) }
+            if multiplexOrigin != nil { reports.post(.headArrived(self)) }
+            return true
         }
-        return true
     }
 
     /// At the blank line after a final response's headers: size the body buffer once.

@@ -4,8 +4,7 @@ import CCurlShim
 /// A request's header lines as libcurl's list, shared by the transfers that send the same
 /// headers: libcurl reads the list while a transfer runs and does not copy it, so it lives until
 /// its last transfer and the engine's cache let go of it.
-final class CurlHeaderList: @unchecked Sendable {
-    // @unchecked: built on the loop thread and never changed; freeing may happen on any thread.
+final class CurlHeaderList {
     let pointer: UnsafeMutablePointer<curl_slist>?
 
     init(_ pointer: UnsafeMutablePointer<curl_slist>?) {

@@ -18,7 +18,7 @@ import FoundationNetworking
 extension CurlTransfer {
     func configure(
         _ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
-        hasSessionOptions: Bool
+        hasSessionOptions: Bool, headerLists: inout HeaderListCache
     ) -> CourierError? {
         keepsSessionOptions = false
         // The request was validated where it was built (HTTPRequest): nothing is checked again.
@@ -43,8 +43,8 @@ extension CurlTransfer {
         configureTimeouts(easy, reused: hasSessionOptions)
         if let error = configureMethodAndBody(easy, reused: hasSessionOptions) { return error }
         var headers = request.headers
-        let sendsOwnCookie = engine.cookieJar != nil && moveCookieHeader(easy, from: &headers)
-        if let error = configureHeaders(easy, headers: headers) { return error }
+        let sendsOwnCookie = usesCookieJar && moveCookieHeader(easy, from: &headers)
+        if let error = configureHeaders(easy, headers: headers, cache: &headerLists) { return error }
         configureFlow(easy)
         if http1ResendStatus != nil {
             // The resend of an early HTTP/2 response libcurl discarded (see HTTP2Recovery): over
@@ -80,7 +80,7 @@ extension CurlTransfer {
         set(easy, CURLOPT_FOLLOWLOCATION, 0)  // redirects are decided by RedirectDecision
         if let share { set(easy, CURLOPT_SHARE, pointer: share) }
         // The cookie engine on, with no file: the cookies are the jar's, held by the share.
-        if engine.cookieJar != nil { set(easy, CURLOPT_COOKIEFILE, "") }
+        if usesCookieJar { set(easy, CURLOPT_COOKIEFILE, "") }
         if options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
         if options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
         if let size = options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }
@@ -192,14 +192,16 @@ extension CurlTransfer {
         return nil
     }
 
-    private func configureHeaders(_ easy: UnsafeMutableRawPointer, headers: HTTPHeaders) -> CourierError? {
+    private func configureHeaders(
+        _ easy: UnsafeMutableRawPointer, headers: HTTPHeaders, cache: inout HeaderListCache
+    ) -> CourierError? {
         let withBodyLines = bodyBuffer != nil || flow?.upload != nil
         let list: CurlHeaderList
-        if let cached = engine.headerLists.list(for: headers, withBodyLines: withBodyLines) {
+        if let cached = cache.list(for: headers, withBodyLines: withBodyLines) {
             list = cached
         } else {
             list = Self.makeHeaderList(headers, withBodyLines: withBodyLines)
-            engine.headerLists.store(list, headers: headers, withBodyLines: withBodyLines)
+            cache.store(list, headers: headers, withBodyLines: withBodyLines)
         }
         headerList = list
         // Also when empty: a reused handle may still point at an earlier request's list.

@@ -16,10 +16,6 @@ final class TransferFlow {
     var uploadLength: Int64?
     /// Body bytes libcurl reported as sent (this hop).
     var uploaded: Int64 = 0
-    /// Receiving is paused because the response stream's reader is behind.
-    var receivePaused = false
-    /// Sending is paused because the upload stream's producer is behind.
-    var sendPaused = false
     /// The current response is a redirect that will be followed: its body is not the body.
     var discardingHop = false
     /// The final response's headers have arrived: download progress is reported from then on.
@@ -38,8 +34,6 @@ final class TransferFlow {
     var finalStatus = 0
     var validator: String?
     var contentEncoded = false
-
-    var isPaused: Bool { receivePaused || sendPaused }
 }
 
 /// Called by libcurl instead of `courierWriteCallback` for streamed responses: hands the body to
@@ -47,6 +41,7 @@ final class TransferFlow {
 let courierStreamWriteCallback: courier_data_cb = { pointer, size, count, context in
     guard let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.assertOnLoop()
     let length = size * count
     guard length > 0, let pointer else { return length }
     return transfer.streamBody(UnsafeRawBufferPointer(start: pointer, count: length))
@@ -57,6 +52,7 @@ let courierStreamWriteCallback: courier_data_cb = { pointer, size, count, contex
 let courierFlowProgressCallback: courier_xferinfo_cb = { context, _, downloaded, _, uploaded in
     guard let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.assertOnLoop()
     return transfer.flowTick(downloaded: Int64(downloaded), uploaded: Int64(uploaded)) ? 0 : 1
 }
 
@@ -73,7 +69,7 @@ extension CurlTransfer {
         if flow.upload == nil, let body = request.bodyData { flow.uploadLength = Int64(body.count) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         if let stream {
-            stream.attach { [weak self] in self?.requestResume(.download) }
+            stream.attach { [weak token] in token?.requestResume(.download) }
             courier_easy_setopt_data_cb(easy, CURLOPT_WRITEFUNCTION, courierStreamWriteCallback)
         }
         var streamsUpload = false
@@ -85,28 +81,25 @@ extension CurlTransfer {
         }
     }
 
-    /// Asks the engine thread to resume a direction paused for backpressure. Any thread.
-    func requestResume(_ direction: TransferDirection) {
-        engine.requestResume(self, direction)
-    }
-
-    /// Resumes `direction` if Courier paused it. Loop thread; the handle is in the multi.
-    func unpause(_ direction: TransferDirection) {
-        guard let easy, let flow else { return }
-        switch direction {
-        case .download:
-            guard flow.receivePaused else { return }
-            flow.receivePaused = false
-        case .upload:
-            guard flow.sendPaused else { return }
-            flow.sendPaused = false
-        }
+    /// Carries out ``TransferLifecycle/Action/unpause``: tells libcurl which directions are still
+    /// paused. Loop thread; the handle is in the multi.
+    func unpause() {
+        guard let easy = easyPointer else { return }
         // The idle clock restarts now: the pause was the reader's or producer's, not the
         // server's, and the next byte may take a moment to move.
         lastActivity = .now
-        let stillPaused = (flow.receivePaused ? CURLPAUSE_RECV : 0) | (flow.sendPaused ? CURLPAUSE_SEND : 0)
-        // libcurl may call the write callback from here, which may pause again.
+        let state = lifecycle.state
+        let stillPaused = (state.receivePaused ? CURLPAUSE_RECV : 0) | (state.sendPaused ? CURLPAUSE_SEND : 0)
+        // libcurl may call the write callback from here, which may pause again (an event the
+        // transfer feeds its lifecycle itself).
         curl_easy_pause(easy, stillPaused)
+    }
+
+    /// A callback paused `direction`: recorded in the lifecycle, which asks for no action (the
+    /// callback's return value is the pause).
+    func notePaused(_ direction: TransferDirection) {
+        let step = lifecycle.handle(.pause(direction))
+        assert(step.actions.isEmpty, "a pause asks the loop for nothing")
     }
 
     func streamBody(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -118,10 +111,10 @@ extension CurlTransfer {
         }
         switch stream.offer(bytes) {
         case .refused:
-            flow.receivePaused = true
+            notePaused(.download)
             return Int(CURL_WRITEFUNC_PAUSE)
         case .acceptedFlushLater:
-            engine.streamsToFlush.append(stream)
+            reports.post(.bytesQueued(stream))
         case .accepted:
             break
         }
@@ -164,7 +157,7 @@ extension CurlTransfer {
     }
 
     private var currentHTTPVersion: String? {
-        guard let easy else { return nil }
+        guard let easy = easyPointer else { return nil }
         var version = 0
         courier_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
         switch version {
@@ -180,7 +173,7 @@ extension CurlTransfer {
     func flowTick(downloaded: Int64, uploaded: Int64) -> Bool {
         guard let flow else { return true }
         flow.uploaded = uploaded
-        if flow.isPaused {
+        if lifecycle.state.isPaused {
             // Waiting for the reader or the producer is not the server being idle.
             lastActivity = .now
             lastProgress = (downloaded, uploaded)
@@ -244,7 +237,7 @@ extension CurlTransfer {
     }
 }
 
-extension CurlEngine {
+extension CurlEngineLoop {
     /// How long a stream's reader may wait for bytes already queued while the body keeps coming.
     static let streamFlushHold = Duration.milliseconds(1)
     /// Streams with less than this queued wake their reader at the end of the round (a trickle

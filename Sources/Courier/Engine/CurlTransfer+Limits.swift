@@ -22,7 +22,7 @@ extension CurlTransfer {
     /// reader or producer of a streamed body) is not idleness.
     func idleDeadline(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         guard let limit = options.idleTimeout, limit > 0 else { return nil }
-        if flow?.isPaused == true { lastActivity = now }
+        if lifecycle.state.isPaused { lastActivity = now }
         return lastActivity + .milliseconds(Self.milliseconds(limit))
     }
 

@@ -13,7 +13,7 @@ extension CurlTransfer {
         case .segments(let segments):
             flow.upload = .segments(SegmentCursor(segments))
         case .stream(let buffer):
-            if let error = buffer.start(resume: { [weak self] in self?.requestResume(.upload) }) { return error }
+            if let error = buffer.start(resume: { [weak token] in token?.requestResume(.upload) }) { return error }
             flow.upload = .stream(buffer)
         }
         let length = source.length
@@ -60,7 +60,7 @@ extension CurlTransfer {
             case .end:
                 return 0
             case .pause:
-                flow.sendPaused = true
+                notePaused(.upload)
                 return Int(CURL_READFUNC_PAUSE)
             case .failed(let error):
                 flow.failure = error
@@ -83,6 +83,7 @@ extension CurlTransfer {
 let courierReadCallback: courier_data_cb = { buffer, size, count, context in
     guard let context, let buffer else { return Int(CURL_READFUNC_ABORT) }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.assertOnLoop()
     return transfer.readUpload(into: UnsafeMutableRawPointer(buffer), capacity: size * count)
 }
 
@@ -90,5 +91,6 @@ let courierReadCallback: courier_data_cb = { buffer, size, count, context in
 let courierSeekCallback: courier_seek_cb = { context, offset, origin in
     guard let context else { return CURL_SEEKFUNC_FAIL }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.assertOnLoop()
     return transfer.seekUpload(to: Int64(offset), origin: origin)
 }

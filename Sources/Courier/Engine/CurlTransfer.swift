@@ -8,11 +8,13 @@ import FoundationNetworking
 
 /// One request in the curl engine: its easy handle, buffers and response state.
 ///
-/// Everything but `cancel()` runs on the engine's loop thread, which is why the mutable state
-/// needs no lock (`@unchecked Sendable`). The completion closure is called exactly once.
-final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked Sendable {
-    enum Outcome {
-        case complete(CourierError?)
+/// Loop-owned: created by ``CurlEngineLoop`` on its thread from a ``TransferSubmission``, and
+/// reached only from there (the loop's tables, and libcurl's callbacks, which recover it from
+/// their opaque pointer). Not `Sendable`: the caller holds the transfer's ``TransferToken``
+/// instead. Where it stands is its ``lifecycle``; the completion closure is called exactly once.
+final class CurlTransfer: DeadlineQueueElement {
+    /// What follows a hop that ended with ``TransferLifecycle/HopEnd/again``.
+    enum NextHop {
         case redirect(HTTPRequest)
         /// Send the same request again: the server did not process it (see ``HTTP2Recovery``).
         case resend
@@ -21,89 +23,96 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
         case resendOverHTTP1
     }
 
-    @exclusivity(unchecked) private(set) var request: HTTPRequest
+    private(set) var request: HTTPRequest
     let options: TransferOptions
-    let engine: CurlEngine
+    let token: TransferToken
+    /// Where the transfer stands; the loop feeds it events (CurlEngineLoop+Transfers.swift).
+    var lifecycle = TransferLifecycle()
+    /// Where the transfer reports what the loop must know from its callbacks.
+    let reports: TransferReports
+    /// The loop's thread, for the debug-build checks of ``assertOnLoop()``.
+    private let loopThread: pthread_t
     private let completion: @Sendable (TransportResult) -> Void
-    private let cancelRequested = Atomic<Bool>(false)
 
-    // Loop-thread state. Only the loop thread touches it, and no access to it overlaps another
-    // (each is a plain read, assignment or call of a value type's own method, which calls nothing
-    // back), so the runtime's dynamic exclusivity check (~200 instructions an access, ~25 accesses
-    // a request) is switched off for it with `@exclusivity(unchecked)`.
-    @exclusivity(unchecked) private(set) var easy: UnsafeMutableRawPointer?
+    /// The easy handle while the transfer holds one (see ``EasyHandle``).
+    private(set) var easy: EasyHandle?
     /// The header lines libcurl sends for this hop (shared with other transfers, see HeaderListCache).
-    @exclusivity(unchecked) var headerList: CurlHeaderList?
-    @exclusivity(unchecked) var bodyBuffer: UnsafeMutableRawPointer?
+    var headerList: CurlHeaderList?
+    var bodyBuffer: UnsafeMutableRawPointer?
     let errorBuffer: UnsafeMutablePointer<CChar>
-    @exclusivity(unchecked) private(set) var isFinished = false
-    @exclusivity(unchecked) var body = Data()
+    var body = Data()
     /// The response head as it arrives, cleaned and checked.
-    @exclusivity(unchecked) var headParser = ResponseHeadParser()
-    @exclusivity(unchecked) var receivedBodyBytes = 0
-    @exclusivity(unchecked) var exceededSizeLimit = false
+    var headParser = ResponseHeadParser()
+    var receivedBodyBytes = 0
+    var exceededSizeLimit = false
     /// The open destination file of a download, or -1.
-    @exclusivity(unchecked) var fileDescriptor: Int32 = -1
-    @exclusivity(unchecked) var fileWriteError: Int32 = 0
-    @exclusivity(unchecked) var lastActivity = ContinuousClock.now
-    @exclusivity(unchecked) var lastProgress: (Int64, Int64) = (0, 0)
-    @exclusivity(unchecked) var head: ResponseHead?
-    @exclusivity(unchecked) var metrics: TransferMetrics?
-    @exclusivity(unchecked) var redirectCount = 0
+    var fileDescriptor: Int32 = -1
+    var fileWriteError: Int32 = 0
+    var lastActivity = ContinuousClock.now
+    var lastProgress: (Int64, Int64) = (0, 0)
+    var head: ResponseHead?
+    var metrics: TransferMetrics?
+    var redirectCount = 0
     /// Times the request was sent again because an HTTP/2 server had not processed it.
-    @exclusivity(unchecked) var unprocessedRetries = 0
+    var unprocessedRetries = 0
     /// This hop is the HTTP/1.1 resend of an early HTTP/2 response libcurl discarded: the status
     /// that response had (delivered alone if the resend fails); nil otherwise.
-    @exclusivity(unchecked) var http1ResendStatus: Int?
-    @exclusivity(unchecked) var startedAt: ContinuousClock.Instant?
-    @exclusivity(unchecked) var hopStartedAt: ContinuousClock.Instant?
+    var http1ResendStatus: Int?
+    var startedAt: ContinuousClock.Instant?
+    var hopStartedAt: ContinuousClock.Instant?
     /// The current hop's HTTP/2 origin, if it may be multiplexed (set at creation and at each
     /// redirect, since only the URL decides it).
-    @exclusivity(unchecked) private(set) var multiplexOrigin: String?
+    private(set) var multiplexOrigin: String?
+    /// What follows the hop that just ended, when another one does.
+    private var nextHop: NextHop?
     /// When the whole request must be over (counted from submission, queueing and redirects
     /// included), if it has a limit.
     let requestDeadline: ContinuousClock.Instant?
     /// Streaming, progress and resume state; nil for plain requests (see CurlTransfer+Flow.swift).
-    @exclusivity(unchecked) var flow: TransferFlow?
+    var flow: TransferFlow?
     /// The handle holds only session options and this request's own ones, each set explicitly:
     /// it may go back to the pool without a reset (see CurlTransfer+Configure.swift).
-    @exclusivity(unchecked) var keepsSessionOptions = false
+    var keepsSessionOptions = false
     /// The session options this transfer's handle carries (the session's own profile, shared).
     let handleProfile: HandleProfile
     /// The method is a plain GET or POST (HEAD and custom methods leave options behind).
-    @exclusivity(unchecked) var keepsMethodOptions = false
-    /// Where the transfer sits in the engine's ``CurlEngine/deadlines``; -1 when it has no
+    var keepsMethodOptions = false
+    /// The cookie jar is on: the handle's cookie engine must be switched on.
+    var usesCookieJar = false
+    /// Where the transfer sits in the loop's ``CurlEngineLoop/deadlines``; -1 when it has no
     /// deadline there. Set by that queue only.
-    @exclusivity(unchecked) var deadlineSlot = -1
+    var deadlineSlot = -1
 
-    init(
-        request: HTTPRequest, options: TransferOptions, engine: CurlEngine,
-        completion: @escaping @Sendable (TransportResult) -> Void
-    ) {
-        self.request = request
-        self.options = options
-        handleProfile = options.handleProfile
-        self.engine = engine
-        self.completion = completion
-        multiplexOrigin = Self.multiplexOrigin(of: request, options: options)
-        requestDeadline = options.requestTimeout.flatMap { limit in
-            limit > 0 ? ContinuousClock.now + .milliseconds(Self.milliseconds(limit)) : nil
-        }
+    /// Created by the loop, on its thread.
+    init(_ submission: TransferSubmission, reports: TransferReports, loopThread: pthread_t) {
+        request = submission.request
+        options = submission.options
+        token = submission.token
+        completion = submission.completion
+        requestDeadline = submission.requestDeadline
+        handleProfile = submission.options.handleProfile
+        self.reports = reports
+        self.loopThread = loopThread
+        multiplexOrigin = Self.multiplexOrigin(of: submission.request, options: submission.options)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
     deinit {
         errorBuffer.deallocate()
+        bodyBuffer?.deallocate()
     }
 
-    var isCancelRequested: Bool { cancelRequested.load(ordering: .acquiring) }
+    /// The identity of the transfer in the loop's tables: its token's.
+    var id: ObjectIdentifier { token.id }
 
-    /// Thread-safe; later calls and calls after completion do nothing.
-    func cancel() {
-        let (exchanged, _) = cancelRequested.compareExchange(
-            expected: false, desired: true, ordering: .acquiringAndReleasing)
-        if exchanged { engine.requestCancel(self) }
+    /// The easy handle's pointer while the transfer holds one.
+    var easyPointer: UnsafeMutableRawPointer? { easy?.pointer }
+
+    /// Debug builds: traps unless called on the loop thread (libcurl's callbacks check on entry).
+    @inline(__always)
+    func assertOnLoop() {
+        assert(pthread_equal(pthread_self(), loopThread) != 0, "transfer touched off the engine's loop thread")
     }
 
     static func from(easy: UnsafeMutableRawPointer) -> CurlTransfer? {
@@ -114,39 +123,43 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
         return Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// Creates and configures the easy handle for the current request. Returns an error instead
-    /// of a handle when the request cannot be sent.
-    func prepare(share: UnsafeMutableRawPointer?) -> CourierError? {
+    /// Configures `handle` for the current request and takes it (a handle with a profile has
+    /// that profile's session options); returns an error instead when the request cannot be sent
+    /// (the handle is kept, for ``releaseHandle()``).
+    func prepare(
+        _ handle: consuming EasyHandle, share: UnsafeMutableRawPointer?, hasCookieJar: Bool,
+        headerLists: inout HeaderListCache
+    ) -> CourierError? {
+        let pointer = handle.pointer
+        let hasSessionOptions = handle.profile != nil
+        easy = .some(consume handle)
+        keepsSessionOptions = false
+        usesCookieJar = hasCookieJar
         if let error = openDestination() { return error }
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
-        guard let (handle, configured) = engine.obtainHandle(for: handleProfile) else {
-            return .transport(code: -1, message: "curl_easy_init failed")
-        }
-        easy = handle
         errorBuffer[0] = 0
-        return configure(handle, share: share, hasSessionOptions: configured)
+        return configure(pointer, share: share, hasSessionOptions: hasSessionOptions, headerLists: &headerLists)
     }
 
-    /// Gives the easy handle back to the engine and frees the header list and body copy.
-    /// The handle must be out of the multi. Loop thread only.
-    func releaseHandle() {
-        if let easy {
-            engine.recycle(easy, keeping: keepsSessionOptions ? handleProfile : nil)
-            self.easy = nil
-            keepsSessionOptions = false
-        }
+    /// Gives up the easy handle, its profile set when it keeps the session options (nil: it must
+    /// be reset), and frees the header list and body copy. The handle must be out of the multi.
+    func releaseHandle() -> EasyHandle? {
         headerList = nil
         if let bodyBuffer {
             bodyBuffer.deallocate()
             self.bodyBuffer = nil
         }
+        guard var handle = easy.take() else { return nil }
+        handle.profile = keepsSessionOptions ? handleProfile : nil
+        keepsSessionOptions = false
+        return handle
     }
 
     /// Reads the metrics and the response head so far while the handle is still valid.
     func captureResponse() {
-        guard let easy else { return }
+        guard let easy = easyPointer else { return }
         metrics = readMetrics(easy)
         var status = 0
         courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -160,16 +173,24 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
         }
     }
 
-    /// Reads the outcome of a finished transfer while its handle is still valid.
-    func evaluate(code: CURLcode) -> Outcome {
-        guard let easy else { return .complete(.transport(code: -1, message: "transfer has no handle")) }
+    /// Reads how a finished hop ended while its handle is still valid; when another hop follows,
+    /// ``beginNextHop()`` prepares it.
+    func evaluate(code: CURLcode) -> (TransferLifecycle.HopEnd, CourierError?) {
+        nextHop = nil
+        guard let easy = easyPointer else {
+            return (.complete, .transport(code: -1, message: "transfer has no handle"))
+        }
         captureResponse()
         if code != CURLE_OK {
-            if let failure = flow?.failure { return .complete(failure) }
+            if let failure = flow?.failure { return (.complete, failure) }
             switch recoverHTTP2(code: code, easy: easy) {
-            case .fail: return .complete(mapError(code))
-            case .resend: return .resend
-            case .resendOverHTTP1: return .resendOverHTTP1
+            case .fail: return (.complete, mapError(code))
+            case .resend:
+                nextHop = .resend
+                return (.again, nil)
+            case .resendOverHTTP1:
+                nextHop = .resendOverHTTP1
+                return (.again, nil)
             case .deliver: break
             }
         }
@@ -182,12 +203,25 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
                 redirectsSoFar: redirectCount, policy: options.redirectPolicy,
                 security: options.security)
             switch decision {
-            case .follow(let next): return .redirect(next)
-            case .fail(let error): return .complete(error)
+            case .follow(let next):
+                nextHop = .redirect(next)
+                return (.again, nil)
+            case .fail(let error): return (.complete, error)
             case .deliver: break
             }
         }
-        return .complete(nil)
+        return (.complete, nil)
+    }
+
+    /// Prepares the hop ``evaluate(code:)`` found to follow.
+    func beginNextHop() {
+        switch nextHop {
+        case .redirect(let next)?: beginRedirect(to: next)
+        case .resend?: beginResend()
+        case .resendOverHTTP1?: beginHTTP1Resend()
+        case nil: break
+        }
+        nextHop = nil
     }
 
     /// Resets response state to send the same request again.
@@ -226,10 +260,8 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
         lastProgress = (0, 0)
     }
 
-    /// Delivers the result exactly once. Loop thread (or, before the loop ever saw it, the caller).
+    /// Delivers the result; called once, for the ``TransferLifecycle/Action/finish(_:)`` action.
     func finish(error: CourierError?) {
-        guard !isFinished else { return }
-        isFinished = true
         let totals = finalProgress(error: error)
         finishFlow(totals)
         let resumeData = error.flatMap(resumeData(after:))
@@ -244,11 +276,6 @@ final class CurlTransfer: TransportCancellable, DeadlineQueueElement, @unchecked
         result.transferred = totals
         body = Data()
         completion(result)
-    }
-
-    /// Completes a transfer that never reached the loop (the engine had shut down).
-    func completeWithoutEngine(_ error: CourierError) {
-        finish(error: error)
     }
 
     static func seconds(_ duration: Duration) -> TimeInterval {

@@ -37,6 +37,22 @@ struct ResponseHeadParser {
         self = ResponseHeadParser()
     }
 
+    /// What one line did to the head.
+    enum LineOutcome {
+        case rejected
+        case accepted
+        /// Accepted, and it completed the head (the blank line after a final response's fields).
+        case completedHead
+    }
+
+    /// ``consume(_:)``, also telling whether this line completed the head: the engine learns
+    /// everything about a header line in one access to its parser.
+    mutating func take(_ line: UnsafeRawBufferPointer) -> LineOutcome {
+        let wasComplete = isComplete
+        guard consume(line) else { return .rejected }
+        return !wasComplete && isComplete ? .completedHead : .accepted
+    }
+
     /// Takes one line, line end included; returns false when the head must be rejected.
     mutating func consume(_ line: UnsafeRawBufferPointer) -> Bool {
         guard violation == nil else { return false }

@@ -56,7 +56,7 @@ package final class ResponseStreamBuffer: Sendable {
     let window: Int
     /// A waiting reader is woken as soon as this much is queued (half the window); less waits
     /// for the end of the engine's round (for a fast body, until the network falls quiet or
-    /// 1 ms has passed: `CurlEngine.flushStreams(now:)`), so a fast body costs few wake-ups.
+    /// 1 ms has passed: `CurlEngineLoop.flushStreams(now:)`), so a fast body costs few wake-ups.
     let wakeThreshold: Int
     /// The largest chunk handed to the reader: a quarter of the window, at least 64 KiB (the
     /// size of the pool's buffers).

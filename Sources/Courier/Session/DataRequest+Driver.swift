@@ -108,6 +108,10 @@ extension DataRequest {
     /// Waits for the outcome, driving the request if this task is the first to want it, and
     /// cancelling the request if the awaiting task is cancelled.
     func outcome() async -> Outcome {
+        // A task cancelled before it awaits cancels before anything is sent (its cancellation
+        // handler would, but only after the first attempt went to the transport, and whether the
+        // request reached the server then depended on how soon the engine thread picked it up).
+        if Task.isCancelled { cancel() }
         switch enter(nil) {
         case .done(let outcome):
             return outcome

@@ -35,7 +35,7 @@ extension Session {
     }
 
     private func jar(_ operation: CurlCookieJar.Operation) async -> [String] {
-        guard let engine = ownedEngine, engine.cookieJar != nil else { return [] }
+        guard let engine = ownedEngine, engine.hasCookieJar else { return [] }
         return await withCheckedContinuation { continuation in
             engine.requestCookieJar(operation) { continuation.resume(returning: $0) }
         }

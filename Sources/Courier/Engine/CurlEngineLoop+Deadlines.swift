@@ -5,12 +5,12 @@ import Foundation
 /// Time limits, enforced by the loop itself so that each fires on time whatever libcurl is
 /// doing with the transfer: libcurl 7.88 checks the timeouts of a transfer queued behind its
 /// connection limit only when the transfer leaves the queue (up to a second late, measured), and
-/// a transfer queued in ``CurlEngine/admission`` is not in libcurl at all.
+/// a transfer queued in ``CurlEngineLoop/admission`` is not in libcurl at all.
 ///
 /// The connect limit is left to libcurl (`CURLOPT_CONNECTTIMEOUT_MS`): it counts from when the
 /// transfer starts connecting, not while it waits for a connection, and libcurl's own timer
 /// wakes the loop for it on time. Loop thread only.
-extension CurlEngine {
+extension CurlEngineLoop {
     /// Gives `transfer` its nearest deadline in ``deadlines`` (the request limit, and for a
     /// transfer in libcurl the idle limit too), or none when it has no limit.
     func scheduleDeadline(of transfer: CurlTransfer, now: ContinuousClock.Instant, inLibcurl: Bool) {
@@ -27,16 +27,18 @@ extension CurlEngine {
     /// which one will. Looks only at the deadlines that are due: an idle limit that moved on
     /// (bytes arrived since it was scheduled) is scheduled again at its new instant.
     func expireDeadlines(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        while let due = deadlines.popDue(now: now) {
-            let id = ObjectIdentifier(due)
-            if let transfer = held[id] {
+        // Most rounds nothing is due: one look at the queue.
+        let next = deadlines.next
+        guard let next, next <= now else { return next }
+        while let transfer = deadlines.popDue(now: now) {
+            let state = transfer.lifecycle.state
+            if state == .held {
                 if let deadline = transfer.requestDeadline, deadline <= now {
-                    dropHeld(transfer)
-                    transfer.finish(error: .timedOut(.request))
+                    handle(transfer, .expire, result: .timedOut(.request))
                 } else {
                     scheduleDeadline(of: transfer, now: now, inLibcurl: false)
                 }
-            } else if let transfer = active[id] {
+            } else if state.isInMulti {
                 if let deadline = transfer.requestDeadline, deadline <= now {
                     expire(transfer, .request)
                 } else if let deadline = transfer.idleDeadline(now: now), deadline <= now {
@@ -49,20 +51,21 @@ extension CurlEngine {
         return deadlines.next
     }
 
-    /// Ends an active transfer with a timeout, keeping the metrics and head seen so far; the
+    /// Ends a transfer in libcurl with a timeout, keeping the metrics and head seen so far; the
     /// HTTP/1.1 resend of an early HTTP/2 response ends with that response's status instead
     /// (see ``HTTP2Recovery/discardedEarlyResponse(_:)``).
     private func expire(_ transfer: CurlTransfer, _ kind: CourierError.TimeoutKind) {
         transfer.captureResponse()
-        detach(transfer)
         if let status = transfer.http1ResendStatus {
             transfer.deliverStatusOnly(status)
-            transfer.finish(error: nil)
+            handle(transfer, .expire, result: nil)
             return
         }
-        transfer.finish(error: .timedOut(kind))
+        handle(transfer, .expire, result: .timedOut(kind))
     }
+}
 
+extension CurlEngine {
     /// How long `curl_multi_poll` may wait: until the next deadline (rounded up to the next
     /// millisecond), at most a second while transfers are in flight (libcurl's own timers may
     /// wake it sooner). With nothing in flight and no deadline (`idle`), as long as poll allows:
