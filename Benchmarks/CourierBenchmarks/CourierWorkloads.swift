@@ -75,10 +75,7 @@ enum CourierWorkloads {
 
     /// `count` requests with `inFlight` running at any time.
     static func concurrent(count: Int) throws -> Measurement {
-        // 64 transfers in flight, as raw libcurl makes them: identical GETs would share otherwise.
-        var configuration = Session.Configuration()
-        configuration.coalescesIdenticalRequests = false
-        let session = Session(configuration: configuration)
+        let session = Session()
         return try runBlocking {
             let next = Counter()
             var clock = Stopwatch()

@@ -24,9 +24,6 @@ public final class AuthService: Service {
         }
         var configuration = Session.Configuration()
         configuration.interceptors = [authentication]
-        // The scenario shows three concurrent calls each getting a 401 and one refresh serving
-        // all three; shared transfers would turn the three calls into one on the wire.
-        configuration.coalescesIdenticalRequests = false
         self.authentication = authentication
         session = Session(configuration: configuration)
     }

@@ -12,7 +12,7 @@ import Foundation
 final class CachingTransport: Transport {
     let wrapped: any Transport
     let cache: HTTPCache?
-    let coalescer: RequestCoalescer<TransportResult>?
+    let coalescer: RequestCoalescer?
     let policy: Session.CachePolicy
     private let now: @Sendable () -> Date
 
@@ -181,8 +181,8 @@ final class SharedToken: TransportCancellable {
 /// ``CourierError/cancelled`` at once); the last one leaving cancels the shared transfer. Three
 /// words, so that it is stored inline in the existential.
 private struct MemberToken: TransportCancellable {
-    let coalescer: RequestCoalescer<TransportResult>
-    let ticket: RequestCoalescer<TransportResult>.Ticket
+    let coalescer: RequestCoalescer
+    let ticket: RequestCoalescer.Ticket
 
     func cancel() {
         coalescer.leave(ticket)

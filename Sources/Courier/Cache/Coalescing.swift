@@ -133,9 +133,13 @@ struct CoalescingKey: Hashable, Sendable {
 
 /// The coalescing registry the driver calls: ``CoalescingTable`` behind a pthread lock, with each
 /// member's delivery closure and each group's cancel handle. Deliveries run outside the lock.
-final class RequestCoalescer<Result: Sendable>: Sendable {
+///
+/// Not generic on purpose: a generic class stores its closures at the most general abstraction,
+/// and converting the transport's completion to it allocates on every request.
+final class RequestCoalescer: Sendable {
+    typealias Result = TransportResult
     /// Delivers the shared result to one member.
-    typealias Deliver = @Sendable (Result) -> Void
+    typealias Deliver = @Sendable (TransportResult) -> Void
 
     /// One member's place: which group it is in, and who it is.
     struct Ticket: Hashable, Sendable {
@@ -143,9 +147,15 @@ final class RequestCoalescer<Result: Sendable>: Sendable {
         let member: UInt64
     }
 
+    /// A member's closure in a struct: a closure stored directly in a dictionary is converted to
+    /// the dictionary's generic representation (an allocation) on the way in and again on the way out.
+    private struct Delivery {
+        let deliver: Deliver
+    }
+
     private struct State {
         var table = CoalescingTable<CoalescingKey, UInt64>()
-        var deliveries: [UInt64: Deliver] = [:]
+        var deliveries: [UInt64: Delivery] = [:]
         /// The shared transfer of each group, once started.
         var transfers: [UInt64: any TransportCancellable] = [:]
         /// What a member that leaves `group` gets (a cancelled result for its request).
@@ -167,7 +177,7 @@ final class RequestCoalescer<Result: Sendable>: Sendable {
         state.withLock { state in
             let member = state.nextMember
             state.nextMember += 1
-            state.deliveries[member] = deliver
+            state.deliveries[member] = Delivery(deliver: deliver)
             let action = state.table.join(key, member)
             if case .start(let group) = action { state.leaving[group] = leaving() }
             return (Ticket(group: action.group, member: member), action)
@@ -187,7 +197,8 @@ final class RequestCoalescer<Result: Sendable>: Sendable {
 
     /// Ends `group` with `result`: every member still in it gets `result`, once.
     func finish(_ group: UInt64, with result: Result) {
-        let (alone, deliveries): (Deliver?, [Deliver]) = state.withLock { state in
+        // Deliveries leave the lock as structs: closures returned through it would be converted.
+        let (alone, deliveries): (Delivery?, [Delivery]) = state.withLock { state in
             state.transfers[group] = nil
             state.leaving[group] = nil
             if case .some(let member) = state.table.finishAlone(group) {
@@ -195,8 +206,8 @@ final class RequestCoalescer<Result: Sendable>: Sendable {
             }
             return (nil, state.table.finish(group).compactMap { state.deliveries.removeValue(forKey: $0) })
         }
-        alone?(result)
-        for deliver in deliveries { deliver(result) }
+        alone?.deliver(result)
+        for delivery in deliveries { delivery.deliver(result) }
     }
 
     /// Takes the member out (its caller cancelled): it gets the group's `leaving` result at once,
@@ -206,7 +217,7 @@ final class RequestCoalescer<Result: Sendable>: Sendable {
     func leave(_ ticket: Ticket) -> CoalescingTable<CoalescingKey, UInt64>.LeaveAction {
         let (action, deliver, result, transfer) = state.withLock {
             state -> (
-                CoalescingTable<CoalescingKey, UInt64>.LeaveAction, Deliver?, Result?, (any TransportCancellable)?
+                CoalescingTable<CoalescingKey, UInt64>.LeaveAction, Delivery?, Result?, (any TransportCancellable)?
             ) in
             let deliver = state.deliveries.removeValue(forKey: ticket.member)
             let result = state.leaving[ticket.group]
@@ -215,7 +226,7 @@ final class RequestCoalescer<Result: Sendable>: Sendable {
             state.leaving[ticket.group] = nil
             return (action, deliver, result, state.transfers.removeValue(forKey: ticket.group))
         }
-        if action != .notMember, let deliver, let result { deliver(result) }
+        if action != .notMember, let deliver, let result { deliver.deliver(result) }
         transfer?.cancel()
         return action
     }

@@ -17,9 +17,9 @@ extension DataRequest {
         return self
     }
 
-    /// Whether this request may share a transfer with identical `GET`s in flight at the same time
-    /// (``Session/Configuration/coalescesIdenticalRequests``, on by default). `false` gives it a
-    /// transfer of its own, for example to measure a server's response time.
+    /// Whether this request may share a transfer with identical `GET`s in flight at the same time,
+    /// in a session with ``Session/Configuration/coalescesIdenticalRequests`` on. `false` gives it
+    /// a transfer of its own, for example to measure a server's response time.
     /// Set it before the first response handler: once the request has started it has no effect.
     @discardableResult
     public func coalescing(_ enabled: Bool) -> Self {

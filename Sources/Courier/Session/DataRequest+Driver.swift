@@ -365,14 +365,6 @@ extension DataRequest {
             options.resumeOffset = resumeOffset
             options.automaticDecompression = false
         }
-        // Cancelled before the transfer was handed over (an already-cancelled task): nothing is
-        // sent, whatever sits in front of the engine (the cache, a shared transfer).
-        if state.withLock({ state in
-            if case .transferring(_, true) = state.machine.state { return true }
-            return false
-        }) {
-            return completion(TransportResult(request: request, error: .cancelled))
-        }
         let token = session.execute(request, options: options) { result in
             self.state.withLock { $0.token = nil }
             completion(result)

@@ -46,8 +46,10 @@ extension Session {
         /// How requests use ``cache``. Default: ``CachePolicy/useProtocol``.
         public var cachePolicy = CachePolicy.useProtocol
         /// Whether identical GETs without a body in flight at the same time share one transfer;
-        /// each caller still gets its own response, and cancelling one leaves the others. Default: on.
-        public var coalescesIdenticalRequests = true
+        /// each caller still gets its own response, and cancelling one leaves the others
+        /// (``DataRequest/coalescing(_:)`` opts one request out). Default: off, so that every
+        /// request reaches the server as before; docs/cookies-and-cache.md says when to turn it on.
+        public var coalescesIdenticalRequests = false
         /// Advertise gzip, deflate, br and zstd and decode the body transparently. Default: on.
         public var automaticDecompression = true
         /// Certificate verification, custom trust, client certificates and key pinning.

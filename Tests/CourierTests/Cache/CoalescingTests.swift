@@ -109,16 +109,24 @@ final class CoalescingTests: XCTestCase {
         XCTAssertNil(CoalescingKey(method: .get, url: url, headers: [:], hasBody: true))
     }
 
+    private static let request = try! HTTPRequest(url: URL(string: "http://a.example/x")!)
+
+    /// A result told apart by its status code; 0 for the cancelled result a leaving member gets.
+    private static func result(_ status: Int) -> TransportResult {
+        status == 0
+            ? TransportResult(request: request, error: .cancelled)
+            : TransportResult(request: request, statusCode: status)
+    }
+
     func testRegistryDeliversOnceToEveryMember() throws {
-        let coalescer = RequestCoalescer<String>()
-        let key = try XCTUnwrap(
-            CoalescingKey(method: .get, url: URL(string: "http://a.example/x")!, headers: [:], hasBody: false))
-        let received = Locked([Int: [String]]())
-        var tickets: [RequestCoalescer<String>.Ticket] = []
+        let coalescer = RequestCoalescer()
+        let key = try XCTUnwrap(CoalescingKey(method: .get, url: Self.request.url, headers: [:], hasBody: false))
+        let received = Locked([Int: [Int]]())
+        var tickets: [RequestCoalescer.Ticket] = []
         var starts = 0
         for member in 0..<64 {
-            let (ticket, action) = coalescer.join(key, leaving: "cancelled") { result in
-                received.withLock { $0[member, default: []].append(result) }
+            let (ticket, action) = coalescer.join(key, leaving: Self.result(0)) { result in
+                received.withLock { $0[member, default: []].append(result.statusCode ?? 0) }
             }
             tickets.append(ticket)
             if case .start = action { starts += 1 }
@@ -127,48 +135,70 @@ final class CoalescingTests: XCTestCase {
         XCTAssertEqual(coalescer.runningTransfers, 1)
         XCTAssertEqual(coalescer.leave(tickets[5]), .detach)
         XCTAssertEqual(coalescer.leave(tickets[0]), .detach, "the leader leaving does not cancel the others")
-        coalescer.finish(tickets[1].group, with: "body")
-        coalescer.finish(tickets[1].group, with: "again")
+        coalescer.finish(tickets[1].group, with: Self.result(200))
+        coalescer.finish(tickets[1].group, with: Self.result(500))
         let delivered = received.withLock { $0 }
         XCTAssertEqual(delivered.count, 64)
-        XCTAssertEqual(delivered[0], ["cancelled"], "a member leaving gets the leaving result at once, only that")
-        XCTAssertEqual(delivered[5], ["cancelled"])
-        XCTAssertTrue(delivered.filter { $0.key != 0 && $0.key != 5 }.values.allSatisfy { $0 == ["body"] })
+        XCTAssertEqual(delivered[0], [0], "a member leaving gets the cancelled result at once, only that")
+        XCTAssertEqual(delivered[5], [0])
+        XCTAssertTrue(delivered.filter { $0.key != 0 && $0.key != 5 }.values.allSatisfy { $0 == [200] })
         XCTAssertEqual(coalescer.runningTransfers, 0)
         XCTAssertEqual(coalescer.leave(tickets[7]), .notMember, "after the finish: nothing more")
-        XCTAssertEqual(received.withLock { $0[7] }, ["body"])
+        XCTAssertEqual(received.withLock { $0[7] }, [200])
+    }
+
+    func testTheLastMemberLeavingCancelsTheSharedTransfer() throws {
+        final class Transfer: TransportCancellable, @unchecked Sendable {
+            let cancelled = Locked(0)
+            func cancel() { cancelled.withLock { $0 += 1 } }
+        }
+        let coalescer = RequestCoalescer()
+        let key = try XCTUnwrap(CoalescingKey(method: .get, url: Self.request.url, headers: [:], hasBody: false))
+        let (first, action) = coalescer.join(key, leaving: Self.result(0)) { _ in }
+        let (second, _) = coalescer.join(key, leaving: Self.result(0)) { _ in }
+        let transfer = Transfer()
+        coalescer.started(action.group, transfer: transfer)
+        XCTAssertEqual(coalescer.leave(first), .detach)
+        XCTAssertEqual(transfer.cancelled.withLock { $0 }, 0)
+        XCTAssertEqual(coalescer.leave(second), .cancelShared)
+        XCTAssertEqual(transfer.cancelled.withLock { $0 }, 1)
+        // Every member left before the transfer was handed over: it is cancelled as it arrives.
+        let (alone, late) = coalescer.join(key, leaving: Self.result(0)) { _ in }
+        XCTAssertEqual(coalescer.leave(alone), .cancelShared)
+        let lateTransfer = Transfer()
+        coalescer.started(late.group, transfer: lateTransfer)
+        XCTAssertEqual(lateTransfer.cancelled.withLock { $0 }, 1)
     }
 
     func testRegistryUnderConcurrentJoinsAndLeaves() throws {
-        let coalescer = RequestCoalescer<Int>()
-        let key = try XCTUnwrap(
-            CoalescingKey(method: .get, url: URL(string: "http://a.example/y")!, headers: [:], hasBody: false))
-        for round in 0..<20 {
-            let deliveries = Locked([Int: Int]())
-            let joined = Locked([(Int, RequestCoalescer<Int>.Ticket, Bool)]())
+        let coalescer = RequestCoalescer()
+        let key = try XCTUnwrap(CoalescingKey(method: .get, url: Self.request.url, headers: [:], hasBody: false))
+        for round in 1...20 {
+            let deliveries = Locked([Int: [Int]]())
+            let joined = Locked([(member: Int, ticket: RequestCoalescer.Ticket, started: Bool)]())
             DispatchQueue.concurrentPerform(iterations: 16) { member in
-                let (ticket, action) = coalescer.join(key, leaving: -1) { value in
-                    deliveries.withLock { $0[member, default: 0] += value == round ? 1 : value == -1 ? 1000 : 100 }
+                let (ticket, action) = coalescer.join(key, leaving: Self.result(0)) { result in
+                    deliveries.withLock { $0[member, default: []].append(result.statusCode ?? 0) }
                 }
                 let started: Bool
                 if case .start = action { started = true } else { started = false }
                 joined.withLock { $0.append((member, ticket, started)) }
             }
             let members = joined.withLock { $0 }
-            XCTAssertEqual(members.filter(\.2).count, 1, "round \(round): one transfer")
-            XCTAssertEqual(Set(members.map(\.1.group)).count, 1, "round \(round): one group")
-            let leaving = members.filter { $0.0 % 2 == 0 }
+            XCTAssertEqual(members.filter(\.started).count, 1, "round \(round): one transfer")
+            XCTAssertEqual(Set(members.map(\.ticket.group)).count, 1, "round \(round): one group")
+            let leaving = members.filter { $0.member % 2 == 0 }
             let actions = Locked([CoalescingTable<CoalescingKey, UInt64>.LeaveAction]())
             DispatchQueue.concurrentPerform(iterations: leaving.count) { index in
-                let action = coalescer.leave(leaving[index].1)
+                let action = coalescer.leave(leaving[index].ticket)
                 actions.withLock { $0.append(action) }
             }
             XCTAssertEqual(actions.withLock { $0 }, Array(repeating: .detach, count: 8), "round \(round)")
-            coalescer.finish(members[0].1.group, with: round)
+            coalescer.finish(members[0].ticket.group, with: Self.result(200 + round))
             let delivered = deliveries.withLock { $0 }
             XCTAssertEqual(Set(delivered.keys), Set(0..<16), "round \(round)")
-            for (member, value) in delivered {
-                XCTAssertEqual(value, member % 2 == 0 ? 1000 : 1, "round \(round): once each, the right result")
+            for (member, values) in delivered {
+                XCTAssertEqual(values, [member % 2 == 0 ? 0 : 200 + round], "round \(round): once each, the right one")
             }
             XCTAssertEqual(coalescer.runningTransfers, 0)
         }

@@ -32,10 +32,7 @@ final class DeadlineTests: XCTestCase {
         let order = Order()
         // The busy requests hold both connections until they are cancelled at the end; their own
         // limit (60 s) is there only so that a broken build cannot hang.
-        // Each its own transfer (identical requests would share one).
-        let busy = (0..<2).map { _ in
-            session.request(.urlRequest(Self.request(server.url("/never"), timeout: 60))).coalescing(false)
-        }
+        let busy = (0..<2).map { _ in session.request(.urlRequest(Self.request(server.url("/never"), timeout: 60))) }
         let busyTasks = busy.map { request in
             Task {
                 _ = await request.response(); order.append("busy")

@@ -157,9 +157,7 @@ final class ShutdownTests: XCTestCase {
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
                 group.addTask {
-                    // Each request its own transfer: the test counts them in flight.
-                    let response = await session.request(.url(server.url(paths[index % paths.count])))
-                        .coalescing(false).response()
+                    let response = await session.request(.url(server.url(paths[index % paths.count]))).response()
                     calls.increment()
                     outcomes.withLock { $0[Self.kind(response.error), default: 0] += 1 }
                 }
@@ -198,9 +196,8 @@ final class ShutdownTests: XCTestCase {
         let (session, counting) = countingSession()
         let tasks = (0..<20).map { index in
             Task {
-                // Each request its own transfer: the test waits for 21 connections.
                 await session.request(.url(server.url(index.isMultiple(of: 2) ? "/never" : "/headers-then-stall")))
-                    .coalescing(false).response()
+                    .response()
             }
         }
         let stream = session.streamRequest(.url(server.url("/headers-then-stall")))
