@@ -267,7 +267,8 @@ extension DataRequest {
                     final = extensions.process(final, context: context ?? self.context(attempt: 0))
                 }
                 completed = final
-                action = handle(.completed)
+                // `.completed` and the publication in one lock: the outcome is out at once.
+                action = publish(final, on: queue, completing: true)
             case .publish:
                 publish(completed ?? state.withLock { $0.run!.outcome }, on: queue)
                 return .none
@@ -282,15 +283,16 @@ extension DataRequest {
     /// The attempt's result arrived: it becomes the outcome, plugins see it.
     private func received(_ result: TransportResult, attempt: Int) -> RequestStateMachine.Action {
         let outcome = outcome(of: result, attempt: attempt)
-        let plugins = state.withLock { state in
+        let (plugins, next) = state.withLock { state in
             state.run!.outcome = outcome
-            return state.run!.hasPlugins
+            return (state.run!.hasPlugins, state.machine.handle(.transportFinished))
         }
         if plugins {
+            // What plugins see cannot change the outcome, so the next action is already known.
             let (extensions, context) = state.withLock { ($0.run!.extensions, $0.run!.context) }
             if let context { extensions.didReceive(outcome, context: context) }
         }
-        return handle(.transportFinished)
+        return next
     }
 
     /// Runs the adapters, then plugins' `prepare`, on the request as built.
@@ -365,10 +367,9 @@ extension DataRequest {
             options.resumeOffset = resumeOffset
             options.automaticDecompression = false
         }
-        let token = session.execute(request, options: options) { result in
-            self.state.withLock { $0.token = nil }
-            completion(result)
-        }
+        // The token stays until the request is published: cancelling a finished transfer does
+        // nothing (the transport's contract), so an earlier attempt's token needs no clearing.
+        let token = session.execute(request, options: options, completion: completion)
         let cancelNow = state.withLock { state -> Bool in
             if case .transferring(_, true) = state.machine.state { return true }
             if state.machine.state == .completing || state.machine.state == .finished { return false }

@@ -181,16 +181,24 @@ public final class DataRequest: Sendable {
     /// Records the final outcome and hands it to every waiter (once: the lifecycle publishes once):
     /// at once to those on `queue` (the driver's, when it publishes) or on none, through their
     /// queue to the others.
-    func publish(_ outcome: Outcome, on queue: DispatchQueue? = nil) {
-        let (waiters, progress): ([Waiter], ProgressRelay?) = state.withLock { state in
+    ///
+    /// With `completing`, the lifecycle's `.completed` event is fed in the same lock, and nothing
+    /// is published unless the machine says to (its next action is returned: `.none` after).
+    @discardableResult
+    func publish(
+        _ outcome: Outcome, on queue: DispatchQueue? = nil, completing: Bool = false
+    ) -> RequestStateMachine.Action {
+        let (waiters, progress, published): ([Waiter], ProgressRelay?, Bool) = state.withLock { state in
+            if completing, state.machine.handle(.completed) != .publish { return ([], nil, false) }
             state.outcome = outcome
             state.token = nil
             state.wake = nil
             state.driverTask = nil
             let waiters = state.waiters
             state.waiters = []
-            return (waiters, state.progress)
+            return (waiters, state.progress, true)
         }
+        guard published else { return .none }
         progress?.finish(after: outcome)
         for waiter in waiters {
             if let target = waiter.queue, target !== queue {
@@ -199,5 +207,6 @@ public final class DataRequest: Sendable {
                 waiter.deliver(outcome)
             }
         }
+        return .none
     }
 }
