@@ -81,15 +81,26 @@ final class CachingTransport: Transport {
             var sent = request
             for condition in conditions { sent.headers.update(name: condition.name, value: condition.value) }
             let token = SharedToken()
-            let sentAt = now()
-            token.set(
-                wrapped.execute(sent, options: options) { [self] result in
-                    self.finish(
-                        result, plan: plan, request: request, cacheRequest: cacheRequest, sentAt: sentAt,
-                        options: options, token: token, completion: completion)
-                })
+            send(
+                sent, answering: request, plan: plan, cacheRequest: cacheRequest, options: options, token: token,
+                completion: completion)
             return token
         }
+    }
+
+    /// Sends `sent` (the caller's `request`, maybe with conditions added) to the wrapped transport
+    /// under `token`; its result goes through ``finish(_:plan:request:cacheRequest:sentAt:options:token:completion:)``.
+    private func send(
+        _ sent: HTTPRequest, answering request: HTTPRequest, plan: HTTPCache.Plan, cacheRequest: CacheRequest,
+        options: TransferOptions, token: SharedToken, completion: @escaping @Sendable (TransportResult) -> Void
+    ) {
+        let sentAt = now()
+        token.set(
+            wrapped.execute(sent, options: options) { [self] result in
+                self.finish(
+                    result, plan: plan, request: request, cacheRequest: cacheRequest, sentAt: sentAt,
+                    options: options, token: token, completion: completion)
+            })
     }
 
     private func finish(
@@ -117,13 +128,9 @@ final class CachingTransport: Transport {
                 Self.result(delivered, for: request, outcome: outcome, metrics: result.metrics ?? TransferMetrics()))
         case .refetch:
             let again = HTTPCache.Plan(action: .send(addingHeaders: []), revalidating: nil, storable: plan.storable)
-            let sentAgain = now()
-            token.set(
-                wrapped.execute(request, options: options) { [self] result in
-                    self.finish(
-                        result, plan: again, request: request, cacheRequest: cacheRequest, sentAt: sentAgain,
-                        options: options, token: token, completion: completion)
-                })
+            send(
+                request, answering: request, plan: again, cacheRequest: cacheRequest, options: options, token: token,
+                completion: completion)
         }
     }
 
