@@ -9,13 +9,13 @@ import FoundationNetworking
 final class StubCall: TransportCancellable {
     private let request: HTTPRequest
     private let options: TransferOptions
-    private let completion: @Sendable (TransportResult) -> Void
-    private let finished = Locked(false)
+    /// Called once, then dropped: a caller's token that the completion holds is not kept alive.
+    private let completion: Locked<(@Sendable (TransportResult) -> Void)?>
 
     init(request: HTTPRequest, options: TransferOptions, completion: @escaping @Sendable (TransportResult) -> Void) {
         self.request = request
         self.options = options
-        self.completion = completion
+        self.completion = Locked(completion)
     }
 
     func cancel() {
@@ -34,13 +34,13 @@ final class StubCall: TransportCancellable {
         }
     }
 
-    private var isFinished: Bool { finished.withLock { $0 } }
+    private var isFinished: Bool { completion.withLock { $0 == nil } }
 
     private func finish(_ result: TransportResult) {
-        let first = finished.withLock { done in
-            defer { done = true }
-            return !done
+        let first = completion.withLock { completion in
+            defer { completion = nil }
+            return completion
         }
-        if first { completion(result) }
+        first?(result)
     }
 }

@@ -97,6 +97,7 @@ final class CachingTransport: Transport {
         let sentAt = now()
         token.set(
             wrapped.execute(sent, options: options) { [self] result in
+                token.transferEnded()
                 self.finish(
                     result, plan: plan, request: request, cacheRequest: cacheRequest, sentAt: sentAt,
                     options: options, token: token, completion: completion)
@@ -181,6 +182,12 @@ final class SharedToken: TransportCancellable {
             return state.token
         }
         token?.cancel()
+    }
+
+    /// Forgets the wrapped transfer once it has completed: its completion holds this token, so a
+    /// transport that keeps its completion would otherwise keep both alive.
+    func transferEnded() {
+        state.withLock { $0.token = nil }
     }
 }
 
