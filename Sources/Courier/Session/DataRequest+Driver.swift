@@ -101,7 +101,9 @@ extension DataRequest {
         case .wait:
             break
         case .drive(let first):
-            pump(first, on: queue)
+            // Started on the caller's thread: a handler is not called here, even if the request
+            // completes before any wait (one that could not be built).
+            pump(first, on: queue, runningOnQueue: false)
         }
     }
 
@@ -168,8 +170,10 @@ extension DataRequest {
     }
 
     /// Completion handlers drive: each wait ends with `pump` called again on `queue`.
-    private func pump(_ action: RequestStateMachine.Action, on queue: DispatchQueue) {
-        switch advance(action, on: queue) {
+    ///
+    /// `runningOnQueue` says whether this runs on `queue` (handlers on it are then called at once).
+    private func pump(_ action: RequestStateMachine.Action, on queue: DispatchQueue, runningOnQueue: Bool = true) {
+        switch advance(action, on: runningOnQueue ? queue : nil) {
         case .none:
             break
         case .transfer(let request, let attempt):
@@ -209,7 +213,8 @@ extension DataRequest {
         let executor = queue === session.configuration.callbackQueue ? session.callbackExecutor : QueueExecutor(queue)
         let task = Task.immediate(executorPreference: executor) {
             let next = await work()
-            self.pump(next, on: queue)
+            // Where the task is now depends on whether the user code suspended: not assumed.
+            self.pump(next, on: queue, runningOnQueue: false)
         }
         let cancelNow = state.withLock { state in
             if state.outcome == nil { state.driverTask = task }

@@ -70,4 +70,21 @@ final class RequestDriverTests: XCTestCase {
             XCTAssertEqual(onQueue.withLock { $0 }, [true, true], "validator, then handler, on the handler's queue")
         }
     }
+
+    /// A request that fails before any wait (it could not be built) still calls its handler on
+    /// the handler's queue, not on the thread that added the handler.
+    func testAnInvalidRequestsHandlerRunsOnItsQueue() {
+        let queue = DispatchQueue(label: "courier.tests.driver.invalid")
+        let key = DispatchSpecificKey<Bool>()
+        queue.setSpecific(key: key, value: true)
+        let done = expectation(description: "handler")
+        let onQueue = Locked<Bool?>(nil)
+        Session().request(.url("ftp://example.com/file")).response(queue: queue) { response in
+            onQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) == true }
+            XCTAssertEqual(response.error?.kind, "unsupportedScheme")
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(onQueue.withLock { $0 }, true)
+    }
 }
