@@ -20,6 +20,7 @@ final class RequestStateMachineTests: XCTestCase {
 
     private let events: [(String, Machine.Event)] = [
         ("start", .start),
+        ("invalid", .invalid),
         ("cancel", .cancel(.cancelled)),
         ("adapted", .adapted),
         ("adaptationFailed", .adaptationFailed),
@@ -35,6 +36,8 @@ final class RequestStateMachineTests: XCTestCase {
     private var table: [String: (Machine.Action, State)] {
         [
             "idle/start": (.adapt(attempt: 0), .adapting(attempt: 0)),
+            // A request that could not be built completes with that error, without a transfer.
+            "idle/invalid": (.complete, .completing),
             "idle/cancel": (.finish(.cancelled), .finished),
 
             "adapting/cancel": (.finish(.cancelled), .finished),
@@ -71,7 +74,7 @@ final class RequestStateMachineTests: XCTestCase {
             }
         }
         XCTAssertEqual(rows, states.count * events.count)
-        XCTAssertEqual(rows, 72)
+        XCTAssertEqual(rows, 80)
     }
 
     func testARequestWithoutExtensionsIsTheSameMachineWithStepsSkipped() {
