@@ -14,35 +14,55 @@ import Darwin
 /// `--sanitize=thread` is a real race.
 ///
 /// The API mirrors `Mutex`: `withLock { value in ... }`. The closure must not call `withLock`
-/// on the same lock again (the mutex is not recursive).
-package final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Only touched inside `withLock`, with the mutex held and without re-entry: the mutex already
-    /// makes every access exclusive, so the runtime's dynamic check (about 250 instructions an
-    /// access, some 19 accesses per request) is switched off. Measured: W1 instructions per request
-    /// (callgrind, `Benchmarks/run.sh --quick --callgrind-only`) in docs/performance.md.
-    @exclusivity(unchecked) private var value: Value
+/// on the same lock again (the mutex is not recursive). Copies of a `Locked` share one value and
+/// one mutex, kept together in one allocation (``LockedStorage``).
+package struct Locked<Value>: @unchecked Sendable {
+    @usableFromInline
+    package let storage: LockedStorage<Value>
 
     /// Creates a lock guarding `value`.
     package init(_ value: Value) {
-        self.value = value
-        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed with \(status)")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        storage = LockedStorage.make(value)
     }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
-    @inline(__always)
+    ///
+    /// Inlinable, so that callers in other modules get it specialized for their value and result
+    /// (a generic call costs more than the lock itself on a request's path).
+    @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        try storage.withUnsafeMutablePointers { value, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+}
+
+/// The value (the header) and its mutex (the one element) of a ``Locked``, in one allocation.
+///
+/// The value is reached only through a pointer while the mutex is held, so the runtime's dynamic
+/// exclusivity check has nothing to check: the mutex makes every access exclusive.
+@usableFromInline
+package final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    /// A storage holding `value`, with its mutex initialized.
+    static func make(_ value: Value) -> LockedStorage<Value> {
+        let buffer = create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { mutex in
+                mutex.initialize(to: pthread_mutex_t())
+                let status = pthread_mutex_init(mutex, nil)
+                precondition(status == 0, "pthread_mutex_init failed with \(status)")
+            }
+            return value
+        }
+        return unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+    }
+
+    deinit {
+        // The header (the value) is destroyed by ManagedBuffer; the element is ours.
+        withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_destroy(mutex)
+            _ = mutex.deinitialize(count: 1)
+        }
     }
 }

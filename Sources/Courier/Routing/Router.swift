@@ -134,6 +134,9 @@ extension Router {
     /// The router's parameters, which the compiler makes a ``RequestParamsConvertible`` for every
     /// router that uses the default `asURLRequest()`.
     private func requestParams() throws(CourierError) -> RequestParams {
+        // The common declaration without a dynamic cast (a cast to a protocol costs more than
+        // encoding the parameters).
+        if ParametersType.self == RequestParams.self { return unsafeBitCast(parameters, to: RequestParams.self) }
         guard let parameters = parameters as? any RequestParamsConvertible else {
             throw .invalidRequest(
                 reason: "a Router's parameters of type \(ParametersType.self) are not supported: declare RequestParams")

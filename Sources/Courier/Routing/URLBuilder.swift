@@ -12,6 +12,31 @@ import CourierSync
 enum URLBuilder {
     /// Builds the URL for `base` + `path`, with `extraQuery` (already escaped) appended.
     static func makeURL(base: String, path: String, extraQuery: String? = nil) throws -> URL {
+        let key = Parts(base: base, path: path, extraQuery: extraQuery)
+        if let known = recentlyBuilt.withLock({ $0[key] }) { return known }
+        let url = try buildURL(base: base, path: path, extraQuery: extraQuery)
+        recentlyBuilt.withLock { recent in
+            if recent.count >= recentlyBuiltLimit { recent.removeAll(keepingCapacity: true) }
+            recent[key] = url
+        }
+        return url
+    }
+
+    /// What a URL is built from.
+    private struct Parts: Hashable {
+        let base: String
+        let path: String
+        let extraQuery: String?
+    }
+
+    /// URLs built lately, by what they were built from: an endpoint called again (a poll, a list
+    /// refreshed) skips the joining, escaping and parsing, which cost more than the rest of
+    /// building a request. Bounded: emptied when full. Building is a pure function of the parts,
+    /// so a remembered URL is the one building again would give.
+    private static let recentlyBuilt = Locked<[Parts: URL]>([:])
+    private static let recentlyBuiltLimit = 256
+
+    private static func buildURL(base: String, path: String, extraQuery: String?) throws -> URL {
         let (baseWithoutQuery, baseQuery) = split(try validatedBase(base), at: "?")
         let (pathWithoutFragment, fragment) = split(path, at: "#")
         let (pathPart, pathQuery) = split(pathWithoutFragment, at: "?")
@@ -34,21 +59,10 @@ enum URLBuilder {
         return try parsed(result)
     }
 
-    /// URLs parsed lately, by their text: an endpoint called again (a poll, a list refreshed)
-    /// skips Foundation's parser, which costs more than the rest of building a request. Bounded:
-    /// emptied when full.
-    private static let recentURLs = Locked<[String: URL]>([:])
-    private static let recentURLsLimit = 256
-
     /// `text` as a `URL`; throws ``CourierError/invalidURL`` when Foundation cannot parse it.
     private static func parsed(_ text: String) throws -> URL {
-        if let known = recentURLs.withLock({ $0[text] }) { return known }
         guard let url = URL(string: text) else {
             throw CourierError.invalidURL(text)
-        }
-        recentURLs.withLock { recent in
-            if recent.count >= recentURLsLimit { recent.removeAll(keepingCapacity: true) }
-            recent[text] = url
         }
         return url
     }

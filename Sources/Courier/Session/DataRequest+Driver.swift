@@ -44,7 +44,8 @@ extension DataRequest {
         case backoff(Double)
     }
 
-    /// The driver's working values between two waits, kept under the state lock.
+    /// The driver's working values between two waits, made when the request starts and kept
+    /// under the state lock (read and written in place: see ``State/withRun(_:)``).
     struct Run {
         let extensions: RequestExtensions
         /// The extensions include plugins (read without copying them).
@@ -55,7 +56,24 @@ extension DataRequest {
         var request: HTTPRequest
         /// The same as a `URLRequest`, as the adapters and plugins left it.
         var sent: URLRequest?
-        var outcome: Outcome
+        /// Why the request could not be built, if it could not.
+        let buildFailure: CourierError?
+        /// The latest attempt's outcome (or an adapter's failure); nil before there is one.
+        var outcome: Outcome?
+
+        init(extensions: RequestExtensions, context: RequestContext?, request: HTTPRequest, buildFailure: CourierError?)
+        {
+            self.extensions = extensions
+            hasPlugins = !extensions.plugins.isEmpty
+            self.context = context
+            self.request = request
+            self.buildFailure = buildFailure
+        }
+
+        /// The outcome to complete with: the latest one, else the build failure (or a cancel).
+        var settled: Outcome {
+            outcome ?? Outcome(request: buildFailure == nil ? request : nil, failure: buildFailure ?? .cancelled)
+        }
     }
 
     /// `waiter` is registered unless the request is done (an awaiting driver, which passes none,
@@ -78,14 +96,13 @@ extension DataRequest {
             let extensions = sessionExtensions.appending(
                 plugins: state.own?.plugins ?? [], interceptors: state.own?.interceptors ?? [])
             state.machine = RequestStateMachine(adapts: extensions.adapts, decides: extensions.decides)
-            let outcome = Outcome(request: base, failure: failure ?? .cancelled)
             state.run = Run(
-                extensions: extensions, hasPlugins: !extensions.plugins.isEmpty,
+                extensions: extensions,
                 context: extensions.adapts
                     ? RequestContext(
                         target: state.target, session: session, requestID: session.nextRequestID(), attempt: 0)
                     : nil,
-                request: base ?? HTTPRequest.placeholder, sent: nil, outcome: outcome)
+                request: base ?? HTTPRequest.placeholder, buildFailure: failure)
             return .drive(state.machine.handle(base == nil ? .invalid : .start))
         }
     }
@@ -246,40 +263,40 @@ extension DataRequest {
             case .send(let attempt):
                 // A session shut down or cancelled since the request was made fails the attempt in
                 // `Session.execute`, without reaching the transport.
-                let (request, plugins) = state.withLock { ($0.run!.request, $0.run!.hasPlugins) }
+                let (request, plugins) = state.withLock { $0.withRun { ($0.request, $0.hasPlugins) } }
                 if plugins {
                     let (extensions, context, sent) = state.withLock {
-                        ($0.run!.extensions, $0.run!.context, $0.run!.sent)
+                        $0.withRun { ($0.extensions, $0.context, $0.sent) }
                     }
                     if let context, let sent { extensions.willSend(sent, context: context) }
                 }
                 return .transfer(request, attempt: attempt)
             case .decideRetry(let attempt):
-                let asks = state.withLock { state in
-                    state.run!.sent != nil && !state.run!.extensions.interceptors.isEmpty
+                let asks = state.withLock {
+                    $0.withRun { $0.sent != nil && !$0.extensions.interceptors.isEmpty }
                 }
                 if asks && interruption == nil { return .decide(attempt: attempt) }
                 action = handle(.retryDecided(retryAfter: policyDelay(attempt: attempt)))
             case .wait(let seconds):
                 return .backoff(seconds)
             case .complete:
-                let (outcome, validators, plugins) = state.withLock {
-                    ($0.run!.outcome, $0.validators, $0.run!.hasPlugins)
+                let (outcome, validators, plugins) = state.withLock { state in
+                    (state.withRun { $0.settled }, state.validators, state.withRun { $0.hasPlugins })
                 }
                 var final = validated(outcome, by: validators)
                 if plugins {
-                    let (extensions, context) = state.withLock { ($0.run!.extensions, $0.run!.context) }
+                    let (extensions, context) = state.withLock { $0.withRun { ($0.extensions, $0.context) } }
                     final = extensions.process(final, context: context ?? self.context(attempt: 0))
                 }
                 completed = final
                 // `.completed` and the publication in one lock: the outcome is out at once.
                 action = publish(final, on: queue, completing: true)
             case .publish:
-                publish(completed ?? state.withLock { $0.run!.outcome }, on: queue)
+                publish(completed ?? state.withLock { $0.withRun { $0.settled } }, on: queue)
                 return .none
             case .finish(let error):
                 // An interruption found before an attempt: the session was shut down or cancelled.
-                publish(Outcome(request: state.withLock { $0.run!.request }, failure: error), on: queue)
+                publish(Outcome(request: state.withLock { $0.withRun { $0.request } }, failure: error), on: queue)
                 return .none
             }
         }
@@ -289,12 +306,15 @@ extension DataRequest {
     private func received(_ result: TransportResult, attempt: Int) -> RequestStateMachine.Action {
         let outcome = outcome(of: result, attempt: attempt)
         let (plugins, next) = state.withLock { state in
-            state.run!.outcome = outcome
-            return (state.run!.hasPlugins, state.machine.handle(.transportFinished))
+            let plugins = state.withRun { run in
+                run.outcome = outcome
+                return run.hasPlugins
+            }
+            return (plugins, state.machine.handle(.transportFinished))
         }
         if plugins {
             // What plugins see cannot change the outcome, so the next action is already known.
-            let (extensions, context) = state.withLock { ($0.run!.extensions, $0.run!.context) }
+            let (extensions, context) = state.withLock { $0.withRun { ($0.extensions, $0.context) } }
             if let context { extensions.didReceive(outcome, context: context) }
         }
         return next
@@ -303,19 +323,23 @@ extension DataRequest {
     /// Runs the adapters, then plugins' `prepare`, on the request as built.
     private func adapt(attempt: Int) async -> RequestStateMachine.Action {
         let (extensions, context) = state.withLock { state in
-            state.run!.context?.attempt = attempt
-            return (state.run!.extensions, state.run!.context)
+            state.withRun { run in
+                run.context?.attempt = attempt
+                return (run.extensions, run.context)
+            }
         }
         guard case .success(let base) = built, let context else { return handle(.adaptationFailed) }
         do throws(CourierError) {
             let (request, sent) = try await extensions.prepare(base, context: context)
             state.withLock { state in
-                state.run!.request = request
-                state.run!.sent = sent
+                state.withRun { run in
+                    run.request = request
+                    run.sent = sent
+                }
             }
             return handle(.adapted)
         } catch {
-            state.withLock { $0.run!.outcome = Outcome(request: base, failure: error) }
+            state.withLock { $0.withRun { $0.outcome = Outcome(request: base, failure: error) } }
             return handle(.adaptationFailed)
         }
     }
@@ -323,7 +347,7 @@ extension DataRequest {
     /// Asks the interceptors, then the retry policy, whether to retry the attempt.
     private func decide(attempt: Int) async -> RequestStateMachine.Action {
         let (extensions, context, sent, outcome) = state.withLock { state in
-            (state.run!.extensions, state.run!.context, state.run!.sent, state.run!.outcome)
+            state.withRun { ($0.extensions, $0.context, $0.sent, $0.settled) }
         }
         guard let context, let sent else { return handle(.retryDecided(retryAfter: policyDelay(attempt: attempt))) }
         let delay: Double?
@@ -333,7 +357,7 @@ extension DataRequest {
         case .fail(let error):
             var failed = outcome
             failed.fail(error)
-            state.withLock { $0.run!.outcome = failed }
+            state.withLock { $0.withRun { $0.outcome = failed } }
             delay = nil
         case .retry(let after):
             delay = after
@@ -347,11 +371,21 @@ extension DataRequest {
         guard interruption == nil else { return nil }
         let now = session.configuration.clock.now
         return state.withLock { state in
-            state.run!.extensions.retryPolicy.retryDelay(
-                afterAttempt: attempt, method: state.run!.request.method.rawValue,
-                statusCode: state.run!.outcome.error == nil ? state.run!.outcome.statusCode : nil,
-                error: state.run!.outcome.error,
-                retryAfter: state.run!.outcome.responseHead?.value(forHeader: "Retry-After"), now: now)
+            state.withRun { run in
+                let outcome = run.settled
+                return run.extensions.retryPolicy.retryDelay(
+                    afterAttempt: attempt, method: run.request.method.rawValue,
+                    statusCode: outcome.error == nil ? outcome.statusCode : nil, error: outcome.error,
+                    retryAfter: outcome.responseHead?.value(forHeader: "Retry-After"), now: now)
+            }
         }
+    }
+}
+
+extension DataRequest.State {
+    /// Runs `body` on the driver's working values (made when the request started) in place:
+    /// reading `run!` would copy them all (extensions, context, request, outcome) for each field.
+    mutating func withRun<Result>(_ body: (inout DataRequest.Run) -> Result) -> Result {
+        body(&run!)
     }
 }
