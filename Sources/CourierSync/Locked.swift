@@ -29,7 +29,7 @@ package struct Locked<Value>: @unchecked Sendable {
     ///
     /// Inlinable, so that callers in other modules get it specialized for their value and result
     /// (a generic call costs more than the lock itself on a request's path).
-    @inlinable
+    @inlinable @inline(__always)
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)

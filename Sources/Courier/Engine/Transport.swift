@@ -37,7 +37,7 @@ public struct TransferOptions: Sendable {
     /// backpressure, instead of being collected in memory.
     package var responseStream: ResponseStreamBuffer? { didSet { cachedProfile = nil } }
     /// The value the request was built from (a ``Router`` case, a URL...), when the request
-    /// came from ``Session/request(_:)``; stubs read a router's `sampleData` from it.
+    /// came from `Session.request(_:)`; stubs read a router's `sampleData` from it.
     public var target: (any URLRequestConvertible)?
     /// The session's ``Session/cancelAll()`` epoch when the request was made: the engine cancels
     /// the transfer if a later `cancelAll()` reached it first.

@@ -144,8 +144,8 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     }
 
     private func index(ofName name: String) -> Int? {
-        let wanted = name.lowercased()
-        return storage.firstIndex { $0.name.lowercased() == wanted }
+        // Field names are ASCII tokens: compared without lowercasing copies.
+        storage.firstIndex { $0.name.caseInsensitiveEquals(name) }
     }
 }
 

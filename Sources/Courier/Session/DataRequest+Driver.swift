@@ -280,8 +280,10 @@ extension DataRequest {
             case .wait(let seconds):
                 return .backoff(seconds)
             case .complete:
+                // Taken out of the working values (nothing reads them after this), not copied.
                 let (outcome, validators, plugins) = state.withLock { state in
-                    (state.withRun { $0.settled }, state.validators, state.withRun { $0.hasPlugins })
+                    let (outcome, plugins) = state.withRun { ($0.outcome.take() ?? $0.settled, $0.hasPlugins) }
+                    return (outcome, state.validators, plugins)
                 }
                 var final = validated(outcome, by: validators)
                 if plugins {
@@ -303,18 +305,21 @@ extension DataRequest {
     }
 
     /// The attempt's result arrived: it becomes the outcome, plugins see it.
-    private func received(_ result: TransportResult, attempt: Int) -> RequestStateMachine.Action {
-        let outcome = outcome(of: result, attempt: attempt)
+    private func received(_ result: consuming TransportResult, attempt: Int) -> RequestStateMachine.Action {
+        // Moved into the working values, not copied: an outcome is large.
+        var outcome: Outcome? = outcome(of: result, attempt: attempt)
         let (plugins, next) = state.withLock { state in
             let plugins = state.withRun { run in
-                run.outcome = outcome
+                run.outcome = outcome.take()
                 return run.hasPlugins
             }
             return (plugins, state.machine.handle(.transportFinished))
         }
         if plugins {
             // What plugins see cannot change the outcome, so the next action is already known.
-            let (extensions, context) = state.withLock { $0.withRun { ($0.extensions, $0.context) } }
+            let (extensions, context, outcome) = state.withLock {
+                $0.withRun { ($0.extensions, $0.context, $0.settled) }
+            }
             if let context { extensions.didReceive(outcome, context: context) }
         }
         return next

@@ -75,7 +75,7 @@ extension DataRequest {
     }
 
     /// What a transfer delivered, as the outcome of attempt number `attempt` (0 for the first).
-    func outcome(of result: TransportResult, attempt: Int) -> Outcome {
+    func outcome(of result: consuming TransportResult, attempt: Int) -> Outcome {
         var metrics = result.metrics
         metrics?.retryCount = attempt
         var outcome = Outcome(

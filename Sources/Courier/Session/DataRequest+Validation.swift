@@ -15,12 +15,16 @@ extension DataRequest {
 
     /// A validation step: a built-in check or a custom closure.
     enum Validator: Sendable {
+        /// ``validate()``: a 2xx status (no closure to allocate on every request).
+        case successStatus
         case statusCode(@Sendable (Int) -> Bool)
         case contentType([String])
         case custom(Validation)
 
         func check(_ outcome: Outcome, head: ResponseHead) -> CourierError? {
             switch self {
+            case .successStatus:
+                return (200..<300).contains(head.statusCode) ? nil : .unacceptableStatusCode(head.statusCode)
             case .statusCode(let accepts):
                 return accepts(head.statusCode) ? nil : .unacceptableStatusCode(head.statusCode)
             case .contentType(let acceptable):
@@ -51,8 +55,8 @@ extension DataRequest {
         }
     }
 
-    /// Adds a validation run when the response arrives, before any handler sees it. It runs on
-    /// a global queue, never on the engine thread.
+    /// Adds a validation run when the response arrives, before any handler sees it. It runs in
+    /// the awaiting task or on the completion handler's queue, never on the engine thread.
     @discardableResult
     public func validate(_ validation: @escaping Validation) -> Self {
         addValidator(.custom(validation))
@@ -77,11 +81,12 @@ extension DataRequest {
     /// Accepts only 2xx status codes.
     @discardableResult
     public func validate() -> Self {
-        validate(statusCode: 200..<300)
+        addValidator(.successStatus)
+        return self
     }
 
     /// `outcome` with the first validation failure as its error.
-    func validated(_ outcome: Outcome, by validators: [Validator]) -> Outcome {
+    func validated(_ outcome: Outcome, by validators: SmallList<Validator>) -> Outcome {
         guard !validators.isEmpty, outcome.error == nil, let head = outcome.responseHead else { return outcome }
         var outcome = outcome
         for validator in validators {

@@ -37,8 +37,8 @@ public final class DataRequest: Sendable {
         var machine = RequestStateMachine(adapts: false, decides: false)
         /// The published outcome, once there is one.
         var outcome: Outcome?
-        var validators: [Validator] = []
-        var waiters: [Waiter] = []
+        var validators = SmallList<Validator>()
+        var waiters = SmallList<Waiter>()
         /// Stops the attempt the transport runs.
         var token: (any TransportCancellable)?
         /// Ends the driver's backoff wait early (a cancel finished the request).
@@ -188,14 +188,14 @@ public final class DataRequest: Sendable {
     func publish(
         _ outcome: Outcome, on queue: DispatchQueue? = nil, completing: Bool = false
     ) -> RequestStateMachine.Action {
-        let (waiters, progress, published): ([Waiter], ProgressRelay?, Bool) = state.withLock { state in
-            if completing, state.machine.handle(.completed) != .publish { return ([], nil, false) }
+        let (waiters, progress, published): (SmallList<Waiter>, ProgressRelay?, Bool) = state.withLock { state in
+            if completing, state.machine.handle(.completed) != .publish { return (SmallList(), nil, false) }
             state.outcome = outcome
             state.token = nil
             state.wake = nil
             state.driverTask = nil
             let waiters = state.waiters
-            state.waiters = []
+            state.waiters = SmallList()
             return (waiters, state.progress, true)
         }
         guard published else { return .none }

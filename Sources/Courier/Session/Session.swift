@@ -164,9 +164,18 @@ public final class Session: Sendable {
     /// Prepares a request. It starts when the first response handler is added (or an async
     /// accessor is awaited), so `validate()` calls made before that apply.
     ///
-    /// Building the `URLRequest` happens here; if it throws, the request completes with that error.
+    /// The request is built and validated here; if that fails, the request completes with the
+    /// error.
     public func request(_ convertible: any URLRequestConvertible) -> DataRequest {
         makeRequest(convertible, destination: nil)
+    }
+
+    /// Prepares the request of a ``Router`` case: the same as `request(_:)` with any
+    /// ``URLRequestConvertible``, chosen by the compiler for a router, whose request is then built
+    /// directly (without a dynamic cast to find out that it is a router, which costs more than
+    /// building it).
+    public func request<R: Router>(_ router: R) -> DataRequest {
+        DataRequest(session: self, target: router, request: build(router: router), destination: nil)
     }
 
     private func makeRequest(_ convertible: any URLRequestConvertible, destination: URL?) -> DataRequest {
@@ -181,7 +190,7 @@ public final class Session: Sendable {
     /// — unless the download can be continued: then the partial file stays and
     /// `response.resumeData` says how (see ``download(_:resumingWith:)``).
     /// `security.maxDownloadSize` (8 GiB by default) applies to the bytes written. Validation and status handling are as for
-    /// ``request(_:)``; the in-memory `data` of the response stays empty.
+    /// `request(_:)`; the in-memory `data` of the response stays empty.
     public func download(_ convertible: any URLRequestConvertible, to destination: URL) -> DataRequest {
         guard destination.isFileURL else {
             return DataRequest(

@@ -125,10 +125,19 @@ extension Session {
     /// Builds the request of `convertible` once, at the edge: a ``Router`` directly, anything else
     /// through its `URLRequest`, validated; with the session's default headers. Any thrown error
     /// becomes a ``CourierError``.
+    func build<R: Router>(router: R) -> Result<HTTPRequest, CourierError> {
+        if let error = defaultHeadersError { return .failure(error) }
+        do throws(CourierError) {
+            return .success(prepared(try router.makeRequest()))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     func build(_ convertible: any URLRequestConvertible) -> Result<HTTPRequest, CourierError> {
         if let error = defaultHeadersError { return .failure(error) }
         do throws(CourierError) {
-            if let router = convertible as? any Router { return .success(prepared(try router.makeRequest())) }
+            if let router = convertible as? any Router { return build(router: router) }
             let urlRequest: URLRequest
             do {
                 urlRequest = try convertible.asURLRequest()

@@ -100,4 +100,13 @@ final class ResponseHeadParserTests: XCTestCase {
         XCTAssertNil(parser.violation)
         XCTAssertTrue(bytes.withUnsafeBytes { parser.consume($0) })
     }
+
+    func testFieldNameBytesAreExactlyTheTokenCharactersOfRFC9110() {
+        // tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~"
+        //         / DIGIT / ALPHA
+        let tchars = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        for byte in UInt8.min...UInt8.max {
+            XCTAssertEqual(HTTPToken.isTokenByte(byte), tchars.contains(byte), "byte \(byte)")
+        }
+    }
 }
