@@ -27,7 +27,7 @@ extension CurlTransfer {
         if !hasSessionOptions { configureSessionOptions(easy, share: share) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         set(easy, CURLOPT_PRIVATE, pointer: context)
-        set(easy, CURLOPT_ERRORBUFFER, pointer: errorBuffer)
+        if let buffer = errorBuffer { set(easy, CURLOPT_ERRORBUFFER, pointer: buffer) }
         set(easy, CURLOPT_WRITEDATA, pointer: context)
         set(easy, CURLOPT_HEADERDATA, pointer: context)
         guard set(easy, CURLOPT_URL, url.absoluteString) == CURLE_OK else {

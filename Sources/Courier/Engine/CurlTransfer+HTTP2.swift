@@ -57,7 +57,7 @@ extension CurlTransfer {
 
     func http2Facts(code: CURLcode, easy: UnsafeMutableRawPointer) -> HTTP2FailureFacts {
         var facts = HTTP2FailureFacts(code: code)
-        facts.message = String(cString: errorBuffer)
+        facts.message = libcurlErrorMessage
         facts.libcurlExplained = !facts.message.isEmpty
         facts.isHTTP2 = metrics?.httpVersion == .http2
         facts.multiplexed = multiplexOrigin != nil

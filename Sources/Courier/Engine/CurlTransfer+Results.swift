@@ -30,7 +30,7 @@ extension CurlTransfer {
     }
 
     private func errorMessage(_ code: CURLcode) -> String {
-        let detail = String(cString: errorBuffer)
+        let detail = libcurlErrorMessage
         if !detail.isEmpty { return detail }
         return String(cString: curl_easy_strerror(code))
     }

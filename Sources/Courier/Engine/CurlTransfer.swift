@@ -39,7 +39,6 @@ final class CurlTransfer: DeadlineQueueElement {
     /// The header lines libcurl sends for this hop (shared with other transfers, see HeaderListCache).
     var headerList: CurlHeaderList?
     var bodyBuffer: UnsafeMutableRawPointer?
-    let errorBuffer: UnsafeMutablePointer<CChar>
     var body = Data()
     /// The response head as it arrives, cleaned and checked.
     var headParser = ResponseHeadParser()
@@ -94,12 +93,9 @@ final class CurlTransfer: DeadlineQueueElement {
         self.reports = reports
         self.loopThread = loopThread
         multiplexOrigin = Self.multiplexOrigin(of: submission.request, options: submission.options)
-        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
     deinit {
-        errorBuffer.deallocate()
         bodyBuffer?.deallocate()
     }
 
@@ -108,6 +104,15 @@ final class CurlTransfer: DeadlineQueueElement {
 
     /// The easy handle's pointer while the transfer holds one.
     var easyPointer: UnsafeMutableRawPointer? { easy?.pointer }
+
+    /// The error buffer of the easy handle, while the transfer holds one.
+    var errorBuffer: UnsafeMutablePointer<CChar>? { easy?.errorBuffer }
+
+    /// libcurl's error message for this hop: empty when it gave none (or the handle is gone).
+    var libcurlErrorMessage: String {
+        guard let buffer = easy?.errorBuffer else { return "" }
+        return String(cString: buffer)
+    }
 
     /// Debug builds: traps unless called on the loop thread (libcurl's callbacks check on entry).
     @inline(__always)
@@ -139,7 +144,7 @@ final class CurlTransfer: DeadlineQueueElement {
         let now = ContinuousClock.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
-        errorBuffer[0] = 0
+        easy?.errorBuffer[0] = 0
         return configure(pointer, share: share, hasSessionOptions: hasSessionOptions, headerLists: &headerLists)
     }
 

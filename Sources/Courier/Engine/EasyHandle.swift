@@ -7,6 +7,10 @@ import CCurlShim
 /// takes it over with ``release()``. Loop thread only.
 struct EasyHandle: ~Copyable {
     let pointer: UnsafeMutableRawPointer
+    /// libcurl's error message for the handle's latest transfer (`CURLOPT_ERRORBUFFER`, which
+    /// libcurl empties when a transfer starts). It lives as long as the handle: a pooled handle
+    /// keeps its buffer, so a request allocates none.
+    let errorBuffer: UnsafeMutablePointer<CChar>
     /// The profile whose session options are set on the handle; nil for a fresh or reset one.
     var profile: HandleProfile?
     /// Cleared when the pool takes the handle over.
@@ -16,22 +20,36 @@ struct EasyHandle: ~Copyable {
     init?() {
         guard let pointer = curl_easy_init() else { return nil }
         self.pointer = pointer
+        errorBuffer = Self.makeErrorBuffer()
     }
 
     /// Takes over a handle the pool owned.
-    fileprivate init(adopting pointer: UnsafeMutableRawPointer, profile: HandleProfile?) {
-        self.pointer = pointer
-        self.profile = profile
+    fileprivate init(adopting pooled: EasyHandlePool.Pooled) {
+        pointer = pooled.pointer
+        errorBuffer = pooled.errorBuffer
+        profile = pooled.profile
     }
 
-    /// Gives up ownership without freeing: the caller owns the pointer now.
-    fileprivate consuming func release() -> UnsafeMutableRawPointer {
+    /// Gives up ownership without freeing: the caller owns the pointer and the buffer now.
+    fileprivate consuming func release() -> EasyHandlePool.Pooled {
         owns = false
-        return pointer
+        return EasyHandlePool.Pooled(pointer: pointer, errorBuffer: errorBuffer, profile: profile)
     }
 
     deinit {
-        if owns { curl_easy_cleanup(pointer) }
+        if owns { Self.free(pointer, errorBuffer) }
+    }
+
+    private static func makeErrorBuffer() -> UnsafeMutablePointer<CChar> {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        return buffer
+    }
+
+    /// Frees a handle and its error buffer.
+    fileprivate static func free(_ pointer: UnsafeMutableRawPointer, _ errorBuffer: UnsafeMutablePointer<CChar>) {
+        curl_easy_cleanup(pointer)
+        errorBuffer.deallocate()
     }
 }
 
@@ -39,7 +57,14 @@ struct EasyHandle: ~Copyable {
 /// and ones that kept the session options of their profile. It owns the handles it holds and
 /// frees them when drained or dropped. Loop thread only.
 struct EasyHandlePool: ~Copyable {
-    private var handles: [(pointer: UnsafeMutableRawPointer, profile: HandleProfile?)] = []
+    /// A handle the pool holds: its pointer, its error buffer, its profile.
+    fileprivate struct Pooled {
+        let pointer: UnsafeMutableRawPointer
+        let errorBuffer: UnsafeMutablePointer<CChar>
+        let profile: HandleProfile?
+    }
+
+    private var handles: [Pooled] = []
     private let capacity: Int
 
     init(capacity: Int) {
@@ -48,7 +73,7 @@ struct EasyHandlePool: ~Copyable {
     }
 
     deinit {
-        for handle in handles { curl_easy_cleanup(handle.pointer) }
+        for handle in handles { EasyHandle.free(handle.pointer, handle.errorBuffer) }
     }
 
     var isEmpty: Bool { handles.isEmpty }
@@ -63,20 +88,19 @@ struct EasyHandlePool: ~Copyable {
             ? handles.count - 1
             : handles.lastIndex { $0.profile?.matches(profile) ?? true } ?? handles.count - 1
         let pooled = handles.remove(at: index)
-        return EasyHandle(adopting: pooled.pointer, profile: pooled.profile)
+        return EasyHandle(adopting: pooled)
     }
 
     /// Takes `handle` over (with its profile: nil when the caller reset it), or frees it when
     /// the pool is full.
     mutating func put(_ handle: consuming EasyHandle) {
         guard handles.count < capacity else { return }
-        let profile = handle.profile
-        handles.append((handle.release(), profile))
+        handles.append(handle.release())
     }
 
     /// Frees every pooled handle.
     mutating func drain() {
-        for handle in handles { curl_easy_cleanup(handle.pointer) }
+        for handle in handles { EasyHandle.free(handle.pointer, handle.errorBuffer) }
         handles.removeAll()
     }
 }
