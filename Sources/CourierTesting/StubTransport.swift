@@ -12,9 +12,9 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let stubs = StubTransport()                          // routers' sampleData by default
-/// stubs.on(.post("/auth/signin"), reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#,
-///                                              statusCode: 409))
-/// stubs.on(.get("/me"), reply: .empty(statusCode: 401), .json(me))   // a sequence: 401, then 200
+/// stubs.on(.request(.post, "/auth/signin"),
+///          reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#, statusCode: 409))
+/// stubs.on(.request(.get, "/me"), reply: .empty(statusCode: 401), .json(me))   // a sequence: 401, then 200
 /// let session = Session(transport: stubs)
 /// ...
 /// XCTAssertEqual(stubs.requests.map(\.path), ["/auth/signin", "/me", "/me"])
@@ -97,11 +97,6 @@ public final class StubTransport: Transport {
     /// Answers requests matching `matcher` with `responses` in order, then repeats the last.
     public func on(_ matcher: RequestMatcher, replies responses: [StubResponse]) {
         state.withLock { $0.rules.append(Rule(matcher: matcher, responses: responses)) }
-    }
-
-    /// Answers requests equal to what `router` builds (method, URL, body), like ``on(_:reply:_:)``.
-    public func on(_ router: some Router, reply first: StubResponse, _ rest: StubResponse...) {
-        on(.router(router), replies: [first] + rest)
     }
 
     /// Forgets every stub registered with `on(...)` (recorded requests are kept).
