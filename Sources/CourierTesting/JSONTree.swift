@@ -7,7 +7,7 @@ import Foundation
 /// ```
 /// Whole numbers decode as ``integer(_:)``, others as ``number(_:)``; the two compare equal when
 /// they hold the same value. Encoding writes object keys sorted, so output is deterministic.
-public enum JSONTree: Sendable, Hashable, Codable, CustomStringConvertible,
+public enum JSONTree: Sendable, Equatable, Codable, CustomStringConvertible,
     ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
@@ -103,18 +103,6 @@ public enum JSONTree: Sendable, Hashable, Codable, CustomStringConvertible,
         default:
             guard let a = lhs.numericValue, let b = rhs.numericValue else { return false }
             return a == b
-        }
-    }
-
-    /// Hashes consistently with ``==(_:_:)``.
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .null: hasher.combine(0)
-        case .bool(let bool): hasher.combine(bool)
-        case .integer, .number: hasher.combine(numericValue)
-        case .string(let string): hasher.combine(string)
-        case .array(let array): hasher.combine(array)
-        case .object(let object): hasher.combine(object)
         }
     }
 

@@ -25,8 +25,8 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The session's secret-header policy, used by ``description``.
     package let security: SecurityPolicy
 
-    /// Records `request`; transports of your own can use it too.
-    public init(
+    /// Records `request`.
+    package init(
         _ request: HTTPRequest, target: (any URLRequestConvertible)? = nil, index: Int = 0,
         security: SecurityPolicy = SecurityPolicy()
     ) {

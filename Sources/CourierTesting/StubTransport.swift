@@ -72,16 +72,17 @@ public final class StubTransport: Transport {
     /// Creates a stub transport.
     /// - Parameters:
     ///   - behavior: when answers come; a response's own ``StubResponse/behavior`` wins.
-    ///   - clock: what `.delayed` answers wait on; a ``TestClock`` makes the wait virtual (pass
-    ///     the same clock to `Session.Configuration.clock` to drive retry backoff too).
+    ///   - clock: what `.delayed` answers wait on: the wall clock when nil; a ``TestClock`` makes
+    ///     the wait virtual (pass the same clock to `Session.Configuration.clock` to drive retry
+    ///     backoff too).
     ///   - sampleData: whether routers' sample responses answer requests no stub matched.
     ///   - fallback: asked before sample data for requests no stub matched; return nil to pass.
     public init(
-        behavior: StubBehavior = .immediate, clock: any CourierClock = SystemClock(), sampleData: Bool = true,
+        behavior: StubBehavior = .immediate, clock: (any CourierClock)? = nil, sampleData: Bool = true,
         fallback: (@Sendable (RecordedRequest) -> StubResponse?)? = nil
     ) {
         self.behavior = behavior
-        self.clock = clock
+        self.clock = clock ?? SystemClock()
         self.answersWithSampleData = sampleData
         self.fallback = fallback
     }

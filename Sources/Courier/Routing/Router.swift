@@ -144,7 +144,7 @@ extension Router {
         return parameters
     }
     /// The URL this router's request goes to, query parameters included.
-    public func resolvedURL() throws -> URL {
+    package func resolvedURL() throws -> URL {
         let encoded = try requestParams().encoded(for: method)
         return try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
     }

@@ -23,7 +23,7 @@ extension Session {
         /// Interceptors every request runs through, in this order, before a request's own (see
         /// ``RequestInterceptor``). Default: none.
         public var interceptors: [any RequestInterceptor] = []
-        /// The time source for retry backoff and `Retry-After` dates. Default: ``SystemClock``.
+        /// The time source for retry backoff and `Retry-After` dates. Default: the wall clock.
         public var clock: any CourierClock = SystemClock()
         /// The security rules: which headers are secrets (dropped when a redirect changes scheme,
         /// host or port, redacted in cURL descriptions and logs), whether `https` → `http`
