@@ -160,13 +160,15 @@ extension Session {
     /// A client certificate (PEM) and its private key.
     public struct ClientCertificate: Sendable, Equatable {
         /// Path of the PEM certificate.
-        public var certificateFile: String
+        package var certificateFile: String
         /// Path of the PEM private key, if not inside the certificate file.
-        public var privateKeyFile: String?
+        package var privateKeyFile: String?
         /// The key's pass phrase, if it has one.
-        public var password: String?
+        package var password: String?
 
-        /// Creates a client certificate reference.
+        /// Creates a client certificate reference: the PEM certificate at `certificateFile`, the
+        /// PEM private key at `privateKeyFile` when it is not inside the certificate file, and
+        /// the key's pass phrase `password` when it has one.
         public init(certificateFile: String, privateKeyFile: String? = nil, password: String? = nil) {
             self.certificateFile = certificateFile
             self.privateKeyFile = privateKeyFile

@@ -33,7 +33,7 @@ public final class DataStreamRequest: Sendable {
     @usableFromInline static let defaultMaximumLineLength = 1 << 20
 
     /// The session that made this request.
-    public let session: Session
+    package let session: Session
     /// The most body bytes held between the network and the reader. At least 64 KiB. libcurl
     /// holds up to its receive buffer more (16 KiB, or `receiveBufferSize`).
     package let bufferSize: Int
