@@ -61,7 +61,8 @@ extension DataRequest {
     /// an error.
     @discardableResult
     public func validate(
-        _ validation: @escaping @Sendable (_ request: HTTPRequest?, _ head: HTTPResponseHead, _ data: Data?)
+        _ validation:
+            @escaping @Sendable (_ request: HTTPRequest?, _ head: HTTPResponseHead, _ data: Data?)
             -> Result<Void, CourierError>
     ) -> Self {
         addValidator(.custom(validation))

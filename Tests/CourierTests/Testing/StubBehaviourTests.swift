@@ -37,8 +37,12 @@ final class StubBehaviourTests: XCTestCase {
     func testDelayedStubsAnswerInDueOrder() async throws {
         let clock = TestClock(mode: .manual)
         let stubs = StubTransport(clock: clock)
-        stubs.on(.request(.get, "/v1/profiles/1"), reply: StubResponse.json(Profile(name: "slow")).with(.delayed(seconds: 3)))
-        stubs.on(.request(.get, "/v1/profiles/2"), reply: StubResponse.json(Profile(name: "fast")).with(.delayed(seconds: 1)))
+        stubs.on(
+            .request(.get, "/v1/profiles/1"), reply: StubResponse.json(Profile(name: "slow")).with(.delayed(seconds: 3))
+        )
+        stubs.on(
+            .request(.get, "/v1/profiles/2"), reply: StubResponse.json(Profile(name: "fast")).with(.delayed(seconds: 1))
+        )
         let session = Session(transport: stubs)
         let order = Locked<[String]>([])
         let slow = Task {

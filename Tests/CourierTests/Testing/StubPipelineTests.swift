@@ -19,7 +19,8 @@ final class StubPipelineTests: XCTestCase {
         configuration.retryPolicy = RetryPolicy(maxRetries: 2, baseDelay: 0.001, maxDelay: 0.01)
         let stubs = StubTransport()
         stubs.on(
-            .request(.get, "/v1/me"), reply: .empty(statusCode: 503), .failure(.timedOut(.connect)), .json(Profile(name: "Ada")))
+            .request(.get, "/v1/me"), reply: .empty(statusCode: 503), .failure(.timedOut(.connect)),
+            .json(Profile(name: "Ada")))
         let response = await Session(configuration: configuration, transport: stubs)
             .request(ProfileAPI.me).validate().decodableResponse(of: Profile.self)
         XCTAssertEqual(try response.result.get(), Profile(name: "Ada"))

@@ -60,7 +60,9 @@ final class StubTransportTests: XCTestCase {
         stubs.on(.request(.get, "/v1/search").query("page", "2"), reply: .text("page two"))
         stubs.on(.request(.get, "/v1/search").query("q", "cats").query("page", "1"), reply: .text("cats"))
         stubs.on(.request(.put, "/v1/profiles/1").jsonBody(["name": "Ada"]), reply: .text("renamed Ada"))
-        stubs.on(.request(.put, "/v1/profiles/1").jsonBody(Profile.self) { $0.name.hasPrefix("G") }, reply: .text("a G name"))
+        stubs.on(
+            .request(.put, "/v1/profiles/1").jsonBody(Profile.self) { $0.name.hasPrefix("G") }, reply: .text("a G name")
+        )
         stubs.on(.request(.put, "/v1/profiles/1").body("an empty body") { $0.isEmpty }, reply: .text("empty"))
         stubs.on(.method(.delete).header("X-Confirm", "yes"), reply: .empty())
         let session = Session(transport: stubs)

@@ -83,7 +83,8 @@ final class TestingGuideTests: XCTestCase {
         stubs.on(.target(ProfileAPI.self) { if case .search = $0 { true } else { false } }, reply: .json([Item(id: 1)]))
         stubs.on(.request(.get, "/search").query("page", "2"), reply: .json([Item(id: 2)]))
         stubs.on(.request(.put, "/me").header("If-Match").jsonBody(["name": "Lin"]), reply: .empty(statusCode: 204))
-        stubs.on(.request(.post, "/upload").body("a large body") { $0.count > 1_000_000 }, reply: .empty(statusCode: 413))
+        stubs.on(
+            .request(.post, "/upload").body("a large body") { $0.count > 1_000_000 }, reply: .empty(statusCode: 413))
 
         guard case .requestErr(let taken) = await service.rename(to: "Grace") else { return XCTFail("expected 409") }
         XCTAssertEqual(taken.statusCode, 409)
