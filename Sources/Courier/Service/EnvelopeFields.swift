@@ -35,11 +35,6 @@ public struct EnvelopeFields<Payload> {
         self.payloadKey = payloadKey
     }
 
-    /// Reads the fields of a decoded envelope (its ``ResponseEnvelope/envelopeFields``).
-    public init<Envelope: ResponseEnvelope>(_ envelope: Envelope) where Envelope.Payload == Payload {
-        self = envelope.envelopeFields
-    }
-
     /// The application code as a number, when it is one (`"2001"` → `2001`); nil for codes such
     /// as `"COMMON200"`. `appCode` always has the code as sent.
     package var code: Int? { appCode.flatMap { Int($0) } }
