@@ -6,8 +6,9 @@ import Foundation
 /// XCTAssertEqual(stubs.requests.last?.json, ["email": "ada@example.com", "remember": true])
 /// ```
 /// Whole numbers decode as ``integer(_:)``, others as ``number(_:)``; the two compare equal when
-/// they hold the same value. Encoding writes object keys sorted, so output is deterministic.
-public enum JSONTree: Sendable, Hashable, Codable, CustomStringConvertible,
+/// they hold the same value. Encoding writes object keys sorted, so output is deterministic. It is
+/// `Codable`: `try JSONDecoder().decode(JSONTree.self, from: data)` reads any JSON document.
+public enum JSONTree: Sendable, Equatable, Codable, CustomStringConvertible,
     ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
@@ -28,13 +29,13 @@ public enum JSONTree: Sendable, Hashable, Codable, CustomStringConvertible,
     case object([String: JSONTree])
 
     /// Parses `data` as JSON; nil when it is not JSON.
-    public init?(data: Data) {
+    package init?(data: Data) {
         guard let value = try? JSONDecoder().decode(JSONTree.self, from: data) else { return nil }
         self = value
     }
 
     /// Compact JSON with sorted keys.
-    public var data: Data {
+    package var data: Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)) ?? Data("null".utf8)
@@ -103,18 +104,6 @@ public enum JSONTree: Sendable, Hashable, Codable, CustomStringConvertible,
         default:
             guard let a = lhs.numericValue, let b = rhs.numericValue else { return false }
             return a == b
-        }
-    }
-
-    /// Hashes consistently with ``==(_:_:)``.
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .null: hasher.combine(0)
-        case .bool(let bool): hasher.combine(bool)
-        case .integer, .number: hasher.combine(numericValue)
-        case .string(let string): hasher.combine(string)
-        case .array(let array): hasher.combine(array)
-        case .object(let object): hasher.combine(object)
         }
     }
 

@@ -15,7 +15,7 @@ import FoundationNetworking
 /// ```swift
 /// XCTAssertEqual(PluginHook.implemented(by: Stopwatch()), [.willSend, .process])
 /// ```
-public enum PluginHook: String, CaseIterable, Sendable {
+public enum PluginHook: CaseIterable, Sendable {
     /// `Plugin.isEnabled`.
     case isEnabled
     /// `Plugin.prepare(_:context:)`.
@@ -48,6 +48,6 @@ public enum PluginHook: String, CaseIterable, Sendable {
             _ = try? plugin.process(response, context: context)
         }
         let defaults = recorder.defaultsThatRan
-        return Set(allCases.filter { !defaults.contains($0.rawValue) })
+        return Set(allCases.filter { !defaults.contains(String(describing: $0)) })
     }
 }

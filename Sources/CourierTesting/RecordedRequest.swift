@@ -25,8 +25,8 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The session's secret-header policy, used by ``description``.
     package let security: SecurityPolicy
 
-    /// Records `request`; transports of your own can use it too.
-    public init(
+    /// Records `request`.
+    package init(
         _ request: HTTPRequest, target: (any URLRequestConvertible)? = nil, index: Int = 0,
         security: SecurityPolicy = SecurityPolicy()
     ) {
@@ -39,30 +39,23 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The method, such as `"POST"`.
     public var method: String { request.method.rawValue }
 
-    /// The full URL, query included.
-    public var url: URL? { request.url }
-
-    /// The path, percent-decoded (`/search/a b`); empty when there is no URL.
+    /// The path, percent-decoded (`/search/a b`). The full URL is `request.url`.
     public var path: String {
-        guard let url else { return "" }
-        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.path ?? url.path
+        URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.path ?? request.url.path
     }
 
     /// The query items in order, percent-decoded.
-    public var queryItems: [URLQueryItem] {
-        guard let url else { return [] }
-        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    var queryItems: [URLQueryItem] {
+        URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
     }
 
-    /// The first value of the query item `name`; nil when absent.
+    /// The first value of the query item `name`, percent-decoded; nil when absent.
     public func query(_ name: String) -> String? {
         queryItems.first { $0.name == name }?.value
     }
 
-    /// The headers as sent.
-    public var headers: HTTPHeaders { request.headers }
-
-    /// The value of the header `name`, matched without regard to case.
+    /// The value of the header `name`, matched without regard to case (every header:
+    /// `request.headers`).
     public func header(_ name: String) -> String? {
         request.headers[name]
     }
@@ -73,22 +66,18 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The body as UTF-8 text; nil when it is not valid UTF-8.
     package var bodyText: String? { String(data: body, encoding: .utf8) }
 
-    /// The body parsed as JSON; nil when it is empty or not JSON.
+    /// The body parsed as JSON; nil when it is empty or not JSON. To decode a type of your own:
+    /// `try JSONDecoder().decode(Profile.self, from: sent.body)`.
     public var json: JSONTree? { JSONTree(data: body) }
 
-    /// The body decoded as `type` from JSON.
-    public func decodeJSON<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(type, from: body)
-    }
-
     /// The method and URL, such as `POST https://api.example.com/auth/signin`.
-    public var requestLine: String { "\(method) \(url?.absoluteString ?? "(no URL)")" }
+    public var requestLine: String { "\(method) \(request.url.absoluteString)" }
 
     /// The method, URL, headers (secrets shown as `<redacted>` per the session's `SecurityPolicy`), a body excerpt
     /// and the target, one item per line: what a failing test needs to see.
     public var description: String {
         var lines = [requestLine]
-        for header in headers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
+        for header in request.headers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
             lines.append("  \(header.name): \(security.printable(header: header.name, value: header.value))")
         }
         if !body.isEmpty { lines.append("  body: \(Self.excerpt(of: body))") }

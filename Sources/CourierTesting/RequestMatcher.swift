@@ -8,9 +8,9 @@ import FoundationNetworking
 /// router case, combined with `and`.
 ///
 /// ```swift
-/// stubs.on(.post("/auth/signin").jsonBody(["email": "ada@example.com", "pw": "wrong"]),
+/// stubs.on(.request(.post, "/auth/signin").jsonBody(["email": "ada@example.com", "pw": "wrong"]),
 ///          reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#, statusCode: 409))
-/// stubs.on(.get("/trips").query("page", "2").header("Authorization"), reply: .json(page2))
+/// stubs.on(.request(.get, "/trips").query("page", "2").header("Authorization"), reply: .json(page2))
 /// stubs.on(.target(AuthRouter.self) { if case .signUp = $0 { true } else { false } }, reply: .empty(statusCode: 201))
 /// ```
 /// Paths compare percent-decoded and exactly (no trailing-slash folding); query conditions
@@ -49,21 +49,10 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         RequestMatcher("any method \(path)") { $0.path == path }
     }
 
-    /// Requests with this method and path.
+    /// Requests with this method and path: `.request(.get, "/me")`.
     public static func request(_ method: HTTPMethod, _ path: String) -> RequestMatcher {
         RequestMatcher("\(method.rawValue) \(path)") { $0.method == method.rawValue && $0.path == path }
     }
-
-    /// `GET` requests to `path`.
-    public static func get(_ path: String) -> RequestMatcher { request(.get, path) }
-    /// `POST` requests to `path`.
-    public static func post(_ path: String) -> RequestMatcher { request(.post, path) }
-    /// `PUT` requests to `path`.
-    public static func put(_ path: String) -> RequestMatcher { request(.put, path) }
-    /// `PATCH` requests to `path`.
-    public static func patch(_ path: String) -> RequestMatcher { request(.patch, path) }
-    /// `DELETE` requests to `path`.
-    public static func delete(_ path: String) -> RequestMatcher { request(.delete, path) }
 
     /// Requests equal to what `router` builds: same method, URL (query included) and body.
     /// Use it to stub one router case with its associated values.
@@ -76,7 +65,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         let url = expected.url.absoluteString
         let body = expected.bodyData ?? Data()
         return RequestMatcher("\(name) (\(method) \(url))") {
-            $0.method == method && $0.url?.absoluteString == url && $0.body == body
+            $0.method == method && $0.request.url.absoluteString == url && $0.body == body
         }
     }
 
@@ -130,7 +119,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     ) -> RequestMatcher {
         and(
             RequestMatcher("a JSON \(String(describing: type)) body") { request in
-                (try? request.decodeJSON(Body.self)).map(accepts) ?? false
+                (try? JSONDecoder().decode(Body.self, from: request.body)).map(accepts) ?? false
             })
     }
 }

@@ -11,9 +11,9 @@ extension Session {
     /// services and `NetworkResult` mapping, cancellation — so tests exercise the real pipeline:
     /// ```swift
     /// let session = Session.stubbed { request in
-    ///     request.url?.path == "/auth/signin" ? .json(#"{"status":409,"success":false,"message":"wrong password"}"#,
-    ///                                                 statusCode: 409)
-    ///                                         : .empty(statusCode: 404)
+    ///     request.url.path == "/auth/signin"
+    ///         ? .json(#"{"status":409,"success":false,"message":"wrong password"}"#, statusCode: 409)
+    ///         : .empty(statusCode: 404)
     /// }
     /// ```
     /// `responder` runs on the thread that starts the request (or its retry), once per attempt.

@@ -4,10 +4,10 @@ import Foundation
 /// A canned answer: a response (status, headers, body), or a transport failure, and when to give it.
 ///
 /// ```swift
-/// stubs.on(.get("/me"), reply: .json(#"{"name":"Ada"}"#))
-/// stubs.on(.get("/slow"), reply: StubResponse.text("late").with(.delayed(seconds: 2)))
-/// stubs.on(.get("/offline"), reply: .failure(.cannotConnect))
-/// stubs.on(.get("/hang"), reply: .never)                  // for cancellation tests
+/// stubs.on(.request(.get, "/me"), reply: .json(#"{"name":"Ada"}"#))
+/// stubs.on(.request(.get, "/slow"), reply: StubResponse.text("late").with(.delayed(seconds: 2)))
+/// stubs.on(.request(.get, "/offline"), reply: .failure(.cannotConnect))
+/// stubs.on(.request(.get, "/hang"), reply: .never)                  // for cancellation tests
 /// ```
 public struct StubResponse: Sendable {
     /// The status code of the response.

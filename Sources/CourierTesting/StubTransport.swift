@@ -12,9 +12,9 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let stubs = StubTransport()                          // routers' sampleData by default
-/// stubs.on(.post("/auth/signin"), reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#,
-///                                              statusCode: 409))
-/// stubs.on(.get("/me"), reply: .empty(statusCode: 401), .json(me))   // a sequence: 401, then 200
+/// stubs.on(.request(.post, "/auth/signin"),
+///          reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#, statusCode: 409))
+/// stubs.on(.request(.get, "/me"), reply: .empty(statusCode: 401), .json(me))   // a sequence: 401, then 200
 /// let session = Session(transport: stubs)
 /// ...
 /// XCTAssertEqual(stubs.requests.map(\.path), ["/auth/signin", "/me", "/me"])
@@ -72,16 +72,17 @@ public final class StubTransport: Transport {
     /// Creates a stub transport.
     /// - Parameters:
     ///   - behavior: when answers come; a response's own ``StubResponse/behavior`` wins.
-    ///   - clock: what `.delayed` answers wait on; a ``TestClock`` makes the wait virtual (pass
-    ///     the same clock to `Session.Configuration.clock` to drive retry backoff too).
+    ///   - clock: what `.delayed` answers wait on: the wall clock when nil; a ``TestClock`` makes
+    ///     the wait virtual (pass the same clock to `Session.Configuration.clock` to drive retry
+    ///     backoff too).
     ///   - sampleData: whether routers' sample responses answer requests no stub matched.
     ///   - fallback: asked before sample data for requests no stub matched; return nil to pass.
     public init(
-        behavior: StubBehavior = .immediate, clock: any CourierClock = SystemClock(), sampleData: Bool = true,
+        behavior: StubBehavior = .immediate, clock: (any CourierClock)? = nil, sampleData: Bool = true,
         fallback: (@Sendable (RecordedRequest) -> StubResponse?)? = nil
     ) {
         self.behavior = behavior
-        self.clock = clock
+        self.clock = clock ?? SystemClock()
         self.answersWithSampleData = sampleData
         self.fallback = fallback
     }
@@ -97,11 +98,6 @@ public final class StubTransport: Transport {
     /// Answers requests matching `matcher` with `responses` in order, then repeats the last.
     public func on(_ matcher: RequestMatcher, replies responses: [StubResponse]) {
         state.withLock { $0.rules.append(Rule(matcher: matcher, responses: responses)) }
-    }
-
-    /// Answers requests equal to what `router` builds (method, URL, body), like ``on(_:reply:_:)``.
-    public func on(_ router: some Router, reply first: StubResponse, _ rest: StubResponse...) {
-        on(.router(router), replies: [first] + rest)
     }
 
     /// Forgets every stub registered with `on(...)` (recorded requests are kept).

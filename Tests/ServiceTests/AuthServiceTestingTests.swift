@@ -38,7 +38,7 @@ final class AuthServiceTestingTests: XCTestCase {
         }
         let authStubs = StubTransport()
         authStubs.on(
-            .post("/auth/signin").jsonBody(["email": "ada@example.com", "pw": "wrong"]),
+            .request(.post, "/auth/signin").jsonBody(["email": "ada@example.com", "pw": "wrong"]),
             reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#, statusCode: 409))
         let (signedIn, refused) = await ServiceSession.using(testSession(over: authStubs)) {
             (
@@ -90,13 +90,13 @@ final class AuthServiceTestingTests: XCTestCase {
     func testSignInFromSampleDataAndPerTestOverrides() async throws {
         let stubs = StubTransport()
         stubs.on(
-            .post("/auth/signin").jsonBody(["email": "ada@example.com", "pw": "wrong"]),
+            .request(.post, "/auth/signin").jsonBody(["email": "ada@example.com", "pw": "wrong"]),
             reply: .json(#"{"status":409,"success":false,"message":"wrong password"}"#, statusCode: 409))
         stubs.on(
-            AuthRouter.signIn(email: "nobody@example.com", pw: "x"),
+            .router(AuthRouter.signIn(email: "nobody@example.com", pw: "x")),
             reply: .json(#"{"status":404,"success":false,"message":"no user with that email"}"#, statusCode: 404))
         stubs.on(
-            AuthRouter.signUp(email: "down@example.com", name: "Down", pw: "pw"),
+            .router(AuthRouter.signUp(email: "down@example.com", name: "Down", pw: "pw")),
             reply: .failure(.cannotConnect(message: "connection refused (stub)")))
 
         let (signUp, signIn, wrong, unknown, offline) = await ServiceSession.using(session(over: stubs)) {

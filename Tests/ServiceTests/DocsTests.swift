@@ -52,19 +52,8 @@ final class DocsTests: XCTestCase {
             ("BaseService.swift", "class var envelope: any EnvelopeFormat.Type"),
             (
                 "Service+Judging.swift",
-                "func decodeBody<T: Decodable & Sendable>(statusCode: Int, _ data: Data, "
-                    + "type: T.Type, decodingMode: DecodingMode = .payload) -> NetworkResult<T>"
-            ),
-            ("Service+Judging.swift", "func failure(statusCode: Int, _ data: Data) -> ServiceFailure"),
-            (
-                "Service+Judging.swift",
                 "func judge<T: Decodable & Sendable>(_ response: DataResponse<Data?>, "
                     + "as type: T.Type = T.self, decodingMode: DecodingMode = .payload) -> NetworkResult<T>"
-            ),
-            (
-                "Service+Judging.swift",
-                "func judgeReply<T: Decodable & Sendable>(_ response: DataResponse<Data?>, "
-                    + "as type: T.Type = T.self, decodingMode: DecodingMode = .payload) -> NetworkResult<ServiceReply<T>>"
             ),
             ("ResponseEnvelope.swift", "var envelopeFields: EnvelopeFields<Payload> { get }"),
             (

@@ -21,7 +21,7 @@ enum WrappedEnvelope: EnvelopeFormat {
     static func open<P: Decodable>(
         _ data: Data, as payload: P.Type, decoder: any DataDecoder
     ) throws -> EnvelopeFields<P> {
-        EnvelopeFields(try decoder.decode(Wrapped<P>.self, from: data))
+        try decoder.decode(Wrapped<P>.self, from: data).envelopeFields
     }
 }
 

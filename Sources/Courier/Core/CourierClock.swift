@@ -4,7 +4,7 @@ import Foundation
 /// Where Courier reads the time and schedules waits: retry backoff, `Retry-After` dates and the
 /// waits a ``RequestInterceptor`` asks for.
 ///
-/// The default, ``SystemClock``, uses the wall clock and a global dispatch queue. Tests inject
+/// The default uses the wall clock and a global dispatch queue. Tests inject
 /// their own (`TestClock` in CourierTesting) to check delays without sleeping:
 /// ```swift
 /// var configuration = Session.Configuration()
@@ -19,15 +19,15 @@ public protocol CourierClock: Sendable {
 }
 
 /// The wall clock; waits run on a global dispatch queue.
-public struct SystemClock: CourierClock {
+package struct SystemClock: CourierClock {
     /// Creates the system clock.
-    public init() {}
+    package init() {}
 
     /// `Date()`.
-    public var now: Date { Date() }
+    package var now: Date { Date() }
 
     /// Schedules `work` on a global queue after `delay` seconds.
-    public func schedule(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+    package func schedule(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
         if delay > 0 {
             DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: work)
         } else {

@@ -99,8 +99,8 @@ public struct CourierError: Error, Sendable, Equatable, CustomStringConvertible 
         case idle
     }
 
-    /// The ``Plugin`` hooks that can fail a request.
-    public enum PluginHook: String, Sendable, Equatable {
+    /// The ``Plugin`` hooks that can fail a request (named in a `pluginFailed` error's description).
+    package enum PluginHook: String, Sendable, Equatable {
         /// ``Plugin/prepare(_:context:)``: the request was not sent.
         case prepare
         /// ``Plugin/process(_:context:)``: the response arrived but its result was replaced.

@@ -3,7 +3,7 @@ import Foundation
 extension CourierError {
     /// Turns any decoding error into ``CourierError/decodingFailed`` with a readable
     /// path such as `result.items[3].title` and a reason such as `expected String, found null`.
-    public static func decoding(_ error: any Error) -> CourierError {
+    package static func decoding(_ error: any Error) -> CourierError {
         if let error = error as? CourierError { return error }
         guard let error = error as? DecodingError else {
             return .decodingFailed(path: "", reason: String(describing: error))

@@ -60,7 +60,7 @@ public enum RetryDecision: Sendable, Equatable {
     case fail(CourierError)
 }
 
-/// An interceptor made from closures, or from other interceptors run in order.
+/// An interceptor made from closures.
 ///
 /// ```swift
 /// let stamp = Interceptor(adapt: { request, _ in
@@ -68,13 +68,12 @@ public enum RetryDecision: Sendable, Equatable {
 ///     request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
 ///     return request
 /// })
-/// configuration.interceptors = [Interceptor([stamp, authentication])]
+/// configuration.interceptors = [stamp, authentication]     // run in this order
 /// ```
 public struct Interceptor: RequestInterceptor {
     typealias Adapt = @Sendable (URLRequest, RequestContext) async throws -> URLRequest
     typealias Retry = @Sendable (URLRequest, DataResponse<Data?>, RequestContext) async -> RetryDecision
 
-    private let children: [any RequestInterceptor]
     private let adaptStep: Adapt?
     private let retryStep: Retry?
 
@@ -86,37 +85,24 @@ public struct Interceptor: RequestInterceptor {
         adapt: (@Sendable (URLRequest, RequestContext) async throws -> URLRequest)? = nil,
         retry: (@Sendable (URLRequest, DataResponse<Data?>, RequestContext) async -> RetryDecision)? = nil
     ) {
-        children = []
         adaptStep = adapt
         retryStep = retry
     }
 
-    /// An interceptor running `interceptors` in order: each adapts the previous one's request;
-    /// the first retry decision other than ``RetryDecision/doNotRetry`` wins.
-    public init(_ interceptors: [any RequestInterceptor]) {
-        children = interceptors
-        adaptStep = nil
-        retryStep = nil
-    }
-
-    /// Runs the closure, or each child in order.
+    /// Runs the adapting closure; returns `request` unchanged when there is none.
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
-        if let adaptStep { return try await adaptStep(request, context) }
-        var request = request
-        for child in children {
-            request = try await InterceptorChain.adapt(request, with: child, context: context)
-        }
-        return request
+        guard let adaptStep else { return request }
+        return try await adaptStep(request, context)
     }
 
-    /// Runs the closure, or asks each child in order.
+    /// Runs the retrying closure; ``RetryDecision/doNotRetry`` when there is none.
     public func retry(
         _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
     ) async
         -> RetryDecision
     {
-        if let retryStep { return await retryStep(request, response, context) }
-        return await InterceptorChain.retry(request, dueTo: response, context: context, asking: children)
+        guard let retryStep else { return .doNotRetry }
+        return await retryStep(request, response, context)
     }
 }
 

@@ -74,7 +74,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     }
 
     /// Returns a copy with every header of `other` applied on top of these.
-    public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+    package func merging(_ other: HTTPHeaders) -> HTTPHeaders {
         var result = self
         other.forEach { result.update($0) }
         return result

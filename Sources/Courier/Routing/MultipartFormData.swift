@@ -12,8 +12,8 @@ import Foundation
 /// A form with file parts is **streamed**: when the request is built each file's size is taken
 /// (so the body goes out with an exact `Content-Length`) and the files are read from disk in
 /// pieces while the request is sent, whatever their size. A form of in-memory parts only is
-/// assembled in memory when the request is built, up to ``memoryThreshold`` (64 MiB by
-/// default); ``encode()`` always assembles the whole body in memory. If a file is missing,
+/// assembled in memory when the request is built, up to the `memoryThreshold` given to
+/// ``init(boundary:memoryThreshold:)`` (64 MiB by default); ``encode()`` always assembles the whole body in memory. If a file is missing,
 /// unreadable or a directory, building throws ``CourierError/multipartEncodingFailed``.
 ///
 /// The boundary is random by default; pass one to ``init(boundary:memoryThreshold:)`` for reproducible bodies.
@@ -26,7 +26,7 @@ public struct MultipartFormData: Sendable {
     package let boundary: String
     /// The largest body, in bytes, that ``encode()`` will assemble (streamed forms, those with
     /// file parts, have no limit).
-    public var memoryThreshold: Int
+    package var memoryThreshold: Int
 
     var parts: [Part] = []
 
@@ -34,7 +34,8 @@ public struct MultipartFormData: Sendable {
     /// - Parameters:
     ///   - boundary: the boundary between parts (without the leading `--`). Default: a fresh
     ///     random one such as `courier.boundary.3f9a0c1e5b7d2a4f`.
-    ///   - memoryThreshold: see ``memoryThreshold``. Default: 64 MiB.
+    ///   - memoryThreshold: the largest body, in bytes, that ``encode()`` will assemble (streamed
+    ///     forms, those with file parts, have no limit). Default: 64 MiB.
     public init(boundary: String = MultipartFormData.randomBoundary(), memoryThreshold: Int = defaultMemoryThreshold) {
         self.boundary = boundary
         self.memoryThreshold = memoryThreshold
@@ -83,7 +84,7 @@ public struct MultipartFormData: Sendable {
     }
 
     /// Assembles the body; throws ``CourierError/multipartEncodingFailed`` for an
-    /// invalid boundary, an unreadable file or a body larger than ``memoryThreshold``.
+    /// invalid boundary, an unreadable file or a body larger than its `memoryThreshold`.
     public func encode() throws -> Data {
         try validateBoundary()
         var body = Data()

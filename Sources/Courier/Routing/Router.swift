@@ -131,20 +131,20 @@ extension Router {
         throw CourierError.invalidRequest(reason: "a Router's parameters must be RequestParams")
     }
 
-    /// The router's parameters, which the compiler makes a ``RequestParamsConvertible`` for every
-    /// router that uses the default `asURLRequest()`.
+    /// The router's parameters, which the compiler makes a ``RequestParams`` for every router
+    /// that uses the default `asURLRequest()`.
     private func requestParams() throws(CourierError) -> RequestParams {
-        // The common declaration without a dynamic cast (a cast to a protocol costs more than
-        // encoding the parameters).
+        // The common declaration without a dynamic cast (a cast costs more than encoding the
+        // parameters).
         if ParametersType.self == RequestParams.self { return unsafeBitCast(parameters, to: RequestParams.self) }
-        guard let parameters = parameters as? any RequestParamsConvertible else {
+        guard let parameters = parameters as? RequestParams else {
             throw .invalidRequest(
                 reason: "a Router's parameters of type \(ParametersType.self) are not supported: declare RequestParams")
         }
-        return parameters.requestParams
+        return parameters
     }
     /// The URL this router's request goes to, query parameters included.
-    public func resolvedURL() throws -> URL {
+    package func resolvedURL() throws -> URL {
         let encoded = try requestParams().encoded(for: method)
         return try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
     }
@@ -195,7 +195,7 @@ extension Router where ParametersType == RequestParams? {
     }
 }
 
-extension Router where ParametersType: RequestParamsConvertible {
+extension Router where ParametersType == RequestParams {
     /// The request Courier sends for this router, as a `URLRequest` (to inspect it, or to hand
     /// to code that wants one). Courier itself builds the router's ``HTTPRequest`` directly and
     /// never calls this: to change what is sent, use ``headers``, ``parameters`` and

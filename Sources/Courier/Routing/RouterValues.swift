@@ -9,23 +9,9 @@ import Foundation
 //   any other type fails when the request is built, with an error naming the property and what
 //   to declare. No standard-library type conforms to a Courier protocol for this.
 // - `parameters` is unconstrained too, so a router's own declaration is always the one inferred;
-//   the request-building defaults exist only when it is a `RequestParamsConvertible`, and
+//   the request-building defaults exist only when it is `RequestParams`, and
 //   unavailable ones with a message saying what to write stand in otherwise. So a dictionary of
 //   parameters, whose encoding would be a guess, or an optional, is refused by the compiler.
-
-/// A value a ``Router`` can give as its ``Router/parameters``: a ``RequestParams``, which says
-/// where the parameters go and how they are encoded. A bare dictionary does not say that, so
-/// declaring `var parameters: [String: Any]` (or an optional) is a compile error naming the
-/// cases to use instead (see ``Router``).
-public protocol RequestParamsConvertible {
-    /// The parameters and their encoding.
-    var requestParams: RequestParams { get }
-}
-
-extension RequestParams: RequestParamsConvertible {
-    /// Itself.
-    public var requestParams: RequestParams { self }
-}
 
 /// Reads the values a router declares for `headers`, `defaultHeaders` and `timeout`, whatever
 /// their declared type; an unsupported type fails the request, naming the property.

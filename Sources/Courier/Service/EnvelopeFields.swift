@@ -1,5 +1,6 @@
 /// The fields of a response envelope that Courier reads, whatever the envelope's shape: the
-/// payload, the server's message, its success flag and its application code.
+/// payload, the server's message, its success flag and its application code. An envelope
+/// builds it; Courier reads it (a failure's message and code reach ``ServiceFailure``).
 ///
 /// A custom envelope builds one in ``ResponseEnvelope/envelopeFields``, naming each of its own
 /// fields explicitly, so a field of another name or type cannot be dropped silently:
@@ -10,19 +11,19 @@
 /// ```
 public struct EnvelopeFields<Payload> {
     /// The payload; nil when missing or `null`.
-    public var payload: Payload?
+    package var payload: Payload?
     /// The server's message.
-    public var message: String?
+    package var message: String?
     /// The server's success flag; `false` on a 2xx response makes it ``NetworkResult/requestErr(_:)``.
-    public var isSuccessFlag: Bool?
+    package var isSuccessFlag: Bool?
     /// The server's application code as sent, in text form: `"COMMON200"`, `"USER404"`, `"2001"`.
-    public var appCode: String?
+    package var appCode: String?
     /// The payload's JSON key (`"data"`, `"result"`), used in error paths; nil when the payload
     /// is the whole body (``NoEnvelope``).
-    public var payloadKey: String?
+    package var payloadKey: String?
 
     /// Creates the fields. `code` takes the application code in whatever type the envelope
-    /// declares it (`String`, `Int`, optional or not) and keeps its text (``appCode``).
+    /// declares it (`String`, `Int`, optional or not) and keeps its text (`"COMMON200"`, `"2001"`).
     public init(
         payload: Payload?, message: String? = nil, isSuccessFlag: Bool? = nil,
         code: (any LosslessStringConvertible)? = nil, payloadKey: String?
@@ -34,13 +35,8 @@ public struct EnvelopeFields<Payload> {
         self.payloadKey = payloadKey
     }
 
-    /// Reads the fields of a decoded envelope (its ``ResponseEnvelope/envelopeFields``).
-    public init<Envelope: ResponseEnvelope>(_ envelope: Envelope) where Envelope.Payload == Payload {
-        self = envelope.envelopeFields
-    }
-
     /// The application code as a number, when it is one (`"2001"` → `2001`); nil for codes such
-    /// as `"COMMON200"`. ``appCode`` always has the code as sent.
+    /// as `"COMMON200"`. `appCode` always has the code as sent.
     package var code: Int? { appCode.flatMap { Int($0) } }
 }
 

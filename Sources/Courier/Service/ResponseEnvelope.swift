@@ -32,7 +32,7 @@ public protocol ResponseEnvelope<Payload>: Decodable {
 /// ```swift
 /// enum WrappedEnvelope: EnvelopeFormat {
 ///     static func open<P: Decodable>(_ data: Data, as payload: P.Type, decoder: any DataDecoder) throws -> EnvelopeFields<P> {
-///         EnvelopeFields(try decoder.decode(Wrapped<P>.self, from: data))
+///         try decoder.decode(Wrapped<P>.self, from: data).envelopeFields
 ///     }
 /// }
 /// ```

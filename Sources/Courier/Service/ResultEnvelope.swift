@@ -54,7 +54,7 @@ public enum ResultEnvelope: EnvelopeFormat {
     ) throws
         -> EnvelopeFields<Payload>
     {
-        EnvelopeFields(try decoder.decode(Body<Payload>.self, from: data))
+        try decoder.decode(Body<Payload>.self, from: data).envelopeFields
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The steps from a finished request to a ``NetworkResult``, shared by every ``Service`` (and so
-/// by ``BaseService``); `judgeStatus` implementations reuse them.
+/// by ``BaseService``).
 extension Service {
     /// Maps a finished request to a ``NetworkResult``. A transport failure (or no HTTP response)
     /// is ``NetworkResult/networkFail(_:)``. A response goes to
@@ -34,7 +34,7 @@ extension Service {
     }
 
     /// Like ``judge(_:as:decodingMode:)``, keeping the status and headers with the value.
-    public func judgeReply<T: Decodable & Sendable>(
+    package func judgeReply<T: Decodable & Sendable>(
         _ response: DataResponse<Data?>, as type: T.Type = T.self, decodingMode: DecodingMode = .payload
     ) -> NetworkResult<ServiceReply<T>> {
         let statusCode = response.statusCode ?? 0
@@ -46,7 +46,7 @@ extension Service {
 
     /// Decodes a successful body with the service's envelope: ``NetworkResult/success(_:)``,
     /// ``NetworkResult/pathErr(_:)`` or, for a false success flag, ``NetworkResult/requestErr(_:)``.
-    public func decodeBody<T: Decodable & Sendable>(
+    package func decodeBody<T: Decodable & Sendable>(
         statusCode: Int, _ data: Data, type: T.Type, decodingMode: DecodingMode = .payload
     ) -> NetworkResult<T> {
         switch reader.value(of: type, from: data, mode: decodingMode) {
@@ -64,7 +64,7 @@ extension Service {
 
     /// The failure context for an error response: status, raw body, and the server's message and
     /// application code when the body has them.
-    public func failure(statusCode: Int, _ data: Data) -> ServiceFailure {
+    package func failure(statusCode: Int, _ data: Data) -> ServiceFailure {
         let details = reader.failureDetails(in: data)
         return ServiceFailure(statusCode: statusCode, message: details.message, appCode: details.appCode, body: data)
     }

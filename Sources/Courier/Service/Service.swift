@@ -86,10 +86,13 @@ extension Service {
     }
 
     /// The standard mapping of a status and body to a ``NetworkResult``:
-    /// 2xx → ``decodeBody(statusCode:_:type:decodingMode:)`` (``NetworkResult/success(_:)``,
+    /// 2xx → the body decoded with the service's envelope (``NetworkResult/success(_:)``,
     /// ``NetworkResult/pathErr(_:)`` when the body does not hold the value, or
     /// ``NetworkResult/requestErr(_:)`` when the envelope's success flag is false);
-    /// 4xx → ``NetworkResult/requestErr(_:)``; 5xx and any other status → ``NetworkResult/serverErr(_:)``.
+    /// 4xx → ``NetworkResult/requestErr(_:)``; 5xx and any other status → ``NetworkResult/serverErr(_:)``,
+    /// with the status, the body and the server's message and application code when it has them.
+    /// An override builds on it for any status: `standardJudgeStatus(by: 404, …)` gives the
+    /// failure context of an error response, `standardJudgeStatus(by: 200, …)` decodes a body.
     public func standardJudgeStatus<T: Decodable & Sendable>(
         by statusCode: Int, _ data: Data, type: T.Type, decodingMode: DecodingMode = .payload
     ) -> NetworkResult<T> {

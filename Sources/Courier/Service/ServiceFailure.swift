@@ -42,7 +42,7 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
     package var code: Int? { appCode.flatMap { Int($0) } }
 
     /// The body as UTF-8 text, or nil if it is empty or not UTF-8.
-    public var bodyText: String? {
+    package var bodyText: String? {
         body.isEmpty ? nil : String(data: body, encoding: .utf8)
     }
 

@@ -49,7 +49,7 @@ public enum StatusEnvelope: EnvelopeFormat {
     ) throws
         -> EnvelopeFields<Payload>
     {
-        EnvelopeFields(try decoder.decode(Body<Payload>.self, from: data))
+        try decoder.decode(Body<Payload>.self, from: data).envelopeFields
     }
 }
 

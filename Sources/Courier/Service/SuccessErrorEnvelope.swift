@@ -79,7 +79,7 @@ public enum SuccessErrorEnvelope: EnvelopeFormat {
     ) throws
         -> EnvelopeFields<Payload>
     {
-        EnvelopeFields(try decoder.decode(Body<Payload>.self, from: data))
+        try decoder.decode(Body<Payload>.self, from: data).envelopeFields
     }
 }
 

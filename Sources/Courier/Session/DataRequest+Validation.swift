@@ -9,7 +9,7 @@ extension DataRequest {
     // MARK: Validation
 
     /// Decides whether a response is acceptable; return a failure to turn it into an error.
-    public typealias Validation =
+    package typealias Validation =
         @Sendable (_ request: HTTPRequest?, _ head: HTTPResponseHead, _ data: Data?)
         -> Result<Void, CourierError>
 
@@ -57,8 +57,14 @@ extension DataRequest {
 
     /// Adds a validation run when the response arrives, before any handler sees it. It runs in
     /// the awaiting task or on the completion handler's queue, never on the engine thread.
+    /// `validation` decides whether the response is acceptable: return a failure to turn it into
+    /// an error.
     @discardableResult
-    public func validate(_ validation: @escaping Validation) -> Self {
+    public func validate(
+        _ validation:
+            @escaping @Sendable (_ request: HTTPRequest?, _ head: HTTPResponseHead, _ data: Data?)
+            -> Result<Void, CourierError>
+    ) -> Self {
         addValidator(.custom(validation))
         return self
     }

@@ -60,7 +60,7 @@ public final class DataRequest: Sendable {
     }
 
     /// The session that made this request.
-    public let session: Session
+    package let session: Session
     /// The request as built, with the session's default headers.
     let built: Result<HTTPRequest, CourierError>
     /// Where a download writes the body; nil for requests that buffer it in memory.

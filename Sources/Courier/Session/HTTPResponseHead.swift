@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// The status line and headers of a response: ``DataResponse/head`` once a request has finished,
 /// ``DataStreamRequest/head()`` while its body is still to come, and what a custom validation
-/// (``DataRequest/Validation``) reads.
+/// (``DataRequest/validate(_:)``) reads.
 public struct HTTPResponseHead: Sendable {
     let head: ResponseHead
 

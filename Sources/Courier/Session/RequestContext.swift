@@ -4,12 +4,13 @@ import Foundation
 ///
 /// ```swift
 /// func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest {
-///     guard let route = context.router as? HomeAPI else { return request }
+///     guard let route = context.target as? HomeAPI else { return request }
 ///     ...
 /// }
 /// ```
 public struct RequestContext: Sendable {
-    /// What the request was made from: a ``Router`` case, a `URLRequest`, a `URL` or a string.
+    /// What the request was made from: a ``Router`` case (`context.target as? HomeAPI`), or the
+    /// `.url(…)` or `.urlRequest(…)` of a one-off request.
     public let target: any URLRequestConvertible
     /// The session running the request (its ``Session/configuration`` holds the ``SecurityPolicy``).
     public let session: Session
@@ -20,5 +21,5 @@ public struct RequestContext: Sendable {
     public internal(set) var attempt: Int
 
     /// The target as a ``Router``, or nil when the request was made from a URL or `URLRequest`.
-    public var router: (any Router)? { target as? any Router }
+    package var router: (any Router)? { target as? any Router }
 }

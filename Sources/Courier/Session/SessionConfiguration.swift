@@ -23,7 +23,7 @@ extension Session {
         /// Interceptors every request runs through, in this order, before a request's own (see
         /// ``RequestInterceptor``). Default: none.
         public var interceptors: [any RequestInterceptor] = []
-        /// The time source for retry backoff and `Retry-After` dates. Default: ``SystemClock``.
+        /// The time source for retry backoff and `Retry-After` dates. Default: the wall clock.
         public var clock: any CourierClock = SystemClock()
         /// The security rules: which headers are secrets (dropped when a redirect changes scheme,
         /// host or port, redacted in cURL descriptions and logs), whether `https` → `http`
@@ -160,13 +160,15 @@ extension Session {
     /// A client certificate (PEM) and its private key.
     public struct ClientCertificate: Sendable, Equatable {
         /// Path of the PEM certificate.
-        public var certificateFile: String
+        package var certificateFile: String
         /// Path of the PEM private key, if not inside the certificate file.
-        public var privateKeyFile: String?
+        package var privateKeyFile: String?
         /// The key's pass phrase, if it has one.
-        public var password: String?
+        package var password: String?
 
-        /// Creates a client certificate reference.
+        /// Creates a client certificate reference: the PEM certificate at `certificateFile`, the
+        /// PEM private key at `privateKeyFile` when it is not inside the certificate file, and
+        /// the key's pass phrase `password` when it has one.
         public init(certificateFile: String, privateKeyFile: String? = nil, password: String? = nil) {
             self.certificateFile = certificateFile
             self.privateKeyFile = privateKeyFile

@@ -10,12 +10,12 @@ import FoundationNetworking
 /// ```swift
 /// let stream = session.streamRequest(LogsAPI.tail(service: "api")).validate()
 /// let head = try await stream.head()                 // status and headers, before the body
-/// for try await line in stream.lines {               // or .bytes, .jsonLines(of:)
+/// for try await line in stream.lines() {             // or .bytes, .jsonLines(of:)
 ///     print(line)
 /// }
 /// ```
 /// The transfer starts with the first `head()`, `completion()` or read of the body. The body can
-/// be read once, through one of ``bytes``, ``lines`` or ``jsonLines(of:decoder:maximumLineLength:)``
+/// be read once, through one of ``bytes``, ``lines(maximumLineLength:)`` or ``jsonLines(of:decoder:maximumLineLength:)``
 /// (server-sent events: ``Session/eventStream(_:reconnection:bufferSize:)``). Cancelling the reading task, breaking out of the loop, calling ``cancel()`` or
 /// dropping the request (and its sequences) cancels the transfer at once; the request completes
 /// exactly once (see ``completion()``).
@@ -29,11 +29,11 @@ import FoundationNetworking
 public final class DataStreamRequest: Sendable {
     /// The default buffer size: 1 MiB.
     @usableFromInline static let defaultBufferSize = 1 << 20
-    /// The default longest line of ``lines`` and ``jsonLines(of:decoder:maximumLineLength:)``: 1 MiB.
+    /// The default longest line of ``lines(maximumLineLength:)`` and ``jsonLines(of:decoder:maximumLineLength:)``: 1 MiB.
     @usableFromInline static let defaultMaximumLineLength = 1 << 20
 
     /// The session that made this request.
-    public let session: Session
+    package let session: Session
     /// The most body bytes held between the network and the reader. At least 64 KiB. libcurl
     /// holds up to its receive buffer more (16 KiB, or `receiveBufferSize`).
     package let bufferSize: Int
@@ -99,14 +99,11 @@ public final class DataStreamRequest: Sendable {
 
     /// The body as lines of text: split at LF (a CR before it is dropped), decoded as UTF-8
     /// (invalid bytes become U+FFFD); a last line without a line end is included. A line longer
-    /// than 1 MiB throws ``CourierError/decodingFailed``, so a server cannot make the reader hold
-    /// unbounded memory; ``lines(maximumLineLength:)`` sets another limit.
-    public var lines: some AsyncSequence<String, CourierError> & Sendable {
-        Lines(bytes: bodyBytes, maximumLineLength: Self.defaultMaximumLineLength)
-    }
-
-    /// The body as lines of text, as ``lines``, each at most `maximumLineLength` bytes.
-    public func lines(maximumLineLength: Int) -> some AsyncSequence<String, CourierError> & Sendable {
+    /// than `maximumLineLength` bytes (default 1 MiB) throws ``CourierError/decodingFailed``, so a
+    /// server cannot make the reader hold unbounded memory.
+    public func lines(
+        maximumLineLength: Int = DataStreamRequest.defaultMaximumLineLength
+    ) -> some AsyncSequence<String, CourierError> & Sendable {
         Lines(bytes: bodyBytes, maximumLineLength: maximumLineLength)
     }
 

@@ -4,20 +4,12 @@ import FoundationNetworking
 #endif
 
 /// Server-sent events from an endpoint, across reconnections: the `AsyncSequence` returned by
-/// ``Session/eventStream(_:reconnection:bufferSize:)``.
-///
-/// Each connection sends `Accept: text/event-stream`, `Cache-Control: no-cache` and, once the
-/// server has given an event an `id`, `Last-Event-ID`. A connection must answer 2xx with
-/// `Content-Type: text/event-stream`; any other status or type fails the sequence without
-/// reconnecting, 204 ends it normally. When a connection closes or fails on the network, the
-/// sequence waits the server's `retry` time (or the policy's delay) on the session's
-/// `Configuration.clock` and reconnects, as ``EventStreamReconnection`` decides. Cancelling the
-/// reading task (also during a wait), or breaking out of the loop, closes the connection.
-public struct ServerSentEventStream: AsyncSequence, Sendable {
+/// ``Session/eventStream(_:reconnection:bufferSize:)``, whose documentation describes it.
+package struct ServerSentEventStream: AsyncSequence, Sendable {
     /// An event.
-    public typealias Element = ServerSentEvent
+    package typealias Element = ServerSentEvent
     /// Every failure is a ``CourierError``.
-    public typealias Failure = CourierError
+    package typealias Failure = CourierError
 
     let session: Session
     let target: any URLRequestConvertible
@@ -25,14 +17,14 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
     let bufferSize: Int
 
     /// Connects (lazily, on the first `next()`) and reads events.
-    public func makeAsyncIterator() -> Iterator {
+    package func makeAsyncIterator() -> Iterator {
         Iterator(stream: self)
     }
 
-    /// Reads events, reconnecting as needed; see ``ServerSentEventStream``.
-    public struct Iterator: AsyncIteratorProtocol {
+    /// Reads events, reconnecting as needed; see `ServerSentEventStream`.
+    package struct Iterator: AsyncIteratorProtocol {
         /// Every failure is a ``CourierError``.
-        public typealias Failure = CourierError
+        package typealias Failure = CourierError
 
         private let stream: ServerSentEventStream
         private var parser = ServerSentEventParser()
@@ -54,7 +46,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
 
         /// The next event; nil when the server said to stop (204) or reconnection gave up after
         /// clean closes.
-        public mutating func next() async throws(CourierError) -> ServerSentEvent? {
+        package mutating func next() async throws(CourierError) -> ServerSentEvent? {
             while !finished {
                 var current = reader ?? connect()
                 let end: EventStreamReconnection.End
@@ -121,7 +113,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
 
 extension Session {
     /// Server-sent events from `convertible`, reconnecting after network trouble as the standard
-    /// describes (see ``ServerSentEventStream`` and ``EventStreamReconnection``):
+    /// describes (see ``EventStreamReconnection``):
     /// ```swift
     /// for try await event in session.eventStream(ChatAPI.completions(prompt)) {
     ///     if event.data == "[DONE]" { break }
@@ -130,11 +122,20 @@ extension Session {
     /// ```
     /// Each connection is a ``DataStreamRequest`` (backpressure, `bufferSize`, no overall time
     /// limit). For one connection without reconnection, pass ``EventStreamReconnection/never``.
+    ///
+    /// Each connection sends `Accept: text/event-stream`, `Cache-Control: no-cache` and, once the
+    /// server has given an event an `id`, `Last-Event-ID`. A connection must answer 2xx with
+    /// `Content-Type: text/event-stream`; any other status or type fails the sequence without
+    /// reconnecting, 204 ends it normally. When a connection closes or fails on the network, the
+    /// sequence waits the server's `retry` time (or the policy's delay) on the session's
+    /// `Configuration.clock` and reconnects, as ``EventStreamReconnection`` decides. Cancelling
+    /// the reading task (also during a wait), or breaking out of the loop, closes the connection.
+    /// The connection starts with the first `next()`.
     public func eventStream(
         _ convertible: any URLRequestConvertible,
         reconnection: EventStreamReconnection = .default,
         bufferSize: Int = DataStreamRequest.defaultBufferSize
-    ) -> ServerSentEventStream {
+    ) -> some AsyncSequence<ServerSentEvent, CourierError> & Sendable {
         ServerSentEventStream(session: self, target: convertible, reconnection: reconnection, bufferSize: bufferSize)
     }
 }

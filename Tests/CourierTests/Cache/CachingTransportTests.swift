@@ -358,7 +358,7 @@ final class CachingTransportTests: XCTestCase {
     func testAStubbedSessionUsesTheCacheButDoesNotCoalesce() async throws {
         let stubs = StubTransport()
         stubs.on(
-            .get("/stubbed"),
+            .request(.get, "/stubbed"),
             reply: StubResponse(statusCode: 200, headers: ["Cache-Control": "max-age=60"], body: Data("stub".utf8)))
         var configuration = Session.Configuration()
         configuration.cache = .memory(maxBytes: 1 << 20)

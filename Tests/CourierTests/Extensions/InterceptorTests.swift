@@ -115,7 +115,7 @@ final class InterceptorTests: XCTestCase {
         XCTAssertEqual(response.statusCode, 404)
     }
 
-    func testComposedInterceptorsRunInOrderAndTheFirstRetryDecisionWins() async {
+    func testInterceptorsOfARequestRunInOrderAndTheFirstRetryDecisionWins() async {
         flaky("/busy", failures: 1, status: 503)
         let asked = EventLog()
         let first = Interceptor(retry: { _, _, _ in
@@ -129,10 +129,10 @@ final class InterceptorTests: XCTestCase {
             asked.append("third"); return .fail(.cancelled)
         })
         let calls = Counter()
-        let composed = Interceptor([
-            Tagging(name: "a", calls: calls), first, second, Tagging(name: "b", calls: calls), third
-        ])
-        let response = await Session.default.request(.url(server.url("/busy"))).interceptor(composed).response()
+        let response = await Session.default.request(.url(server.url("/busy")))
+            .interceptor(Tagging(name: "a", calls: calls)).interceptor(first).interceptor(second)
+            .interceptor(Tagging(name: "b", calls: calls)).interceptor(third)
+            .response()
         XCTAssertEqual(asked.all, ["first", "second", "first", "second", "third"])
         XCTAssertEqual(response.error, .cancelled, "the third retrier failed the 200")
         XCTAssertEqual(server.recordedRequests(path: "/busy").first?.header("X-Adapted"), "a,b")

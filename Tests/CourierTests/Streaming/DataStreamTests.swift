@@ -119,7 +119,7 @@ final class DataStreamTests: XCTestCase {
 
     func testTheBodyCanBeReadOnce() async throws {
         let stream = Session().streamRequest(.url(server.url("/hello")))
-        let text = try await stream.lines.reduce(into: [String]()) { $0.append($1) }
+        let text = try await stream.lines().reduce(into: [String]()) { $0.append($1) }
         XCTAssertEqual(text, ["Hello, Courier"])
         do {
             for try await _ in stream.bytes {}
@@ -159,7 +159,7 @@ final class DataStreamTests: XCTestCase {
             TestHTTPResponse.data(Data("first\r\nsecond\n\nthird é\r\nlast".utf8), contentType: "text/plain")
                 .with(.chunked(chunkSize: 3))
         }
-        let lines = try await Session().streamRequest(.url(server.url("/lines"))).lines.reduce(into: [String]()) {
+        let lines = try await Session().streamRequest(.url(server.url("/lines"))).lines().reduce(into: [String]()) {
             $0.append($1)
         }
         XCTAssertEqual(lines, ["first", "second", "", "third é", "last"])

@@ -17,7 +17,9 @@ final class EventStreamTests: XCTestCase {
         server.shutdown()
     }
 
-    private func collect(_ stream: ServerSentEventStream) async throws(CourierError) -> [ServerSentEvent] {
+    private func collect(
+        _ stream: some AsyncSequence<ServerSentEvent, CourierError>
+    ) async throws(CourierError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for try await event in stream { events.append(event) }
         return events

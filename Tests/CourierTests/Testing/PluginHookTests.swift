@@ -74,7 +74,7 @@ final class PluginHookTests: XCTestCase {
         XCTAssertEqual(PluginHook.implemented(by: MisspelledStamp()), [])
 
         let stubs = StubTransport()
-        stubs.on(.get("/stamp"), reply: .empty(statusCode: 204))
+        stubs.on(.request(.get, "/stamp"), reply: .empty(statusCode: 204))
         let session = Session(transport: stubs)
         _ = try await session.request(.url("https://api.example.test/stamp")).plugin(Stamp()).validate().data()
         _ = try await session.request(.url("https://api.example.test/stamp")).plugin(MisspelledStamp()).validate()

@@ -37,8 +37,12 @@ final class StubBehaviourTests: XCTestCase {
     func testDelayedStubsAnswerInDueOrder() async throws {
         let clock = TestClock(mode: .manual)
         let stubs = StubTransport(clock: clock)
-        stubs.on(.get("/v1/profiles/1"), reply: StubResponse.json(Profile(name: "slow")).with(.delayed(seconds: 3)))
-        stubs.on(.get("/v1/profiles/2"), reply: StubResponse.json(Profile(name: "fast")).with(.delayed(seconds: 1)))
+        stubs.on(
+            .request(.get, "/v1/profiles/1"), reply: StubResponse.json(Profile(name: "slow")).with(.delayed(seconds: 3))
+        )
+        stubs.on(
+            .request(.get, "/v1/profiles/2"), reply: StubResponse.json(Profile(name: "fast")).with(.delayed(seconds: 1))
+        )
         let session = Session(transport: stubs)
         let order = Locked<[String]>([])
         let slow = Task {
@@ -73,7 +77,7 @@ final class StubBehaviourTests: XCTestCase {
 
     func testSwiftTaskCancellationEndsANeverStub() async throws {
         let stubs = StubTransport()
-        stubs.on(.get("/v1/me"), reply: .never)
+        stubs.on(.request(.get, "/v1/me"), reply: .never)
         let session = Session(transport: stubs)
         let task = Task { await session.request(ProfileAPI.me).response() }
         while stubs.requests.isEmpty { try await Task.sleep(nanoseconds: 1_000_000) }

@@ -19,7 +19,8 @@ final class StubPipelineTests: XCTestCase {
         configuration.retryPolicy = RetryPolicy(maxRetries: 2, baseDelay: 0.001, maxDelay: 0.01)
         let stubs = StubTransport()
         stubs.on(
-            .get("/v1/me"), reply: .empty(statusCode: 503), .failure(.timedOut(.connect)), .json(Profile(name: "Ada")))
+            .request(.get, "/v1/me"), reply: .empty(statusCode: 503), .failure(.timedOut(.connect)),
+            .json(Profile(name: "Ada")))
         let response = await Session(configuration: configuration, transport: stubs)
             .request(ProfileAPI.me).validate().decodableResponse(of: Profile.self)
         XCTAssertEqual(try response.result.get(), Profile(name: "Ada"))
@@ -57,7 +58,7 @@ final class StubPipelineTests: XCTestCase {
         configuration.plugins = [Stamp(seen: seen)]
         configuration.interceptors = [token]
         let stubs = StubTransport()
-        stubs.on(.get("/v1/me"), reply: .empty(statusCode: 503), .json(Profile(name: "Ada")))
+        stubs.on(.request(.get, "/v1/me"), reply: .empty(statusCode: 503), .json(Profile(name: "Ada")))
         let result = await ProfileService(session: Session(configuration: configuration, transport: stubs)).me()
         XCTAssertEqual(result.value, Profile(name: "Ada"))
         XCTAssertEqual(stubs.requests.map { $0.header("X-Attempt") }, ["attempt-0", "attempt-1"])
@@ -75,7 +76,7 @@ final class StubPipelineTests: XCTestCase {
             var sampleHeaders: HTTPHeaders { [.contentType("text/event-stream")] }
         }
         let stubs = StubTransport()
-        stubs.on(.get("/lines"), reply: .text("one\ntwo\n"))
+        stubs.on(.request(.get, "/lines"), reply: .text("one\ntwo\n"))
         let session = Session(transport: stubs)
         var lines: [String] = []
         for try await line in session.streamRequest(.url("https://api.example.test/lines")).lines(
@@ -94,7 +95,7 @@ final class StubPipelineTests: XCTestCase {
 
     func testValidationSeesStubbedStatuses() async {
         let stubs = StubTransport()
-        stubs.on(.get("/v1/me"), reply: .json(#"{"error":"boom"}"#, statusCode: 500))
+        stubs.on(.request(.get, "/v1/me"), reply: .json(#"{"error":"boom"}"#, statusCode: 500))
         let response = await Session(transport: stubs).request(ProfileAPI.me).validate().response()
         XCTAssertSameError(response.error, .unacceptableStatusCode(500))
     }
@@ -112,11 +113,11 @@ final class StubPipelineTests: XCTestCase {
 
         let sent = stubs.requests
         XCTAssertEqual(sent.map(\.method), ["PUT", "GET"])
-        XCTAssertEqual(sent[0].url?.absoluteString, "https://api.example.test/v1/profiles/4")
+        XCTAssertEqual(sent[0].request.url.absoluteString, "https://api.example.test/v1/profiles/4")
         XCTAssertEqual(sent[0].header("content-type"), "application/json")
         XCTAssertEqual(sent[0].header("X-Client"), "tests")
         XCTAssertEqual(sent[0].json, ["name": "Grace"])
-        XCTAssertEqual(try sent[0].decodeJSON(Profile.self), Profile(name: "Grace"))
+        XCTAssertEqual(try JSONDecoder().decode(Profile.self, from: sent[0].body), Profile(name: "Grace"))
         XCTAssertEqual(sent[0].bodyText, #"{"name":"Grace"}"#)
         guard case .rename(let id, _) = sent[0].target as? ProfileAPI else { return XCTFail("target kept") }
         XCTAssertEqual(id, 4)
@@ -124,7 +125,7 @@ final class StubPipelineTests: XCTestCase {
         XCTAssertEqual(sent[1].query("q"), "tea cups")
         XCTAssertEqual(sent[1].query("page"), "2")
         XCTAssertEqual(sent[1].json, nil)
-        XCTAssertEqual(stubs.requests(matching: .put("/v1/profiles/4")).count, 1)
+        XCTAssertEqual(stubs.requests(matching: .request(.put, "/v1/profiles/4")).count, 1)
         stubs.clearRequests()
         XCTAssertTrue(stubs.requests.isEmpty)
     }
@@ -133,8 +134,8 @@ final class StubPipelineTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.security.maxResponseSize = 8
         let stubs = StubTransport()
-        stubs.on(.get("/big"), reply: .text("far too large"))
-        stubs.on(.get("/file"), reply: .text("file"))
+        stubs.on(.request(.get, "/big"), reply: .text("far too large"))
+        stubs.on(.request(.get, "/file"), reply: .text("file"))
         let session = Session(configuration: configuration, transport: stubs)
         let big = await session.request(.url("https://stub.test/big")).response()
         XCTAssertSameError(big.error, .responseTooLarge(limit: 8))

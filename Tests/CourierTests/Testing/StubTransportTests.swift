@@ -41,8 +41,8 @@ final class StubTransportTests: XCTestCase {
 
     func testStubsOverrideSampleDataByCaseAndLaterStubsWin() async throws {
         let stubs = StubTransport()
-        stubs.on(.get("/v1/profiles/1"), reply: .json(Profile(name: "first")))
-        stubs.on(ProfileAPI.profile(id: 1), reply: .json(Profile(name: "exact case")))
+        stubs.on(.request(.get, "/v1/profiles/1"), reply: .json(Profile(name: "first")))
+        stubs.on(.router(ProfileAPI.profile(id: 1)), reply: .json(Profile(name: "exact case")))
         stubs.on(
             .target(ProfileAPI.self) { if case .profile(let id) = $0 { return id > 100 } else { return false } },
             reply: .json(Profile(name: "big id")))
@@ -57,11 +57,13 @@ final class StubTransportTests: XCTestCase {
 
     func testMatchersLookAtMethodPathQueryHeadersAndBody() async throws {
         let stubs = StubTransport(sampleData: false)
-        stubs.on(.get("/v1/search").query("page", "2"), reply: .text("page two"))
-        stubs.on(.get("/v1/search").query("q", "cats").query("page", "1"), reply: .text("cats"))
-        stubs.on(.put("/v1/profiles/1").jsonBody(["name": "Ada"]), reply: .text("renamed Ada"))
-        stubs.on(.put("/v1/profiles/1").jsonBody(Profile.self) { $0.name.hasPrefix("G") }, reply: .text("a G name"))
-        stubs.on(.put("/v1/profiles/1").body("an empty body") { $0.isEmpty }, reply: .text("empty"))
+        stubs.on(.request(.get, "/v1/search").query("page", "2"), reply: .text("page two"))
+        stubs.on(.request(.get, "/v1/search").query("q", "cats").query("page", "1"), reply: .text("cats"))
+        stubs.on(.request(.put, "/v1/profiles/1").jsonBody(["name": "Ada"]), reply: .text("renamed Ada"))
+        stubs.on(
+            .request(.put, "/v1/profiles/1").jsonBody(Profile.self) { $0.name.hasPrefix("G") }, reply: .text("a G name")
+        )
+        stubs.on(.request(.put, "/v1/profiles/1").body("an empty body") { $0.isEmpty }, reply: .text("empty"))
         stubs.on(.method(.delete).header("X-Confirm", "yes"), reply: .empty())
         let session = Session(transport: stubs)
         func text(_ target: any URLRequestConvertible) async -> String? {
@@ -88,7 +90,7 @@ final class StubTransportTests: XCTestCase {
 
     func testSequencesAnswerInOrderThenRepeatTheLast() async throws {
         let stubs = StubTransport()
-        stubs.on(.get("/v1/me"), reply: .empty(statusCode: 401), .json(Profile(name: "Ada")))
+        stubs.on(.request(.get, "/v1/me"), reply: .empty(statusCode: 401), .json(Profile(name: "Ada")))
         let service = ProfileService(session: Session(transport: stubs))
         guard case .requestErr(let failure) = await service.me() else { return XCTFail("expected requestErr first") }
         XCTAssertEqual(failure.statusCode, 401)
@@ -129,7 +131,7 @@ final class StubTransportTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.defaultHeaders["X-Api-Key"] = "key-123"
         let stubs = StubTransport()
-        stubs.on(.get("/elsewhere"), reply: .empty())
+        stubs.on(.request(.get, "/elsewhere"), reply: .empty())
         let session = Session(configuration: configuration, transport: stubs)
         var request = URLRequest(url: URL(string: "https://api.example.test/v1/orders?page=3")!)
         request.httpMethod = "POST"

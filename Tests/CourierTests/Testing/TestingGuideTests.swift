@@ -79,11 +79,12 @@ final class TestingGuideTests: XCTestCase {
         let me = await service.me()
         XCTAssertEqual(me.value, User(name: "Ada"))
 
-        stubs.on(ProfileAPI.rename(name: "Grace"), reply: .json(#"{"message":"name taken"}"#, statusCode: 409))
+        stubs.on(.router(ProfileAPI.rename(name: "Grace")), reply: .json(#"{"message":"name taken"}"#, statusCode: 409))
         stubs.on(.target(ProfileAPI.self) { if case .search = $0 { true } else { false } }, reply: .json([Item(id: 1)]))
-        stubs.on(.get("/search").query("page", "2"), reply: .json([Item(id: 2)]))
-        stubs.on(.put("/me").header("If-Match").jsonBody(["name": "Lin"]), reply: .empty(statusCode: 204))
-        stubs.on(.post("/upload").body("a large body") { $0.count > 1_000_000 }, reply: .empty(statusCode: 413))
+        stubs.on(.request(.get, "/search").query("page", "2"), reply: .json([Item(id: 2)]))
+        stubs.on(.request(.put, "/me").header("If-Match").jsonBody(["name": "Lin"]), reply: .empty(statusCode: 204))
+        stubs.on(
+            .request(.post, "/upload").body("a large body") { $0.count > 1_000_000 }, reply: .empty(statusCode: 413))
 
         guard case .requestErr(let taken) = await service.rename(to: "Grace") else { return XCTFail("expected 409") }
         XCTAssertEqual(taken.statusCode, 409)
@@ -100,17 +101,17 @@ final class TestingGuideTests: XCTestCase {
         let ada = await service.rename(to: "Ada")
         XCTAssertTrue(ada.isSuccess, "the sample: 204")
 
-        stubs.on(.get("/me"), reply: .empty(statusCode: 401), .json(User(name: "Ada")))
+        stubs.on(.request(.get, "/me"), reply: .empty(statusCode: 401), .json(User(name: "Ada")))
         let expired = await service.me(), renewed = await service.me()
         guard case .requestErr(let unauthorized) = expired else { return XCTFail("expected 401") }
         XCTAssertEqual(unauthorized.statusCode, 401)
         XCTAssertEqual(renewed.value, User(name: "Ada"))
 
-        stubs.on(.get("/search"), reply: .timedOut())
-        stubs.on(.put("/me"), reply: .failure(.cannotConnect(message: "connection refused (stub)")))
-        stubs.on(.get("/me").header("X-Cancel"), reply: .failure(.cancelled))
-        stubs.on(.get("/secure"), reply: .failure(.tlsFailure(message: "certificate verify failed (stub)")))
-        stubs.on(.get("/nowhere"), reply: .failure(.dnsFailure(host: "api.example.com")))
+        stubs.on(.request(.get, "/search"), reply: .timedOut())
+        stubs.on(.request(.put, "/me"), reply: .failure(.cannotConnect(message: "connection refused (stub)")))
+        stubs.on(.request(.get, "/me").header("X-Cancel"), reply: .failure(.cancelled))
+        stubs.on(.request(.get, "/secure"), reply: .failure(.tlsFailure(message: "certificate verify failed (stub)")))
+        stubs.on(.request(.get, "/nowhere"), reply: .failure(.dnsFailure(host: "api.example.com")))
         guard case .networkFail(let offline) = await service.rename(to: "Grace") else { return XCTFail("networkFail") }
         XCTAssertSameError(offline.error, .cannotConnect(message: "connection refused (stub)"))
     }
@@ -144,7 +145,7 @@ final class TestingGuideTests: XCTestCase {
         retrying.retryPolicy = .default
         retrying.clock = TestClock()
         let flaky = StubTransport()
-        flaky.on(.get("/me"), reply: .empty(statusCode: 503), .json(User(name: "Ada")))
+        flaky.on(.request(.get, "/me"), reply: .empty(statusCode: 503), .json(User(name: "Ada")))
         _ = await ProfileService(session: Session(configuration: retrying, transport: flaky)).me()
         _ = await ProfileService(session: Session(configuration: retrying, transport: flaky)).rename(to: "Grace")
 
@@ -157,11 +158,11 @@ final class TestingGuideTests: XCTestCase {
                 "PUT https://api.example.com/me"
             ])
         XCTAssertEqual(sent[2].json, ["name": "Grace"])
-        XCTAssertEqual(try sent[2].decodeJSON([String: String].self), ["name": "Grace"])
+        XCTAssertEqual(try JSONDecoder().decode([String: String].self, from: sent[2].body), ["name": "Grace"])
         XCTAssertEqual(sent[2].header("Content-Type"), "application/json")
         guard case .rename(let name)? = sent[2].target as? ProfileAPI else { return XCTFail("target") }
         XCTAssertEqual(name, "Grace")
-        XCTAssertEqual(flaky.requests(matching: .get("/me")).count, 2)
+        XCTAssertEqual(flaky.requests(matching: .request(.get, "/me")).count, 2)
     }
 
     func testRecordAndReplay() async throws {
@@ -193,8 +194,8 @@ final class TestingGuideTests: XCTestCase {
         XCTAssertEqual(hello.statusCode, 200)
 
         let checked = StubTransport()
-        checked.on(.get("/ping"), reply: .text("pong"))
-        checked.on(.get("/hang"), reply: .never)
+        checked.on(.request(.get, "/ping"), reply: .text("pong"))
+        checked.on(.request(.get, "/hang"), reply: .never)
         let report = await TransportConformance(
             transport: checked,
             answered: HTTPRequest(testing: URL(string: "https://api.example.com/ping")!),

@@ -34,8 +34,8 @@ final class TransportConformanceTests: XCTestCase {
     /// The report on a stub transport with `behavior` that answers `/answered` and never `/pending`.
     private func stubReport(_ behavior: StubBehavior) async -> TransportConformanceReport {
         let stubs = StubTransport(behavior: behavior)
-        stubs.on(.get("/answered"), reply: .text("ok"))
-        stubs.on(.get("/pending"), reply: .never)
+        stubs.on(.request(.get, "/answered"), reply: .text("ok"))
+        stubs.on(.request(.get, "/pending"), reply: .never)
         return await TransportConformance(
             transport: stubs, answered: request("https://stub.test/answered"),
             pending: request("https://stub.test/pending")
