@@ -114,7 +114,7 @@ final class CachingTransport: Transport {
         let effectivePlan = HTTPCache.Plan(
             action: plan.action, revalidating: plan.revalidating, storable: plan.storable && !redirected)
         let response = CacheResponse(
-            statusCode: head.statusCode, headers: head.fields.map { CacheHeader($0.0, $0.1) }, body: result.data)
+            statusCode: head.statusCode, headers: head.fields.pairs.map { CacheHeader($0.0, $0.1) }, body: result.data)
         switch cache.complete(
             effectivePlan, request: cacheRequest, response: response, requestTime: sentAt, responseTime: now())
         {

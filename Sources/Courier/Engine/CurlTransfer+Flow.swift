@@ -129,9 +129,8 @@ extension CurlTransfer {
         flow.discardingHop = isRedirectToFollow
         flow.receivingBody = !flow.discardingHop
         guard !flow.discardingHop else { return true }
-        let encoded = headParser.fields.contains { name, value in
-            name.caseInsensitiveEquals("Content-Encoding") && !value.caseInsensitiveEquals("identity")
-        }
+        let encoded =
+            headParser.fields.first(named: "Content-Encoding") { !$0.caseInsensitiveEquals("identity") } != nil
         flow.finalStatus = headParser.statusCode
         flow.contentEncoded = encoded
         flow.validator = ResumeData.validator(in: headParser.fields)
@@ -149,9 +148,7 @@ extension CurlTransfer {
 
     /// Whether the response whose headers just ended is a redirect the engine will follow.
     private var isRedirectToFollow: Bool {
-        let location = headParser.fields.first { name, value in
-            name.caseInsensitiveEquals("Location") && !value.isEmpty
-        }?.1
+        let location = headParser.fields.first(named: "Location") { !$0.isEmpty }
         return RedirectDecision.willFollow(
             status: headParser.statusCode, location: location, policy: options.redirectPolicy)
     }

@@ -16,7 +16,7 @@ extension CurlTransfer {
             flow.downloadBase = 0
             return true
         }
-        let range = headParser.fields.last { $0.0.caseInsensitiveEquals("Content-Range") }?.1
+        let range = headParser.fields.last(named: "Content-Range")
         guard let range, let start = Self.contentRangeStart(range), start == offset, !flow.contentEncoded else {
             flow.failure = .protocolViolation(
                 message: "asked to resume at byte \(offset), the server sent Content-Range '\(range ?? "")'")

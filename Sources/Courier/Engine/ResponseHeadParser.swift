@@ -16,8 +16,9 @@ struct ResponseHeadParser {
     private(set) var statusCode = 0
     /// The HTTP major version of the latest status line (1 or 2), 0 before one arrived.
     private(set) var majorVersion = 0
-    /// The fields of the current response (and its trailers), names and values as cleaned.
-    private(set) var fields: [(String, String)] = []
+    /// The fields of the current response (and its trailers), names and values as cleaned, kept
+    /// as bytes: no strings are made while the head arrives.
+    private(set) var fields = HeaderFields()
     /// The agreed `Content-Length` of the current response.
     private(set) var declaredLength: Int?
     /// Whether the blank line ending a final (non-1xx) response head has been seen.
@@ -27,10 +28,8 @@ struct ResponseHeadParser {
     /// Why the head was rejected, if it was.
     private(set) var violation: String?
 
-    /// A parser with room for a usual head's fields (no regrowing while they arrive).
-    init() {
-        fields.reserveCapacity(16)
-    }
+    /// A parser before any line.
+    init() {}
 
     /// Starts over for a new exchange (a redirect hop).
     mutating func reset() {
@@ -83,7 +82,7 @@ struct ResponseHeadParser {
     /// "HTTP/…": a new response (the first, the one after a 1xx, or the one after a proxy's
     /// CONNECT answer): what came before is forgotten. No field name can start this way.
     private mutating func startResponse(_ line: UnsafeRawBufferPointer) {
-        fields.removeAll(keepingCapacity: true)
+        fields.removeAll()
         declaredLength = nil
         isComplete = false
         majorVersion = line.count > 5 ? Int(line[5]) - 0x30 : 0
@@ -92,16 +91,16 @@ struct ResponseHeadParser {
 
     /// An obs-fold line: its text joins the previous field's value with one SP.
     private mutating func unfold(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard let last = fields.indices.last else {
+        guard !fields.isEmpty else {
             return reject("a folded header line has no field before it")
         }
+        let last = fields.count - 1
         let (start, end) = Self.trimmed(line, from: 0)
         if start < end {
-            let more = Self.cleanValue(UnsafeRawBufferPointer(rebasing: line[start..<end]))
-            fields[last].1 += fields[last].1.isEmpty ? more : " " + more
+            fields.extendLastValue(with: UnsafeRawBufferPointer(rebasing: line[start..<end]))
         }
-        if !isComplete, fields[last].0.caseInsensitiveEquals("Content-Length") {
-            return checkContentLength(fields[last].1)
+        if !isComplete, fields.hasName("Content-Length", at: last) {
+            return checkContentLength(fields.value(at: last))
         }
         return true
     }
@@ -115,11 +114,9 @@ struct ResponseHeadParser {
             return reject("invalid header field name '\(Self.excerpt(nameBytes))'")
         }
         let (start, end) = Self.trimmed(line, from: colon + 1)
-        let name = String(decoding: nameBytes, as: UTF8.self)
-        let value = Self.cleanValue(UnsafeRawBufferPointer(rebasing: line[start..<end]))
-        fields.append((name, value))
+        fields.append(name: nameBytes, value: UnsafeRawBufferPointer(rebasing: line[start..<end]))
         if !isComplete, nameBytes.count == 14, Self.equalsIgnoringCase(nameBytes, "content-length") {
-            return checkContentLength(value)
+            return checkContentLength(fields.value(at: fields.count - 1))
         }
         return true
     }
@@ -200,14 +197,6 @@ struct ResponseHeadParser {
         var last = line.count
         while last > first, isTrimmed(line[last - 1]) { last -= 1 }
         return (first, last)
-    }
-
-    /// The value as text, with each CR or NUL replaced by SP (RFC 9110 §5.5).
-    private static func cleanValue(_ bytes: UnsafeRawBufferPointer) -> String {
-        guard bytes.contains(where: { $0 == 0x0D || $0 == 0 }) else {
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        return String(decoding: bytes.map { $0 == 0x0D || $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
     }
 
     /// At most 40 bytes of `bytes`, for an error message.

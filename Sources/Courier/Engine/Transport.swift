@@ -117,7 +117,7 @@ public struct TransportResult: Sendable {
 
     /// The response's headers in arrival order; empty when no response arrived.
     public var headers: HTTPHeaders {
-        HTTPHeaders((head?.fields ?? []).map { HTTPHeader(name: $0.0, value: $0.1) })
+        HTTPHeaders((head?.fields.pairs ?? []).map { HTTPHeader(name: $0.0, value: $0.1) })
     }
 }
 

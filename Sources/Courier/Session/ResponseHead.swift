@@ -10,16 +10,20 @@ package final class ResponseHead: Sendable {
     let url: URL
     let statusCode: Int
     let httpVersion: String?
-    /// Header fields in arrival order, names as sent.
-    let fields: [(String, String)]
+    /// Header fields in arrival order, names as sent (bytes; strings are made when read).
+    let fields: HeaderFields
     private let foundation: Locked<HTTPURLResponse?>
 
-    package init(url: URL, statusCode: Int, httpVersion: String?, fields: [(String, String)]) {
+    init(url: URL, statusCode: Int, httpVersion: String?, fields: HeaderFields) {
         self.url = url
         self.statusCode = statusCode
         self.httpVersion = httpVersion
         self.fields = fields
         foundation = Locked(nil)
+    }
+
+    package convenience init(url: URL, statusCode: Int, httpVersion: String?, fields: [(String, String)]) {
+        self.init(url: url, statusCode: statusCode, httpVersion: httpVersion, fields: HeaderFields(fields))
     }
 
     /// Wraps a response made elsewhere (stubs, tests).
@@ -31,13 +35,13 @@ package final class ResponseHead: Sendable {
         for (name, value) in response.allHeaderFields {
             if let name = name as? String, let value = value as? String { fields.append((name, value)) }
         }
-        self.fields = fields
+        self.fields = HeaderFields(fields)
         foundation = Locked(response)
     }
 
     /// The first value of a header, matched without regard to case.
     func value(forHeader name: String) -> String? {
-        fields.first { $0.0.caseInsensitiveEquals(name) }?.1
+        fields.first(named: name)
     }
 
     /// The headers, repeated names joined with ", " as HTTP allows.
@@ -49,7 +53,7 @@ package final class ResponseHead: Sendable {
     /// occurrence, values joined with ", ".
     private var joinedFields: [(String, String)] {
         var joined: [(String, String)] = []
-        for (name, value) in fields {
+        for (name, value) in fields.pairs {
             if let index = joined.firstIndex(where: { $0.0.caseInsensitiveEquals(name) }) {
                 joined[index].1 += ", " + value
             } else {

@@ -45,9 +45,9 @@ public struct ResumeData: Sendable, Codable, Equatable {
 
     /// The validator to send as `If-Range`: a strong `ETag`, else `Last-Modified`, from `fields`.
     /// A weak tag (`W/"…"`) cannot be used (RFC 9110 §13.1.5).
-    static func validator(in fields: [(String, String)]) -> String? {
+    static func validator(in fields: HeaderFields) -> String? {
         func value(_ name: String) -> String? {
-            fields.last { $0.0.caseInsensitiveEquals(name) }.map { $0.1 }.flatMap { $0.isEmpty ? nil : $0 }
+            fields.last(named: name).flatMap { $0.isEmpty ? nil : $0 }
         }
         if let etag = value("ETag"), !etag.hasPrefix("W/") { return etag }
         return value("Last-Modified")

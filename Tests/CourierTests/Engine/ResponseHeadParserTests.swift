@@ -15,7 +15,7 @@ final class ResponseHeadParserTests: XCTestCase {
     }
 
     private func fields(_ parser: ResponseHeadParser) -> [String] {
-        parser.fields.map { "\($0.0)=\($0.1)" }
+        parser.fields.pairs.map { "\($0.0)=\($0.1)" }
     }
 
     func testPlainHead() {

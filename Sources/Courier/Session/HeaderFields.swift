@@ -1,0 +1,140 @@
+/// A response's header fields in arrival order, kept as the bytes that arrived: every name and
+/// value in one buffer, with where each starts and ends. Strings are made only for what is read
+/// (a lookup by name makes one; ``pairs`` makes them all), so a response whose headers nobody
+/// reads costs no strings, and none are made on the engine thread while the head arrives.
+struct HeaderFields: Sendable {
+    /// Where one field's name and value are in ``bytes``: the value follows the name.
+    private struct Span: Sendable {
+        var nameStart: Int32
+        var nameEnd: Int32
+        var valueEnd: Int32
+    }
+
+    private var bytes: [UInt8] = []
+    private var spans: [Span] = []
+
+    /// No fields.
+    init() {}
+
+    /// Fields with these names and values, in order (stubs, tests, heads made from headers).
+    init(_ pairs: [(String, String)]) {
+        for (name, value) in pairs {
+            var name = name
+            var value = value
+            name.withUTF8 { nameBytes in
+                value.withUTF8 { valueBytes in
+                    append(name: UnsafeRawBufferPointer(nameBytes), value: UnsafeRawBufferPointer(valueBytes))
+                }
+            }
+        }
+    }
+
+    var count: Int { spans.count }
+    var isEmpty: Bool { spans.isEmpty }
+
+    /// Adds a field; in the value, every CR and NUL becomes SP (RFC 9110 §5.5).
+    mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        if bytes.capacity == 0 {
+            // Room for a usual head at once, instead of regrowing line after line.
+            bytes.reserveCapacity(512)
+            spans.reserveCapacity(16)
+        }
+        let nameStart = Int32(bytes.count)
+        bytes.append(contentsOf: name.assumingMemoryBound(to: UInt8.self))
+        let nameEnd = Int32(bytes.count)
+        bytes.append(contentsOf: value.assumingMemoryBound(to: UInt8.self))
+        spans.append(Span(nameStart: nameStart, nameEnd: nameEnd, valueEnd: Int32(bytes.count)))
+        if Self.needsCleaning(value) { cleanLastValue() }
+    }
+
+    /// Adds `more` to the last field's value, after one SP unless the value is empty (an obs-fold
+    /// line), with CR and NUL made SP. There must be a field.
+    mutating func extendLastValue(with more: UnsafeRawBufferPointer) {
+        guard let last = spans.indices.last else { return }
+        if spans[last].valueEnd > spans[last].nameEnd { bytes.append(0x20) }
+        bytes.append(contentsOf: more.assumingMemoryBound(to: UInt8.self))
+        spans[last].valueEnd = Int32(bytes.count)
+        if Self.needsCleaning(more) { cleanLastValue() }
+    }
+
+    private static func needsCleaning(_ value: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index < value.count {
+            if value[index] == 0x0D || value[index] == 0 { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// Replaces every CR and NUL in the last field's value by SP.
+    private mutating func cleanLastValue() {
+        guard let last = spans.last else { return }
+        for index in Int(last.nameEnd)..<Int(last.valueEnd) where bytes[index] == 0x0D || bytes[index] == 0 {
+            bytes[index] = 0x20
+        }
+    }
+
+    /// Forgets every field (a new response starts), keeping the storage.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+    }
+
+    /// The name of field number `index`.
+    func name(at index: Int) -> String {
+        string(Int(spans[index].nameStart), Int(spans[index].nameEnd))
+    }
+
+    /// The value of field number `index`.
+    func value(at index: Int) -> String {
+        string(Int(spans[index].nameEnd), Int(spans[index].valueEnd))
+    }
+
+    /// Whether field number `index` is named `name` (ASCII, without regard to case).
+    func hasName(_ name: String, at index: Int) -> Bool {
+        let span = spans[index]
+        var name = name
+        return name.withUTF8 { wanted in
+            guard wanted.count == Int(span.nameEnd - span.nameStart) else { return false }
+            var offset = Int(span.nameStart)
+            for byte in wanted {
+                let have = bytes[offset]
+                if have != byte, Self.lower(have) != Self.lower(byte) { return false }
+                offset += 1
+            }
+            return true
+        }
+    }
+
+    /// The first value of the fields named `name` that satisfies `predicate`.
+    func first(named name: String, where predicate: (String) -> Bool = { _ in true }) -> String? {
+        for index in spans.indices where hasName(name, at: index) {
+            let value = value(at: index)
+            if predicate(value) { return value }
+        }
+        return nil
+    }
+
+    /// The last value of the fields named `name`.
+    func last(named name: String) -> String? {
+        for index in spans.indices.reversed() where hasName(name, at: index) {
+            return value(at: index)
+        }
+        return nil
+    }
+
+    /// Every field as a name and a value, in order.
+    var pairs: [(String, String)] {
+        spans.indices.map { (name(at: $0), value(at: $0)) }
+    }
+
+    private func string(_ start: Int, _ end: Int) -> String {
+        bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+        }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+}
