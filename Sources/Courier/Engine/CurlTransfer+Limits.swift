@@ -12,10 +12,21 @@ extension CurlTransfer {
     /// requests. Worked out once per hop, into ``CurlTransfer/multiplexOrigin``.
     static func multiplexOrigin(of request: HTTPRequest, options: TransferOptions) -> String? {
         let url = request.url
-        guard options.maxHTTPVersion >= .http2, let scheme = url.scheme,
-            scheme.caseInsensitiveEquals("https"), let host = url.host?.lowercased()
+        // The scheme read from the URL's text first: `URL.scheme` parses, and a plain-http
+        // request (no multiplexing) would pay for it on every transfer.
+        guard options.maxHTTPVersion >= .http2, Self.isHTTPS(url.absoluteString), let host = url.host?.lowercased()
         else { return nil }
         return "https://\(host):\(url.port ?? 443)"
+    }
+
+    /// Whether `text` starts with `https:`, in any case.
+    static func isHTTPS(_ text: String) -> Bool {
+        var matched = 0
+        for (byte, expected) in zip(text.utf8, "https:".utf8) {
+            guard byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) == expected else { return false }
+            matched += 1
+        }
+        return matched == 6
     }
 
     /// When the transfer counts as idle if no byte moves before; a deliberate pause (a slow

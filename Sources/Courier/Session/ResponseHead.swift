@@ -1,42 +1,27 @@
 import Foundation
-import CourierSync
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// A response's status line and headers as received. The Foundation `HTTPURLResponse` is made
-/// only when someone asks for it: building one on Linux costs more than the rest of a request.
+/// A response's status line and headers as received. A Foundation `HTTPURLResponse` is made only
+/// when someone asks for one (building it on Linux costs more than the rest of a request), and
+/// is not kept: Courier's API does not hand them out.
 package final class ResponseHead: Sendable {
     let url: URL
     let statusCode: Int
     let httpVersion: String?
     /// Header fields in arrival order, names as sent (bytes; strings are made when read).
     let fields: HeaderFields
-    private let foundation: Locked<HTTPURLResponse?>
 
     init(url: URL, statusCode: Int, httpVersion: String?, fields: HeaderFields) {
         self.url = url
         self.statusCode = statusCode
         self.httpVersion = httpVersion
         self.fields = fields
-        foundation = Locked(nil)
     }
 
     package convenience init(url: URL, statusCode: Int, httpVersion: String?, fields: [(String, String)]) {
         self.init(url: url, statusCode: statusCode, httpVersion: httpVersion, fields: HeaderFields(fields))
-    }
-
-    /// Wraps a response made elsewhere (stubs, tests).
-    init(wrapping response: HTTPURLResponse) {
-        url = response.url ?? URL(fileURLWithPath: "/")
-        statusCode = response.statusCode
-        httpVersion = nil
-        var fields: [(String, String)] = []
-        for (name, value) in response.allHeaderFields {
-            if let name = name as? String, let value = value as? String { fields.append((name, value)) }
-        }
-        self.fields = HeaderFields(fields)
-        foundation = Locked(response)
     }
 
     /// The first value of a header, matched without regard to case.
@@ -63,15 +48,9 @@ package final class ResponseHead: Sendable {
         return joined
     }
 
-    /// The Foundation view of this response, made once on first use.
+    /// The Foundation view of this response, made anew on each use.
     var foundationResponse: HTTPURLResponse? {
-        foundation.withLock { cached in
-            if let cached { return cached }
-            let dictionary = Dictionary(joinedFields, uniquingKeysWith: { first, _ in first })
-            let made = HTTPURLResponse(
-                url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
-            cached = made
-            return made
-        }
+        let dictionary = Dictionary(joinedFields, uniquingKeysWith: { first, _ in first })
+        return HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
     }
 }
