@@ -66,7 +66,7 @@ func measure(_ name: String, budget: Double?, _ one: () async -> Bool) async -> 
     }
     let perRequest = Double(courier_allocation_count() - before) / Double(count)
     let verdict = budget.map { perRequest <= $0 ? "within the budget of \($0)" : "OVER the budget of \($0)" } ?? ""
-    print("allocations per request, \(name): \(String(format: "%.1f", perRequest)) \(verdict)")
+    print("allocations per request, \(name): \(String(format: "%.3f", perRequest)) \(verdict)")
     return budget.map { perRequest <= $0 } ?? true
 }
 

@@ -175,11 +175,16 @@ final class CurlEngineLoop {
     /// inbox takes over); returns true when the engine must stop.
     private func drainInbox(into commands: inout [CurlEngine.Command]) -> Bool {
         assertOnLoop()
+        // Most rounds find the inbox empty: then no lock is taken. A command that arrives
+        // meanwhile is seen under the lock before the loop waits, and taken in the next round.
+        guard engine.inboxHasCommands.load(ordering: .acquiring) else { return false }
         engine.inbox.withLock { box in
             swap(&box.commands, &commands)
             engine.inboxHasCommands.store(false, ordering: .relaxed)
         }
-        defer { commands.removeAll(keepingCapacity: true) }
+        // Emptied one by one: there are usually one or two, and `removeAll(keepingCapacity:)`
+        // costs more than that.
+        defer { while commands.popLast() != nil {} }
         var stop = false
         for command in commands {
             switch command {

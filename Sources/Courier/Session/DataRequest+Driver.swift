@@ -285,7 +285,8 @@ extension DataRequest {
                     let (outcome, plugins) = state.withRun { ($0.outcome.take() ?? $0.settled, $0.hasPlugins) }
                     return (outcome, state.validators, plugins)
                 }
-                var final = validated(outcome, by: validators)
+                var final = outcome
+                validate(&final, by: validators)
                 if plugins {
                     let (extensions, context) = state.withLock { $0.withRun { ($0.extensions, $0.context) } }
                     final = extensions.process(final, context: context ?? self.context(attempt: 0))

@@ -26,11 +26,12 @@ extension DataRequest {
     static func makeResponse<Value: Sendable>(
         _ outcome: Outcome, serializer: (Outcome) -> Result<Value, CourierError>
     ) -> DataResponse<Value> {
-        let result: Result<Value, CourierError> = outcome.error.map { .failure($0) } ?? serializer(outcome)
+        let result: Result<Value, CourierError>
+        if case .failure(let error) = outcome.result { result = .failure(error) } else { result = serializer(outcome) }
         var response = DataResponse(
             request: outcome.request, responseHead: outcome.responseHead, data: outcome.data,
             metrics: outcome.metrics, result: result)
-        response.fileURL = outcome.error == nil ? outcome.fileURL : nil
+        if case .success = outcome.result { response.fileURL = outcome.fileURL }
         response.resumeData = outcome.resumeData
         return response
     }

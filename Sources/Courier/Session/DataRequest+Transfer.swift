@@ -78,9 +78,12 @@ extension DataRequest {
     func outcome(of result: consuming TransportResult, attempt: Int) -> Outcome {
         var metrics = result.metrics
         metrics?.retryCount = attempt
+        // The error read once: it is large, and each read of an optional copies it.
+        let error = result.error
+        let succeeded = if case .none = error { true } else { false }
         var outcome = Outcome(
             request: result.request, head: result.head, body: result.data, metrics: metrics,
-            error: result.error, fileURL: result.error == nil ? destination : nil)
+            error: error, fileURL: succeeded ? destination : nil)
         outcome.resumeData = result.resumeData
         outcome.transferred = result.transferred
         return outcome

@@ -91,16 +91,15 @@ extension DataRequest {
         return self
     }
 
-    /// `outcome` with the first validation failure as its error.
-    func validated(_ outcome: Outcome, by validators: SmallList<Validator>) -> Outcome {
-        guard !validators.isEmpty, outcome.error == nil, let head = outcome.responseHead else { return outcome }
-        var outcome = outcome
+    /// Gives `outcome` the first validation failure as its error (in place: an outcome is large,
+    /// and most pass).
+    func validate(_ outcome: inout Outcome, by validators: SmallList<Validator>) {
+        guard !validators.isEmpty, case .success = outcome.result, let head = outcome.responseHead else { return }
         for validator in validators {
             if let error = validator.check(outcome, head: head) {
                 outcome.fail(error)
-                break
+                return
             }
         }
-        return outcome
     }
 }
