@@ -27,11 +27,12 @@ final class MultiplexOriginTests: XCTestCase {
     }
 
     func testTheSchemeTestReadsSixBytesInAnyCase() {
-        XCTAssertTrue(CurlTransfer.isHTTPS("https://x"))
-        XCTAssertTrue(CurlTransfer.isHTTPS("hTTpS:"))
-        XCTAssertFalse(CurlTransfer.isHTTPS("https"))
-        XCTAssertFalse(CurlTransfer.isHTTPS("http://x"))
-        XCTAssertFalse(CurlTransfer.isHTTPS(""))
-        XCTAssertFalse(CurlTransfer.isHTTPS("httpx://x"))
+        let table: [(String, Bool)] = [
+            ("https://x", true), ("hTTpS:", true), ("https", false), ("http://x", false), ("", false),
+            ("httpx://x", false)
+        ]
+        for (text, isHTTPS) in table {
+            XCTAssertEqual(CurlTransfer.isHTTPS(text), isHTTPS, text)
+        }
     }
 }
