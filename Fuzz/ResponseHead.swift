@@ -22,7 +22,7 @@ public func fuzzResponseHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     }
     require(parser.statusCode == 0 || (100...999).contains(parser.statusCode), "status \(parser.statusCode)")
     let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
-    for (name, value) in parser.fields {
+    for (name, value) in parser.fields.pairs {
         require(!name.isEmpty && name.utf8.allSatisfy(tchar.contains), "field name '\(name)' is not a token")
         require(
             !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }, "CR, LF or NUL in the value of \(name)")
@@ -31,7 +31,7 @@ public func fuzzResponseHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
             "value of \(name) not trimmed")
     }
     if let length = parser.declaredLength, !rejected {
-        let declared = parser.fields.filter { $0.0.lowercased() == "content-length" }
+        let declared = parser.fields.pairs.filter { $0.0.lowercased() == "content-length" }
             .flatMap { $0.1.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         require(
             !declared.isEmpty && declared.allSatisfy { Int($0) == length },
