@@ -16,6 +16,10 @@ import Darwin
 /// The API mirrors `Mutex`: `withLock { value in ... }`. The closure must not call `withLock`
 /// on the same lock again (the mutex is not recursive). Copies of a `Locked` share one value and
 /// one mutex, kept together in one allocation (``LockedStorage``).
+///
+/// `@unchecked Sendable` holds because the value is never reached except through ``withLock(_:)``,
+/// which holds the mutex for the whole access (`storage` is visible only so that `withLock`
+/// can be inlined; nothing else in the package reads it).
 package struct Locked<Value>: @unchecked Sendable {
     @usableFromInline
     package let storage: LockedStorage<Value>

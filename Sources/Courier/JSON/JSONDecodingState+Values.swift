@@ -1,7 +1,9 @@
 import Foundation
 
 /// Why a value could not be read; turned into an error once the coding path is known, so the
-/// path is built only on failure.
+/// path is built only on failure. `@unchecked Sendable` holds: every payload is an immutable
+/// value (a metatype, a `JSONEntry` of plain integers, a string, a syntax error); only `Any.Type`
+/// keeps the compiler from seeing that.
 enum JSONReadFailure: Error, @unchecked Sendable {
     /// The value is of another kind.
     case mismatch(Any.Type, found: JSONEntry)

@@ -56,23 +56,25 @@ extension DataRequest {
         var request: HTTPRequest
         /// The same as a `URLRequest`, as the adapters and plugins left it.
         var sent: URLRequest?
-        /// Why the request could not be built, if it could not.
-        let buildFailure: CourierError?
         /// The latest attempt's outcome (or an adapter's failure); nil before there is one.
         var outcome: Outcome?
 
-        init(extensions: RequestExtensions, context: RequestContext?, request: HTTPRequest, buildFailure: CourierError?)
-        {
+        init(extensions: RequestExtensions, context: RequestContext?, request: HTTPRequest) {
             self.extensions = extensions
             hasPlugins = !extensions.plugins.isEmpty
             self.context = context
             self.request = request
-            self.buildFailure = buildFailure
         }
 
-        /// The outcome to complete with: the latest one, else the build failure (or a cancel).
-        var settled: Outcome {
-            outcome ?? Outcome(request: buildFailure == nil ? request : nil, failure: buildFailure ?? .cancelled)
+    }
+
+    /// The outcome to complete with: the run's latest one, else why the request could not be
+    /// built (or a cancel, for a request that never got an outcome).
+    private func settled(_ run: Run) -> Outcome {
+        if let outcome = run.outcome { return outcome }
+        switch built {
+        case .success: return Outcome(request: run.request, failure: .cancelled)
+        case .failure(let error): return Outcome(request: nil, failure: error)
         }
     }
 
@@ -80,12 +82,7 @@ extension DataRequest {
     /// reads the outcome when it has driven the request).
     private func enter(_ waiter: Waiter?) -> Entry {
         let sessionExtensions = session.extensions
-        let base: HTTPRequest?
-        var failure: CourierError?
-        switch built {
-        case .success(let request): base = request
-        case .failure(let error): (base, failure) = (nil, error)
-        }
+        let base = try? built.get()
         return state.withLock { state in
             if let outcome = state.outcome { return .done(outcome) }
             guard state.machine.state == .idle else {
@@ -102,7 +99,7 @@ extension DataRequest {
                     ? RequestContext(
                         target: state.target, session: session, requestID: session.nextRequestID(), attempt: 0)
                     : nil,
-                request: base ?? HTTPRequest.placeholder, buildFailure: failure)
+                request: base ?? HTTPRequest.placeholder)
             return .drive(state.machine.handle(base == nil ? .invalid : .start))
         }
     }
@@ -282,7 +279,7 @@ extension DataRequest {
             case .complete:
                 // Taken out of the working values (nothing reads them after this), not copied.
                 let (outcome, validators, plugins) = state.withLock { state in
-                    let (outcome, plugins) = state.withRun { ($0.outcome.take() ?? $0.settled, $0.hasPlugins) }
+                    let (outcome, plugins) = state.withRun { ($0.outcome.take() ?? settled($0), $0.hasPlugins) }
                     return (outcome, state.validators, plugins)
                 }
                 var final = outcome
@@ -295,7 +292,7 @@ extension DataRequest {
                 // `.completed` and the publication in one lock: the outcome is out at once.
                 action = publish(final, on: queue, completing: true)
             case .publish:
-                publish(completed ?? state.withLock { $0.withRun { $0.settled } }, on: queue)
+                publish(completed ?? state.withLock { $0.withRun { settled($0) } }, on: queue)
                 return .none
             case .finish(let error):
                 // An interruption found before an attempt: the session was shut down or cancelled.
@@ -319,7 +316,7 @@ extension DataRequest {
         if plugins {
             // What plugins see cannot change the outcome, so the next action is already known.
             let (extensions, context, outcome) = state.withLock {
-                $0.withRun { ($0.extensions, $0.context, $0.settled) }
+                $0.withRun { ($0.extensions, $0.context, settled($0)) }
             }
             if let context { extensions.didReceive(outcome, context: context) }
         }
@@ -353,7 +350,7 @@ extension DataRequest {
     /// Asks the interceptors, then the retry policy, whether to retry the attempt.
     private func decide(attempt: Int) async -> RequestStateMachine.Action {
         let (extensions, context, sent, outcome) = state.withLock { state in
-            state.withRun { ($0.extensions, $0.context, $0.sent, $0.settled) }
+            state.withRun { ($0.extensions, $0.context, $0.sent, settled($0)) }
         }
         guard let context, let sent else { return handle(.retryDecided(retryAfter: policyDelay(attempt: attempt))) }
         let delay: Double?
@@ -378,7 +375,7 @@ extension DataRequest {
         let now = session.configuration.clock.now
         return state.withLock { state in
             state.withRun { run in
-                let outcome = run.settled
+                let outcome = settled(run)
                 return run.extensions.retryPolicy.retryDelay(
                     afterAttempt: attempt, method: run.request.method.rawValue,
                     statusCode: outcome.error == nil ? outcome.statusCode : nil, error: outcome.error,

@@ -122,9 +122,7 @@ extension Session {
         return DataRequest(session: self, target: convertible, request: built, destination: nil)
     }
 
-    /// Builds the request of `convertible` once, at the edge: a ``Router`` directly, anything else
-    /// through its `URLRequest`, validated; with the session's default headers. Any thrown error
-    /// becomes a ``CourierError``.
+    /// Builds the request of a router once, at the edge, with the session's default headers.
     func build<R: Router>(router: R) -> Result<HTTPRequest, CourierError> {
         if let error = defaultHeadersError { return .failure(error) }
         do throws(CourierError) {
@@ -134,10 +132,13 @@ extension Session {
         }
     }
 
+    /// Builds the request of `convertible` once, at the edge: a ``Router`` directly, anything else
+    /// through its `URLRequest`, validated; with the session's default headers. Any thrown error
+    /// becomes a ``CourierError``.
     func build(_ convertible: any URLRequestConvertible) -> Result<HTTPRequest, CourierError> {
+        if let router = convertible as? any Router { return build(router: router) }
         if let error = defaultHeadersError { return .failure(error) }
         do throws(CourierError) {
-            if let router = convertible as? any Router { return build(router: router) }
             let urlRequest: URLRequest
             do {
                 urlRequest = try convertible.asURLRequest()
