@@ -26,7 +26,7 @@ fi
 
 out="${COURIER_FUZZ_DIR:-.build/fuzz}"
 mkdir -p "$out/modules/CCurlShim"
-flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name courier -parse-as-library)
+flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name courier -parse-as-library -warnings-as-errors)
 
 # The libraries are instrumented once; each target links against them. Rebuilt when a source changes.
 stamp="$out/modules/stamp"

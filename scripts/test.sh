@@ -86,6 +86,18 @@ print(total - failed, failed)
 PY
 }
 
+# no_warnings LOG: fails, printing them, if a build log holds compiler warnings about a source
+# file (the tree builds with none). The linker's notes on sanitizer symbols are not about ours.
+no_warnings() {
+    local found
+    found=$(grep -E "^[^ ]+\.(swift|c|h):[0-9]+:[0-9]+: warning:" "$1" | sort -u || true)
+    if [ -n "$found" ]; then
+        echo "compiler warnings in $1:"
+        echo "$found"
+        return 1
+    fi
+}
+
 # run_suite NAME [swift build/test options...]: builds (its own scratch path for sanitizers),
 # runs the XCTest suite, adds up its results and looks for sanitizer reports.
 run_suite() {
@@ -93,7 +105,12 @@ run_suite() {
     local log=".build/test-output-$name.log"
     echo "== $name: swift test $*"
     if [ "$name" = plain ]; then
-        swift build --build-tests "$@" || { failed=$((failed + 1)); status=1; report+=("$name: build failed"); return; }
+        set +e
+        swift build --build-tests "$@" 2>&1 | tee ".build/build-$name.log"
+        local built=${PIPESTATUS[0]}
+        set -e
+        if [ "$built" -ne 0 ]; then failed=$((failed + 1)); status=1; report+=("$name: build failed"); return; fi
+        no_warnings ".build/build-$name.log" || { failed=$((failed + 1)); status=1; report+=("$name: compiler warnings"); return; }
         # The formatting of the tree (.swift-format) and the documentation site (DocC warnings,
         # undocumented symbols, guide code that does not compile) fail the run before any test does.
         bash scripts/format.sh --check || { failed=$((failed + 1)); status=1; report+=("format: FAILED"); return; }
@@ -103,6 +120,8 @@ run_suite() {
     elif ! swift build --build-tests "$@" >".build/build-$name.log" 2>&1; then
         grep -E "error" ".build/build-$name.log" | head -40
         failed=$((failed + 1)); status=1; report+=("$name: build failed"); return
+    elif ! no_warnings ".build/build-$name.log"; then
+        failed=$((failed + 1)); status=1; report+=("$name: compiler warnings"); return
     fi
     # All tests are XCTest; Swift Testing would only add a "0 tests" summary after them.
     set +e

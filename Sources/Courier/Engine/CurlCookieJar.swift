@@ -45,7 +45,8 @@ final class CurlCookieJar {
         courier_easy_setopt_pointer(handle, CURLOPT_SHARE, share)
         if let file {
             file.path.withCString { path in
-                // COOKIEFILE names the file RELOAD reads; COOKIEJAR the one FLUSH (and cleanup) writes.
+                // COOKIEFILE names the file RELOAD reads; COOKIEJAR the one FLUSH writes (and cleanup,
+                // unless `close()` unsets it first).
                 _ = courier_easy_setopt_pointer(handle, CURLOPT_COOKIEFILE, path)
                 _ = courier_easy_setopt_pointer(handle, CURLOPT_COOKIEJAR, path)
             }
@@ -72,7 +73,9 @@ final class CurlCookieJar {
     /// the share handle is cleaned up.
     func close() {
         _ = perform(.flush)
-        // The file was just written; cleanup writes it again (COOKIEJAR is set), which is harmless.
+        // The file was just written. Cleanup would write it a second time (COOKIEJAR is set),
+        // replacing a file that a reader may already hold: unset it so the jar is written once.
+        if file != nil { _ = courier_easy_setopt_pointer(handle, CURLOPT_COOKIEJAR, nil) }
         curl_easy_cleanup(handle)
     }
 
