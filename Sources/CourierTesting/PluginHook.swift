@@ -16,8 +16,6 @@ import FoundationNetworking
 /// XCTAssertEqual(PluginHook.implemented(by: Stopwatch()), [.willSend, .process])
 /// ```
 public enum PluginHook: CaseIterable, Sendable {
-    /// `Plugin.isEnabled`.
-    case isEnabled
     /// `Plugin.prepare(_:context:)`.
     case prepare
     /// `Plugin.willSend(_:context:)`.
@@ -41,7 +39,6 @@ public enum PluginHook: CaseIterable, Sendable {
             head: HTTPResponseHead(url: url, statusCode: 200),
             data: Data(), metrics: nil, result: .success(Data()))
         PluginDefaultHooks.$current.withValue(recorder) {
-            _ = plugin.isEnabled
             _ = try? plugin.prepare(request, context: context)
             plugin.willSend(request, context: context)
             plugin.didReceive(response, context: context)

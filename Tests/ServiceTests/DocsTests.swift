@@ -79,7 +79,6 @@ final class DocsTests: XCTestCase {
         let docs = normalized(try text("docs/plugins.md"))
         let source = normalized(try text("Sources/Courier/Plugins/Plugin.swift"))
         let hooks = [
-            "var isEnabled: Bool { get }",
             "func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest",
             "func willSend(_ request: URLRequest, context: RequestContext)",
             "func didReceive(_ response: DataResponse<Data?>, context: RequestContext)",

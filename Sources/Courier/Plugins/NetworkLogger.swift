@@ -119,9 +119,6 @@ public struct NetworkLogger: Plugin {
         self.sink = sink
     }
 
-    /// False at ``Level/off``.
-    public var isEnabled: Bool { level != .off }
-
     /// Logs the request line (and its headers and body, by level).
     public func willSend(_ request: URLRequest, context: RequestContext) {
         guard level != .off else { return }

@@ -14,6 +14,7 @@ import FoundationNetworking
 /// configuration.plugins = [NetworkLogger(level: .basic)]                  // every request
 /// session.request(HomeAPI.latest).plugin(Stopwatch())                     // this request only
 /// ```
+/// To turn a plugin off, leave it out of the list.
 /// For each attempt (a retry is a new attempt) the hooks run in this order: ``prepare(_:context:)``,
 /// ``willSend(_:context:)``, the transfer, ``didReceive(_:context:)``; once the request is finished
 /// (after retries and validation), ``process(_:context:)``. Plugins run in registration order at
@@ -27,11 +28,6 @@ import FoundationNetworking
 ///   ``CourierError/pluginFailed`` for any other error; the request still
 ///   completes exactly once.
 public protocol Plugin: Sendable {
-    /// Whether the plugin takes part at all. A session (or request) whose plugins are all disabled
-    /// runs exactly as one without plugins, at no cost. Read when the session is created (for
-    /// session plugins) or when the request starts. Default: true.
-    var isEnabled: Bool { get }
-
     /// Returns the request to send, possibly changed (headers added, URL rewritten). Runs after the
     /// interceptors' adapters. Default: the request unchanged.
     func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest
@@ -54,12 +50,6 @@ public protocol Plugin: Sendable {
 // (`PluginHook.implemented(by:)` in CourierTesting). Outside such a check the note is one
 // task-local read.
 extension Plugin {
-    /// Enabled.
-    public var isEnabled: Bool {
-        PluginDefaultHooks.note("isEnabled")
-        return true
-    }
-
     /// The request unchanged.
     public func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest {
         PluginDefaultHooks.note("prepare")
@@ -80,5 +70,13 @@ extension Plugin {
     public func process(_ response: DataResponse<Data?>, context: RequestContext) throws -> DataResponse<Data?> {
         PluginDefaultHooks.note("process")
         return response
+    }
+}
+
+extension NetworkLogger {
+    /// Whether `plugin` acts at all; a ``NetworkLogger`` at ``NetworkLogger/Level/off`` does not,
+    /// and is left out where plugins are registered, so it costs nothing.
+    static func takesPart(_ plugin: any Plugin) -> Bool {
+        (plugin as? NetworkLogger)?.level != .off
     }
 }

@@ -148,7 +148,7 @@ public final class DataRequest: Sendable {
     /// Add it before the first response handler: once the request has started it has no effect.
     @discardableResult
     public func plugin(_ plugin: any Plugin) -> Self {
-        guard plugin.isEnabled else { return self }
+        guard NetworkLogger.takesPart(plugin) else { return self }
         state.withLock { state in
             let own = state.own ?? OwnExtensions()
             own.plugins.append(plugin)

@@ -242,7 +242,7 @@ public final class Session: Sendable {
 
     private static func makeExtensions(_ configuration: Configuration) -> RequestExtensions {
         RequestExtensions(
-            plugins: configuration.plugins.filter(\.isEnabled), interceptors: configuration.interceptors,
+            plugins: configuration.plugins.filter(NetworkLogger.takesPart), interceptors: configuration.interceptors,
             retryPolicy: configuration.retryPolicy)
     }
 

@@ -11,7 +11,6 @@ import FoundationNetworking
 /// never called; the check reports it missing.
 final class PluginHookTests: XCTestCase {
     struct AllHooks: Plugin {
-        var isEnabled: Bool { true }
         func prepare(_ request: URLRequest, context: RequestContext) throws -> URLRequest { request }
         func willSend(_ request: URLRequest, context: RequestContext) {}
         func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {}
@@ -36,9 +35,6 @@ final class PluginHookTests: XCTestCase {
     struct WrongResultType: Plugin {
         func process(_ response: DataResponse<Data?>, context: RequestContext) -> DataResponse<Data?>? { response }
     }
-    struct WrongPropertyType: Plugin {
-        var isEnabled: Bool? { false }
-    }
 
     func testAPluginWithEveryHookImplementsAll() {
         XCTAssertEqual(PluginHook.implemented(by: AllHooks()), Set(PluginHook.allCases))
@@ -51,7 +47,6 @@ final class PluginHookTests: XCTestCase {
         XCTAssertEqual(PluginHook.implemented(by: WrongParameterType()), [])
         XCTAssertEqual(PluginHook.implemented(by: WrongResponseType()), [])
         XCTAssertEqual(PluginHook.implemented(by: WrongResultType()), [])
-        XCTAssertEqual(PluginHook.implemented(by: WrongPropertyType()), [])
     }
 
     /// What the check reports is what a session calls: the misspelled `prepare` adds no header.
