@@ -143,7 +143,7 @@ final class JudgeStatusTableTests: XCTestCase {
         XCTAssertSameError(truncated.failure?.error, .truncatedResponse(message: "eof"))
 
         let cancelled = service.judge(makeResponse(status: nil, error: .cancelled), as: Item.self)
-        XCTAssertEqual(cancelled.failure?.isCancelled, true)
+        XCTAssertEqual(cancelled.failure?.error, .cancelled)
         XCTAssertEqual(cancelled.kind, .networkFail)
     }
 

@@ -17,7 +17,7 @@ final class NetworkResultTests: XCTestCase {
             case .requestErr(let failure): seen.append("requestErr \(failure.message ?? "")")
             case .pathErr: seen.append("pathErr")
             case .serverErr: seen.append("serverErr")
-            case .networkFail(let failure) where failure.isCancelled: seen.append("cancelled")
+            case .networkFail(let failure) where failure.error == .cancelled: seen.append("cancelled")
             case .networkFail: seen.append("networkFail")
             }
         }
@@ -31,7 +31,7 @@ final class NetworkResultTests: XCTestCase {
         XCTAssertEqual(failed.map(\.id), .serverErr(failure))
     }
 
-    func testResultAndGet() throws {
+    func testGetValueAndFailure() throws {
         let success: NetworkResult<Int> = .success(3)
         XCTAssertEqual(try success.get(), 3)
         XCTAssertEqual(success.value, 3)
@@ -39,7 +39,6 @@ final class NetworkResultTests: XCTestCase {
         XCTAssertTrue(success.isSuccess)
 
         let failed: NetworkResult<Int> = .requestErr(failure)
-        XCTAssertEqual(failed.result, .failure(.requestErr(failure)))
         XCTAssertEqual(failed.failure, failure)
         XCTAssertFalse(failed.isSuccess)
         do {
@@ -80,9 +79,9 @@ final class NetworkResultTests: XCTestCase {
             #"HTTP 200: Decoding failed at data.title: missing key 'title' (server message: "ok")"#)
     }
 
-    func testServiceReplyForwardsMembersToTheValue() {
+    func testServiceReplyHoldsTheValueStatusAndHeaders() {
         let reply = ServiceReply(value: Item(id: 5, title: "five"), statusCode: 201, headers: ["Location": "/items/5"])
-        XCTAssertEqual(reply.title, "five")
+        XCTAssertEqual(reply.value.title, "five")
         XCTAssertEqual(reply.statusCode, 201)
         XCTAssertEqual(reply.headers["location"], "/items/5")
     }

@@ -108,7 +108,7 @@ final class ServiceDeliveryTests: XCTestCase {
         let created: NetworkResult<ServiceReply<Item>> = await service().request(.urlRequest(post))
         guard case .success(let reply) = created else { return XCTFail("expected success, got \(created)") }
         XCTAssertEqual(reply.statusCode, 201)
-        XCTAssertEqual(reply.title, "b")
+        XCTAssertEqual(reply.value.title, "b")
         XCTAssertEqual(reply.headers["location"], "/item/2")
 
         let fetched = try await service().requestValue(.url(server.url("/item")), as: ServiceReply<Item>.self)
@@ -129,7 +129,7 @@ final class ServiceDeliveryTests: XCTestCase {
         task.cancel()
         let result = await task.value
         XCTAssertEqual(result.kind, .networkFail)
-        XCTAssertEqual(result.failure?.isCancelled, true)
+        XCTAssertEqual(result.failure?.error, .cancelled)
         XCTAssertEqual(result.failure?.error, .cancelled)
     }
 

@@ -42,7 +42,7 @@ public enum LoginStatusScenario {
             case .success(let reply) where reply.statusCode == 201:
                 destination = .onboarding
                 outcome.transcript.log(
-                    "login \(attempt): 201 Created → onboarding for \(reply.nickname) (#\(reply.userId))")
+                    "login \(attempt): 201 Created → onboarding for \(reply.value.nickname) (#\(reply.value.userId))")
             case .success(let reply):
                 destination = .home
                 outcome.transcript.log(

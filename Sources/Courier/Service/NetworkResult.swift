@@ -29,7 +29,7 @@ public enum NetworkResult<Value: Sendable>: Sendable {
     /// the request's `validate()` refused).
     case serverErr(ServiceFailure)
     /// No usable HTTP response: the request could not be built, the connection failed, timed out,
-    /// was cut short, or was cancelled (``ServiceFailure/isCancelled``).
+    /// was cut short, or was cancelled (`failure.error == .cancelled`).
     case networkFail(ServiceFailure)
 
     /// The value on success, else nil.
@@ -64,20 +64,16 @@ public enum NetworkResult<Value: Sendable>: Sendable {
         }
     }
 
-    /// The outcome as a standard `Result`, the failure cases becoming ``ServiceError`` cases.
-    public var result: Result<Value, ServiceError> {
-        switch self {
-        case .success(let value): return .success(value)
-        case .requestErr(let failure): return .failure(.requestErr(failure))
-        case .pathErr(let failure): return .failure(.pathErr(failure))
-        case .serverErr(let failure): return .failure(.serverErr(failure))
-        case .networkFail(let failure): return .failure(.networkFail(failure))
-        }
-    }
-
-    /// The value, or throws the ``ServiceError`` describing the failure.
+    /// The value, or throws the ``ServiceError`` describing the failure (its case is this
+    /// result's failure case).
     public func get() throws(ServiceError) -> Value {
-        try result.get()
+        switch self {
+        case .success(let value): return value
+        case .requestErr(let failure): throw .requestErr(failure)
+        case .pathErr(let failure): throw .pathErr(failure)
+        case .serverErr(let failure): throw .serverErr(failure)
+        case .networkFail(let failure): throw .networkFail(failure)
+        }
     }
 }
 

@@ -17,8 +17,8 @@ import Foundation
 /// ```
 /// Ask for `ServiceReply<Value>` instead of `Value` to also get the status code and headers.
 /// Cancelling the awaiting task (or the returned ``DataRequest``) cancels the transfer; the
-/// call then completes with ``NetworkResult/networkFail(_:)`` whose ``ServiceFailure/isCancelled``
-/// is true.
+/// call then completes with ``NetworkResult/networkFail(_:)`` whose failure's
+/// ``ServiceFailure/error`` is ``CourierError/cancelled``.
 extension Service {
     // MARK: Completion handlers
 

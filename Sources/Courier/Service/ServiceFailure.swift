@@ -7,6 +7,8 @@ import Foundation
 ///     showAlert(failure.message ?? "Wrong password")
 /// case .requestErr(let failure) where failure.appCode == "USER404":
 ///     offerSignUp()
+/// case .networkFail(let failure) where failure.error == .cancelled:
+///     return                                  // cancelled by `cancel()` or task cancellation
 /// ```
 public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status code, or nil when no response arrived (``NetworkResult/networkFail(_:)``).
@@ -45,9 +47,6 @@ public struct ServiceFailure: Sendable, Equatable, CustomStringConvertible {
     package var bodyText: String? {
         body.isEmpty ? nil : String(data: body, encoding: .utf8)
     }
-
-    /// Whether the call failed because it was cancelled (by `cancel()` or Swift task cancellation).
-    public var isCancelled: Bool { error == .cancelled }
 
     /// `HTTP 404, code USER404: no such user`, or, when there is an underlying error, that error
     /// first and the server's message after it:

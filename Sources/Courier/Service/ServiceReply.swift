@@ -1,16 +1,15 @@
 /// A decoded value together with the status and headers of the response it came from.
 ///
 /// Ask for it when a success status matters, for example 200 for a returning user and 201 for a
-/// new one. It forwards member access to the value, so `reply.name` reads `reply.value.name`:
+/// new one:
 /// ```swift
 /// switch await LoginService.shared.signIn(email: email) {   // NetworkResult<ServiceReply<Login>>
 /// case .success(let reply) where reply.statusCode == 201: welcomeNewUser(reply.value)
-/// case .success(let reply):                              welcomeBack(reply.name)
+/// case .success(let reply):                              welcomeBack(reply.value.name)
 /// default: break
 /// }
 /// ```
 /// Request it with `as: ServiceReply<Login>.self` in any ``BaseService`` helper.
-@dynamicMemberLookup
 public struct ServiceReply<Value: Sendable>: Sendable {
     /// The decoded value.
     public var value: Value
@@ -24,11 +23,6 @@ public struct ServiceReply<Value: Sendable>: Sendable {
         self.value = value
         self.statusCode = statusCode
         self.headers = headers
-    }
-
-    /// Reads a property of ``value``.
-    public subscript<Property>(dynamicMember keyPath: KeyPath<Value, Property>) -> Property {
-        value[keyPath: keyPath]
     }
 }
 
