@@ -13,7 +13,7 @@ import FoundationNetworking
 /// - The headers keep the order they were written in, and that is the order on the wire.
 /// - ``timeout`` is nil when the request sets none (the session's applies); there is no sentinel.
 /// - The body is bytes in memory, files and forms read while sending, or a one-shot stream of
-///   chunks (see ``UploadBody``); ``bodyData`` gives the bytes of an in-memory body.
+///   chunks (see ``UploadBody``); ``collectedBody()`` gives its bytes.
 public struct HTTPRequest: Sendable, Equatable {
     /// The method, a valid HTTP token.
     public internal(set) var method: HTTPMethod
@@ -119,7 +119,7 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The bytes of a body held in memory; nil when there is no body or it is read while sending.
-    public var bodyData: Data? {
+    package var bodyData: Data? {
         if case .data(let data) = body { return data }
         return nil
     }

@@ -3,9 +3,9 @@ import Foundation
 /// One HTTP header field: a name and its value.
 ///
 /// Names compare case-insensitively inside ``HTTPHeaders``; the spelling given here
-/// is the one sent. Common headers have factory methods:
+/// is the one sent. `Authorization` and `Content-Type` have factory methods:
 /// ```swift
-/// let headers: HTTPHeaders = [.authorization(bearerToken: token), .accept("application/json")]
+/// let headers: HTTPHeaders = [.authorization(bearerToken: token), HTTPHeader(name: "Accept", value: "text/csv")]
 /// ```
 public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
     /// The field name, for example `"Content-Type"`.
@@ -51,16 +51,6 @@ public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension HTTPHeader {
-    /// `Accept: <value>`, for example `.accept("application/json")`.
-    public static func accept(_ value: String) -> HTTPHeader {
-        HTTPHeader(name: "Accept", value: value)
-    }
-
-    /// `Accept-Language: <value>`, for example `.acceptLanguage("en-US")`.
-    public static func acceptLanguage(_ value: String) -> HTTPHeader {
-        HTTPHeader(name: "Accept-Language", value: value)
-    }
-
     /// `Authorization: <value>` with a ready-made credential, for example `.authorization("Token abc")`.
     public static func authorization(_ value: String) -> HTTPHeader {
         HTTPHeader(name: "Authorization", value: value)
@@ -80,10 +70,5 @@ extension HTTPHeader {
     /// `Content-Type: <value>`, for example `.contentType("application/json")`.
     public static func contentType(_ value: String) -> HTTPHeader {
         HTTPHeader(name: "Content-Type", value: value)
-    }
-
-    /// `User-Agent: <value>`, for example `.userAgent("MyApp/1.0")`.
-    public static func userAgent(_ value: String) -> HTTPHeader {
-        HTTPHeader(name: "User-Agent", value: value)
     }
 }

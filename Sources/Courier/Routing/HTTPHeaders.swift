@@ -37,7 +37,8 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
         elements.forEach { update(name: $0.0, value: $0.1) }
     }
 
-    /// Creates headers from `[.accept("..."), .userAgent("...")]`, keeping the written order.
+    /// Creates headers from `[.contentType("..."), HTTPHeader(name: "...", value: "...")]`, keeping
+    /// the written order.
     public init(arrayLiteral elements: HTTPHeader...) {
         self.init(elements)
     }
@@ -98,7 +99,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     }
 
     /// The headers as a dictionary keyed by the spelling each was given with.
-    public var dictionary: [String: String] {
+    package var dictionary: [String: String] {
         Dictionary(storage.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
@@ -152,7 +153,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
 extension HTTPHeaders {
     /// The headers every ``Router`` request starts from unless it overrides
     /// ``Router/defaultHeaders``: `Accept: application/json`.
-    package static let routerDefault: HTTPHeaders = [.accept("application/json")]
+    package static let routerDefault: HTTPHeaders = ["Accept": "application/json"]
 }
 
 extension URLRequest {

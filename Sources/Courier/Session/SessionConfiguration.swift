@@ -60,7 +60,7 @@ extension Session {
         /// when the server offers it, else HTTP/1.1; ``HTTPVersion/http1_1`` never uses HTTP/2.
         public var maxHTTPVersion = HTTPVersion.http2
         /// Headers added to every request that does not set them itself.
-        public var defaultHeaders: HTTPHeaders = [.userAgent("Courier/\(CourierInfo.version)")]
+        public var defaultHeaders: HTTPHeaders = ["User-Agent": "Courier/\(CourierInfo.version)"]
         /// The most connections open to one host at a time (0 for no limit). Further requests wait.
         public var maxConnectionsPerHost = 64
         /// The most connections open in total (0 for no limit).

@@ -122,8 +122,8 @@ final class RouterTests: XCTestCase {
             var baseURL: String { "https://c.test" }
             var path: String { "/x" }
             var method: HTTPMethod { .delete }
-            var defaultHeaders: HTTPHeaders { [.userAgent("Courier-Tests"), .accept("text/plain")] }
-            var headers: HTTPHeaders { [.accept("text/csv")] }
+            var defaultHeaders: HTTPHeaders { ["User-Agent": "Courier-Tests", "Accept": "text/plain"] }
+            var headers: HTTPHeaders { [HTTPHeader(name: "Accept", value: "text/csv")] }
             var timeout: TimeInterval? { 2.5 }
         }
         let request = try Custom().asURLRequest()
