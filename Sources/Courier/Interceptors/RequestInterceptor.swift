@@ -60,52 +60,6 @@ public enum RetryDecision: Sendable, Equatable {
     case fail(CourierError)
 }
 
-/// An interceptor made from closures.
-///
-/// ```swift
-/// let stamp = Interceptor(adapt: { request, _ in
-///     var request = request
-///     request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
-///     return request
-/// })
-/// configuration.interceptors = [stamp, authentication]     // run in this order
-/// ```
-public struct Interceptor: RequestInterceptor {
-    typealias Adapt = @Sendable (URLRequest, RequestContext) async throws -> URLRequest
-    typealias Retry = @Sendable (URLRequest, DataResponse<Data?>, RequestContext) async -> RetryDecision
-
-    private let adaptStep: Adapt?
-    private let retryStep: Retry?
-
-    /// An interceptor from an adapting and/or a retrying closure.
-    /// - Parameters:
-    ///   - adapt: adapts a request, as ``RequestInterceptor/adapt(_:context:)``. Default: none.
-    ///   - retry: decides on a retry, as ``RequestInterceptor/retry(_:dueTo:context:)``. Default: none.
-    public init(
-        adapt: (@Sendable (URLRequest, RequestContext) async throws -> URLRequest)? = nil,
-        retry: (@Sendable (URLRequest, DataResponse<Data?>, RequestContext) async -> RetryDecision)? = nil
-    ) {
-        adaptStep = adapt
-        retryStep = retry
-    }
-
-    /// Runs the adapting closure; returns `request` unchanged when there is none.
-    public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
-        guard let adaptStep else { return request }
-        return try await adaptStep(request, context)
-    }
-
-    /// Runs the retrying closure; ``RetryDecision/doNotRetry`` when there is none.
-    public func retry(
-        _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
-    ) async
-        -> RetryDecision
-    {
-        guard let retryStep else { return .doNotRetry }
-        return await retryStep(request, response, context)
-    }
-}
-
 /// Running interceptors in order, with their errors made typed.
 enum InterceptorChain {
     /// Runs one adapter; a non-Courier error becomes ``CourierError/adaptationFailed``.

@@ -29,6 +29,9 @@ final class InterceptorTests: XCTestCase {
         }
     }
 
+    /// Implements neither step: its presence alone sends requests through the interceptor path.
+    struct Passthrough: RequestInterceptor {}
+
     /// A route answering `status` to the first `failures` requests, then 200 `ok`.
     private func flaky(_ path: String, failures: Int, status: Int = 503, retryAfter: String? = nil) {
         let calls = Counter()
@@ -66,8 +69,12 @@ final class InterceptorTests: XCTestCase {
     }
 
     func testAnAdapterMayFailWithItsOwnCourierError() async {
-        let refuse = Interceptor(adapt: { _, _ in throw CourierError.invalidRequest(reason: "no session") })
-        let response = await Session.default.request(.url(server.url("/hello"))).interceptor(refuse).response()
+        struct Refuse: RequestInterceptor {
+            func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+                throw CourierError.invalidRequest(reason: "no session")
+            }
+        }
+        let response = await Session.default.request(.url(server.url("/hello"))).interceptor(Refuse()).response()
         XCTAssertSameError(response.error, .invalidRequest(reason: "no session"))
     }
 
@@ -95,39 +102,55 @@ final class InterceptorTests: XCTestCase {
 
     func testACustomRetrierDecidesAndSeesTheAttemptNumber() async {
         flaky("/teapot", failures: 1, status: 418)
+        struct Teapot: RequestInterceptor {
+            let attempts: EventLog
+            func retry(
+                _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
+            ) async -> RetryDecision {
+                attempts.append("\(context.attempt):\(response.statusCode ?? 0)")
+                return response.statusCode == 418 ? .retry(after: 0) : .doNotRetry
+            }
+        }
         let attempts = EventLog()
-        let retrier = Interceptor(retry: { request, response, context in
-            attempts.append("\(context.attempt):\(response.statusCode ?? 0)")
-            return response.statusCode == 418 ? .retry(after: 0) : .doNotRetry
-        })
-        let response = await Session.default.request(.url(server.url("/teapot"))).interceptor(retrier).response()
+        let response = await Session.default.request(.url(server.url("/teapot")))
+            .interceptor(Teapot(attempts: attempts)).response()
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(attempts.all, ["0:418", "1:200"])
         XCTAssertEqual(response.metrics?.retryCount, 1)
     }
 
     func testARetrierMayFailTheRequest() async {
-        let failing = Interceptor(retry: { _, response, _ in
-            response.statusCode == 404 ? .fail(.invalidRequest(reason: "gone for good")) : .doNotRetry
-        })
-        let response = await Session.default.request(.url(server.url("/missing"))).interceptor(failing).response()
+        struct Gone: RequestInterceptor {
+            func retry(
+                _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
+            ) async -> RetryDecision {
+                response.statusCode == 404 ? .fail(.invalidRequest(reason: "gone for good")) : .doNotRetry
+            }
+        }
+        let response = await Session.default.request(.url(server.url("/missing"))).interceptor(Gone()).response()
         XCTAssertSameError(response.error, .invalidRequest(reason: "gone for good"))
         XCTAssertEqual(response.statusCode, 404)
     }
 
     func testInterceptorsOfARequestRunInOrderAndTheFirstRetryDecisionWins() async {
         flaky("/busy", failures: 1, status: 503)
+        /// Notes that it was asked, then retries a 503 at once (`retries503`) or answers `answer`.
+        struct Asked: RequestInterceptor {
+            let name: String
+            let asked: EventLog
+            var retries503 = false
+            var answer = RetryDecision.doNotRetry
+            func retry(
+                _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
+            ) async -> RetryDecision {
+                asked.append(name)
+                return retries503 && response.statusCode == 503 ? .retry(after: 0) : answer
+            }
+        }
         let asked = EventLog()
-        let first = Interceptor(retry: { _, _, _ in
-            asked.append("first"); return .doNotRetry
-        })
-        let second = Interceptor(retry: { _, response, _ in
-            asked.append("second")
-            return response.statusCode == 503 ? .retry(after: 0) : .doNotRetry
-        })
-        let third = Interceptor(retry: { _, _, _ in
-            asked.append("third"); return .fail(.cancelled)
-        })
+        let first = Asked(name: "first", asked: asked)
+        let second = Asked(name: "second", asked: asked, retries503: true)
+        let third = Asked(name: "third", asked: asked, answer: .fail(.cancelled))
         let calls = Counter()
         let response = await Session.default.request(.url(server.url("/busy")))
             .interceptor(Tagging(name: "a", calls: calls)).interceptor(first).interceptor(second)
@@ -182,7 +205,7 @@ final class InterceptorTests: XCTestCase {
         flaky("/both", failures: 2, retryAfter: "3")
         let clock = TestClock()
         let session = Session.with(
-            interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 2, maxDelay: 30),
+            interceptors: [Passthrough()], retryPolicy: RetryPolicy(maxRetries: 2, maxDelay: 30),
             clock: clock)
         let response = await session.request(.url(server.url("/both"))).response()
         XCTAssertEqual(response.statusCode, 200)
@@ -217,7 +240,7 @@ final class InterceptorTests: XCTestCase {
         flaky("/slow", failures: 5, retryAfter: "20")
         let clock = TestClock(mode: .manual)
         let session = Session.with(
-            interceptors: [Interceptor()], retryPolicy: RetryPolicy(maxRetries: 3, maxDelay: 60),
+            interceptors: [Passthrough()], retryPolicy: RetryPolicy(maxRetries: 3, maxDelay: 60),
             clock: clock)
         let request = session.request(.url(server.url("/slow")))
         let (done, calls) = expectCancellation(of: request)
@@ -232,13 +255,16 @@ final class InterceptorTests: XCTestCase {
     }
 
     func testCancelWhileAnAdapterHangsCompletesAtOnce() async {
+        struct Hanging: RequestInterceptor {
+            let adapting: Counter
+            func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+                adapting.increment()
+                try await Task.sleep(nanoseconds: 60_000_000_000)
+                return request
+            }
+        }
         let adapting = Counter()
-        let hanging = Interceptor(adapt: { request, _ in
-            adapting.increment()
-            try await Task.sleep(nanoseconds: 60_000_000_000)
-            return request
-        })
-        let request = Session.default.request(.url(server.url("/hello"))).interceptor(hanging)
+        let request = Session.default.request(.url(server.url("/hello"))).interceptor(Hanging(adapting: adapting))
         let done = expectCancellation(of: request).done
         await waitUntil { adapting.value == 1 }
         XCTAssertEqual(adapting.value, 1, "cancelled while the adapter hangs")
@@ -250,14 +276,16 @@ final class InterceptorTests: XCTestCase {
 
     func testAdaptersSeeTheCallersTaskLocals() async {
         enum Tenant { @TaskLocal static var id = "none" }
-        let stamp = Interceptor(adapt: { request, _ in
-            var request = request
-            request.setValue(Tenant.id, forHTTPHeaderField: "X-Tenant")
-            return request
-        })
+        struct Stamp: RequestInterceptor {
+            func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+                var request = request
+                request.setValue(Tenant.id, forHTTPHeaderField: "X-Tenant")
+                return request
+            }
+        }
         let url = server.url("/hello")
         _ = await Tenant.$id.withValue("acme") {
-            await Session.default.request(.url(url)).interceptor(stamp).response()
+            await Session.default.request(.url(url)).interceptor(Stamp()).response()
         }
         XCTAssertEqual(server.recordedRequests(path: "/hello").first?.header("X-Tenant"), "acme")
     }
@@ -271,7 +299,7 @@ final class InterceptorTests: XCTestCase {
             let one = session.request(.url(server.url("/free")))
             direct = one
             _ = await one.response()
-            let two = session.request(.url(server.url("/free"))).interceptor(Interceptor()).plugin(
+            let two = session.request(.url(server.url("/free"))).interceptor(Passthrough()).plugin(
                 RecordingPlugin(name: "P", log: EventLog()))
             intercepted = two
             _ = await two.response()

@@ -44,19 +44,22 @@ final class StubPipelineTests: XCTestCase {
                 }
             }
         }
-        let token = Interceptor(
-            adapt: { request, _ in
+        struct Token: RequestInterceptor {
+            func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
                 var request = request
                 request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
                 return request
-            },
-            retry: { _, response, context in
+            }
+            func retry(
+                _ request: URLRequest, dueTo response: DataResponse<Data?>, context: RequestContext
+            ) async -> RetryDecision {
                 response.statusCode == 503 && context.attempt == 0 ? .retry(after: 0) : .doNotRetry
-            })
+            }
+        }
         let seen = Locked<[String]>([])
         var configuration = Session.Configuration()
         configuration.plugins = [Stamp(seen: seen)]
-        configuration.interceptors = [token]
+        configuration.interceptors = [Token()]
         let stubs = StubTransport()
         stubs.on(.request(.get, "/v1/me"), reply: .empty(statusCode: 503), .json(Profile(name: "Ada")))
         let result = await ProfileService(session: Session(configuration: configuration, transport: stubs)).me()
