@@ -11,17 +11,24 @@ import Foundation
 /// ```
 public struct StubResponse: Sendable {
     /// The status code of the response.
-    public var statusCode: Int
+    let statusCode: Int
     /// The response headers, in order.
-    public var headers: HTTPHeaders
+    let headers: HTTPHeaders
     /// The response body.
-    public var body: Data
+    let body: Data
     /// When set, the request fails with this error instead of receiving the response.
-    public var error: CourierError?
-    /// When to answer; nil uses the transport's behaviour (given to ``StubTransport/init(behavior:clock:sampleData:fallback:)``).
-    public var behavior: StubBehavior?
+    let error: CourierError?
+    /// When to answer; nil uses the transport's behaviour (given to `StubTransport(behavior:…)`).
+    var behavior: StubBehavior?
 
     /// Creates a response.
+    /// - Parameters:
+    ///   - statusCode: the status code of the response.
+    ///   - headers: the response headers, in order.
+    ///   - body: the response body.
+    ///   - error: when set, the request fails with this error instead of receiving the response.
+    ///   - behavior: when to answer; nil uses the transport's behaviour (given to
+    ///     ``StubTransport/init(behavior:clock:sampleData:fallback:)``).
     public init(
         statusCode: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
         error: CourierError? = nil, behavior: StubBehavior? = nil

@@ -54,7 +54,9 @@ public final class TestClock: CourierClock {
 
     /// Waits, in real time and for at most `timeout` seconds, until at least `count` pieces of
     /// work wait for ``advance(by:)``: call it before advancing, so that the request under test
-    /// has reached its wait (a delayed stub, a backoff). Throws ``TestClockTimeout`` otherwise.
+    /// has reached its wait (a delayed stub, a backoff). Throws `CourierError.timedOut` otherwise,
+    /// its reason saying how many were pending against how many were awaited (and
+    /// `CourierError.cancelled` when the waiting task is cancelled).
     /// ```swift
     /// let clock = TestClock(mode: .manual)
     /// let stubs = StubTransport(behavior: .delayed(seconds: 5), clock: clock)
@@ -62,11 +64,20 @@ public final class TestClock: CourierClock {
     /// try await clock.waitUntilPending()
     /// clock.advance(by: 5)                  // the stub answers now
     /// ```
-    public func waitUntilPending(count: Int = 1, timeout: TimeInterval = 10) async throws {
+    public func waitUntilPending(count: Int = 1, timeout: TimeInterval = 10) async throws(CourierError) {
         let deadline = Date().addingTimeInterval(timeout)
         while pendingCount < count {
-            guard Date() < deadline else { throw TestClockTimeout(expected: count, pending: pendingCount) }
-            try await Task.sleep(nanoseconds: 1_000_000)
+            guard Date() < deadline else {
+                throw CourierError(
+                    .timedOut,
+                    reason: "TestClock.waitUntilPending: \(pendingCount) piece(s) of work pending after "
+                        + "\(timeout) s, \(count) awaited")
+            }
+            do {
+                try await Task.sleep(nanoseconds: 1_000_000)
+            } catch {
+                throw .cancelled
+            }
         }
     }
 
@@ -97,18 +108,5 @@ public final class TestClock: CourierClock {
             return due
         }
         for item in due { DispatchQueue.global().async(execute: item.work) }
-    }
-}
-
-/// ``TestClock/waitUntilPending(count:timeout:)`` gave up: less work was waiting than expected.
-public struct TestClockTimeout: Error, Sendable, CustomStringConvertible {
-    /// How many pieces of work the test waited for.
-    package let expected: Int
-    /// How many were waiting when it gave up.
-    package let pending: Int
-
-    /// Says what was expected and found.
-    public var description: String {
-        "TestClock: waited for \(expected) pending piece(s) of work, found \(pending)"
     }
 }

@@ -15,7 +15,7 @@ import FoundationNetworking
 ///         answered: try HTTPRequest(url: URL(string: "https://api.example.test/ping")!),  // gets a response
 ///         pending: try HTTPRequest(url: URL(string: "https://api.example.test/hang")!)    // never answers by itself
 ///     ).run()
-///     XCTAssertTrue(report.passed, report.description)
+///     XCTAssertTrue(report.failures.isEmpty, report.description)
 /// }
 /// ```
 /// The checks:

@@ -63,6 +63,19 @@ final class StubBehaviourTests: XCTestCase {
         XCTAssertEqual(order.withLock { $0 }, ["fast", "slow"])
     }
 
+    /// Giving up is a `CourierError.timedOut` whose reason says how many were pending and awaited.
+    func testWaitingForMorePendingWorkThanThereIsTimesOut() async throws {
+        let clock = TestClock(mode: .manual)
+        clock.schedule(after: 5) {}
+        do {
+            try await clock.waitUntilPending(count: 2, timeout: 0)
+            XCTFail("expected a timeout")
+        } catch {
+            XCTAssertEqual(error, .timedOut)
+            XCTAssertEqual(error.reason, "TestClock.waitUntilPending: 1 piece(s) of work pending after 0.0 s, 2 awaited")
+        }
+    }
+
     func testNeverAnsweringStubsCompleteOnceWhenCancelled() async throws {
         let stubs = StubTransport(behavior: .never)
         let session = Session(transport: stubs)

@@ -26,7 +26,7 @@ final class TransportConformanceTests: XCTestCase {
             transport: transport, answered: HTTPRequest(testing: server.url("/hello")),
             pending: HTTPRequest(testing: server.url("/never"))
         ).run()
-        XCTAssertTrue(report.passed, report.description)
+        XCTAssertTrue(report.failures.isEmpty, report.description)
         XCTAssertEqual(report.checks.filter { $0.skippedBecause != nil }.count, 0)
         withExtendedLifetime(session) {}
     }
@@ -44,12 +44,12 @@ final class TransportConformanceTests: XCTestCase {
 
     func testTheStubTransportConforms() async {
         let report = await stubReport(.immediate)
-        XCTAssertTrue(report.passed, report.description)
+        XCTAssertTrue(report.failures.isEmpty, report.description)
     }
 
     func testTheDelayedStubTransportConforms() async {
         let report = await stubReport(.delayed(seconds: 0.01))
-        XCTAssertTrue(report.passed, report.description)
+        XCTAssertTrue(report.failures.isEmpty, report.description)
     }
 
     func testTheReplayTransportConformsInReplayAndRecordModes() async throws {
@@ -62,7 +62,7 @@ final class TransportConformanceTests: XCTestCase {
             transport: recording, answered: HTTPRequest(testing: server.url("/hello")),
             pending: HTTPRequest(testing: server.url("/never"))
         ).run()
-        XCTAssertTrue(recordReport.passed, recordReport.description)
+        XCTAssertTrue(recordReport.failures.isEmpty, recordReport.description)
         server.shutdown()
 
         let replaying = ReplayTransport(fixtures: directory, mode: .replay)
@@ -70,7 +70,7 @@ final class TransportConformanceTests: XCTestCase {
             transport: replaying,
             answered: HTTPRequest(testing: server.url("/hello"))
         ).run()
-        XCTAssertTrue(replayReport.passed, replayReport.description)
+        XCTAssertTrue(replayReport.failures.isEmpty, replayReport.description)
         XCTAssertEqual(
             replayReport.checks.filter { $0.skippedBecause != nil }.map(\.name),
             ["cancel before completion", "concurrent cancels"])
@@ -117,7 +117,7 @@ final class TransportConformanceTests: XCTestCase {
             transport: Careless(), answered: request("https://x.test/ok"),
             pending: request("https://x.test/pending"), timeout: 0.5
         ).run()
-        XCTAssertFalse(report.passed)
+        XCTAssertFalse(report.failures.isEmpty)
         let failed = Set(report.checks.filter { !$0.failures.isEmpty }.map(\.name))
         XCTAssertTrue(
             failed.isSuperset(of: [
