@@ -105,12 +105,12 @@ public enum AuthScenario {
 
         _ = await Session.default.request(AuthRouter.demoExpireTokens).response()
         outcome.transcript.log("(the demo server expires every access token)")
-        let before = service.authentication.refreshCount
+        let before = await service.renewals
         async let first = service.profile()
         async let second = service.profile()
         async let third = service.profile()
         outcome.profilesAfterExpiry = await [first, second, third]
-        outcome.refreshes = service.authentication.refreshCount - before
+        outcome.refreshes = await service.renewals - before
         let succeeded = outcome.profilesAfterExpiry.filter(\.isSuccess).count
         outcome.transcript.log(
             "3 concurrent profile calls after expiry: \(succeeded) succeeded, "

@@ -18,6 +18,11 @@ public final class AuthService: Service {
     /// The session every call of this service goes through: it carries ``authentication``.
     public let session: Session
 
+    /// How many times the tokens were renewed (the interceptor renews once for all the calls
+    /// that met the same expired token).
+    public var renewals: Int { get async { await renewalCount.value } }
+    private let renewalCount = RenewalCount()
+
     private init() {
         let authentication = AuthenticationInterceptor { expired in
             try await AuthService.shared.renew(expired)
@@ -74,9 +79,17 @@ public final class AuthService: Service {
     /// Exchanges the refresh token for a new pair; `AuthRouter.refresh` declares no
     /// authorization, so this call is not intercepted itself.
     private func renew(_ expired: AuthCredential) async throws(ServiceError) -> AuthCredential {
+        await renewalCount.increment()
         let tokens: Tokens = try await requestValue(AuthRouter.refresh(token: expired.refreshToken ?? ""))
         return AuthCredential(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             expiresAt: Date().addingTimeInterval(TimeInterval(tokens.expiresIn)))
     }
+}
+
+/// Counts the renewals of ``AuthService``.
+private actor RenewalCount {
+    private(set) var value = 0
+
+    func increment() { value += 1 }
 }

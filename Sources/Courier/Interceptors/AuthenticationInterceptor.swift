@@ -85,9 +85,6 @@ public final class AuthenticationInterceptor: RequestInterceptor {
         set { state.withLock { $0.set(newValue) } }
     }
 
-    /// How many refreshes have started so far.
-    public var refreshCount: Int { state.withLock { $0.refreshCount } }
-
     /// How many requests wait for the running refresh; tests use it to know that every request
     /// they started has reached the interceptor.
     var waitingCount: Int { state.withLock { $0.waiterCount } }

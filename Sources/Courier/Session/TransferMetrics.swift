@@ -45,8 +45,9 @@ public struct TransferMetrics: Sendable, Equatable {
     /// The local port of the connection, if one was made.
     public var localPort: Int?
 
-    /// Creates metrics; used by transports and stubs.
-    public init(
+    /// Creates metrics; Courier's transports and stubs measure them (a transport of your own passes
+    /// none: `TransportResult(request:statusCode:…)` takes `metrics: nil` by default).
+    package init(
         nameLookup: TimeInterval = 0, connect: TimeInterval = 0, tlsHandshake: TimeInterval = 0,
         preTransfer: TimeInterval = 0, timeToFirstByte: TimeInterval = 0, total: TimeInterval = 0,
         redirectTime: TimeInterval = 0, bytesSent: Int64 = 0, bytesReceived: Int64 = 0,
