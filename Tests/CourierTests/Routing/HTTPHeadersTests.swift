@@ -35,7 +35,9 @@ final class HTTPHeadersTests: XCTestCase {
     }
 
     func testArrayLiteralMergingAndEquality() {
-        let base: HTTPHeaders = [HTTPHeader(name: "Accept", value: "application/json"), HTTPHeader(name: "User-Agent", value: "x")]
+        let base: HTTPHeaders = [
+            HTTPHeader(name: "Accept", value: "application/json"), HTTPHeader(name: "User-Agent", value: "x")
+        ]
         let merged = base.merging([HTTPHeader(name: "Accept", value: "text/csv"), .authorization("Token t")])
         XCTAssertEqual(merged.dictionary, ["Accept": "text/csv", "User-Agent": "x", "Authorization": "Token t"])
         XCTAssertEqual(HTTPHeaders(["b": "2", "a": "1"]).map(\.name), ["a", "b"])

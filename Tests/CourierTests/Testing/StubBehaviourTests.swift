@@ -72,7 +72,8 @@ final class StubBehaviourTests: XCTestCase {
             XCTFail("expected a timeout")
         } catch {
             XCTAssertEqual(error, .timedOut)
-            XCTAssertEqual(error.reason, "TestClock.waitUntilPending: 1 piece(s) of work pending after 0.0 s, 2 awaited")
+            XCTAssertEqual(
+                error.reason, "TestClock.waitUntilPending: 1 piece(s) of work pending after 0.0 s, 2 awaited")
         }
     }
 
