@@ -71,7 +71,7 @@ public final class StubTransport: Transport {
 
     /// Creates a stub transport.
     /// - Parameters:
-    ///   - behavior: when answers come; a response's own ``StubResponse/behavior`` wins.
+    ///   - behavior: when answers come; a response's own (``StubResponse/with(_:)``) wins.
     ///   - clock: what `.delayed` answers wait on: the wall clock when nil; a ``TestClock`` makes
     ///     the wait virtual (pass the same clock to `Session.Configuration.clock` to drive retry
     ///     backoff too).
