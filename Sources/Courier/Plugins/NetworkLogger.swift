@@ -214,3 +214,11 @@ public struct NetworkLogger: Plugin {
         return "\(tenths / 10).\(tenths % 10)"
     }
 }
+
+extension NetworkLogger {
+    /// Whether `plugin` acts at all; a ``NetworkLogger`` at ``NetworkLogger/Level/off`` does not,
+    /// and is left out where plugins are registered, so it costs nothing.
+    static func takesPart(_ plugin: any Plugin) -> Bool {
+        (plugin as? NetworkLogger)?.level != .off
+    }
+}

@@ -72,11 +72,3 @@ extension Plugin {
         return response
     }
 }
-
-extension NetworkLogger {
-    /// Whether `plugin` acts at all; a ``NetworkLogger`` at ``NetworkLogger/Level/off`` does not,
-    /// and is left out where plugins are registered, so it costs nothing.
-    static func takesPart(_ plugin: any Plugin) -> Bool {
-        (plugin as? NetworkLogger)?.level != .off
-    }
-}
