@@ -20,19 +20,27 @@ final class CurlHeaderList {
 /// endpoint send the same headers; they reuse the list (checked once when it was built) instead of
 /// checking and formatting every line again. Loop thread only.
 struct HeaderListCache {
+    /// The lines Courier adds to a request's own.
+    struct Shape: Equatable {
+        /// `Expect:` and `Content-Type:` (empty: libcurl sends neither of its own) for a body.
+        var withBodyLines: Bool
+        /// The `Accept-Encoding` line, when decompression is on and libcurl decodes something.
+        var acceptEncoding: String?
+    }
+
     private var headers = HTTPHeaders()
-    private var withBodyLines = false
+    private var shape = Shape(withBodyLines: false, acceptEncoding: nil)
     private var list: CurlHeaderList?
 
     /// The cached list if it was built from exactly these fields.
-    func list(for headers: HTTPHeaders, withBodyLines: Bool) -> CurlHeaderList? {
-        guard let list, withBodyLines == self.withBodyLines, headers.isIdentical(to: self.headers) else { return nil }
+    func list(for headers: HTTPHeaders, shape: Shape) -> CurlHeaderList? {
+        guard let list, shape == self.shape, headers.isIdentical(to: self.headers) else { return nil }
         return list
     }
 
-    mutating func store(_ list: CurlHeaderList, headers: HTTPHeaders, withBodyLines: Bool) {
+    mutating func store(_ list: CurlHeaderList, headers: HTTPHeaders, shape: Shape) {
         self.list = list
         self.headers = headers
-        self.withBodyLines = withBodyLines
+        self.shape = shape
     }
 }
