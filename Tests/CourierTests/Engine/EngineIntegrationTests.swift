@@ -169,7 +169,22 @@ final class EngineIntegrationTests: XCTestCase {
         let deflate = try await session.request(.urlRequest(request("/deflate"))).validate().string()
         XCTAssertEqual(deflate, TestHTTPServer.gzipPlainText)
         XCTAssertEqual(
-            server.recordedRequests(path: "/gzip").first?.header("Accept-Encoding"), "deflate, gzip, br, zstd")
+            server.recordedRequests(path: "/gzip").first?.headers.values("Accept-Encoding"), ["deflate, gzip, br, zstd"]
+        )
+    }
+
+    func testARequestsOwnAcceptEncodingIsTheOneSentAndItsBodyIsStillDecoded() async throws {
+        // Courier sends its Accept-Encoding line among the request's own (not libcurl's): a
+        // request that sets the header keeps its value, in one line, and decompression stays on.
+        var own = request("/gzip")
+        own.setValue("gzip", forHTTPHeaderField: "Accept-Encoding")
+        let gzip = try await session.request(.urlRequest(own)).validate().string()
+        XCTAssertEqual(gzip, TestHTTPServer.gzipPlainText)
+        XCTAssertEqual(server.recordedRequests(path: "/gzip").last?.headers.values("Accept-Encoding"), ["gzip"])
+        // The next request without one gets the default line again (the header lists are cached).
+        _ = try await session.request(.urlRequest(request("/gzip"))).validate().string()
+        XCTAssertEqual(
+            server.recordedRequests(path: "/gzip").last?.headers.values("Accept-Encoding"), ["deflate, gzip, br, zstd"])
     }
 
     func testTenMebibyteBodyIsIntact() async throws {
