@@ -107,7 +107,8 @@ static size_t header_count(char *ptr, size_t size, size_t count, void *userdata)
 /*
  * The options Courier's engine gives every plain transfer (HandleProfile and CurlTransfer+Configure),
  * set once per handle as Courier's handle reuse does, with the session's default headers
- * (`Accept` from the router, `User-Agent`) and automatic decompression (`Accept-Encoding`).
+ * (`Accept` from the router, `User-Agent`) and automatic decompression (`Accept-Encoding`, sent
+ * as one of the request's own lines, as Courier does).
  * A header callback that only counts lines stands in for Courier's head parser.
  */
 static void courier_options(engine_t *engine, CURL *easy, CURLSH *share, char *error_buffer, long *header_lines) {
@@ -196,6 +197,9 @@ long long run_engine_model(const char *url, long count, long warmup, long in_fli
     if (engine.courier_options) {
         headers = curl_slist_append(headers, "Accept: application/json");
         headers = curl_slist_append(headers, "User-Agent: Courier/1.0");
+        /* Courier sends libcurl's Accept-Encoding line among its own (CurlTransfer+Configure.swift),
+         * so libcurl does not format one for every request; decoding stays on (ACCEPT_ENCODING ""). */
+        headers = curl_slist_append(headers, "Accept-Encoding: deflate, gzip, br, zstd");
     }
     if (post_body) {
         headers = curl_slist_append(headers, "Content-Type: application/json");
