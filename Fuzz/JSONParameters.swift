@@ -8,7 +8,10 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONParameters(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
-    let options = JSONParameterOptions(rawValue: input.int(in: 0...3))
+    var options: JSONEncoder.OutputFormatting = []
+    if input.bool() { options.insert(.sortedKeys) }
+    if input.bool() { options.insert(.prettyPrinted) }
+    if input.bool() { options.insert(.withoutEscapingSlashes) }
     let parameters = input.parameters(depth: 4)
     guard
         let json = typedResult(

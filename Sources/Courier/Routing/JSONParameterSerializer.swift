@@ -1,43 +1,28 @@
 import Foundation
 
-/// Options for writing a ``Parameters`` dictionary as JSON.
-public struct JSONParameterOptions: OptionSet, Hashable, Sendable {
-    /// The raw option bits.
-    public let rawValue: Int
-
-    /// Creates options from raw bits; prefer the static members.
-    public init(rawValue: Int) {
-        self.rawValue = rawValue
-    }
-
-    /// Object keys are written in ascending order (deterministic bodies). In the default.
-    public static let sortedKeys = JSONParameterOptions(rawValue: 1 << 0)
-    /// Output is indented by two spaces per level with one member per line.
-    public static let prettyPrinted = JSONParameterOptions(rawValue: 1 << 1)
-
-    /// `[.sortedKeys]`: compact output with sorted keys, for example `{"a":1,"b":[true,null]}`.
-    @usableFromInline package static let `default`: JSONParameterOptions = [.sortedKeys]
-}
-
 /// Courier's own JSON writer for ``Parameters`` trees.
 ///
 /// Unlike `JSONSerialization` it never traps: every value is checked and anything that is
 /// not JSON throws ``CourierError/parameterEncodingFailed`` naming the key
 /// path, for example `user.birthday` with reason `Date is not a JSON value`; so does a tree
 /// nested deeper than ``ParameterValue/maximumDepth`` (its depth is checked before recursing).
+/// It reads two of `JSONEncoder.OutputFormatting`'s options, `.sortedKeys` and `.prettyPrinted`;
+/// it never escapes `/`, so `.withoutEscapingSlashes` changes nothing.
 enum JSONParameterSerializer {
     /// Serializes `parameters` as a JSON object in UTF-8.
-    static func serialize(_ parameters: Parameters, options: JSONParameterOptions = .default) throws -> Data {
+    static func serialize(
+        _ parameters: Parameters, options: JSONEncoder.OutputFormatting = [.sortedKeys]
+    ) throws -> Data {
         var writer = Writer(options: options)
         try writer.writeObject(parameters, keyPath: "", depth: 0)
         return Data(writer.bytes)
     }
 
     private struct Writer {
-        let options: JSONParameterOptions
+        let options: JSONEncoder.OutputFormatting
         var bytes: [UInt8] = []
 
-        init(options: JSONParameterOptions) {
+        init(options: JSONEncoder.OutputFormatting) {
             self.options = options
         }
 

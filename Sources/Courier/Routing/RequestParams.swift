@@ -26,11 +26,12 @@ public enum RequestParams: Sendable {
 
     /// A JSON object body from a dictionary (`Content-Type: application/json`), compact with
     /// sorted keys unless `options` say otherwise (`[.sortedKeys, .prettyPrinted]`, or `[]` for
-    /// keys in any order).
+    /// keys in any order). Courier's writer reads `.sortedKeys` and `.prettyPrinted`; it never
+    /// escapes `/`, so `.withoutEscapingSlashes` changes nothing.
     /// ```swift
     /// .body(["email": email, "pw": pw])   // {"email":"a@b.c","pw":"secret"}
     /// ```
-    case body(_ parameters: Parameters, options: JSONParameterOptions = .default)
+    case body(_ parameters: Parameters, options: JSONEncoder.OutputFormatting = [.sortedKeys])
 
     /// A JSON body from an `Encodable` value (`Content-Type: application/json`).
     /// The default encoder sorts keys and does not escape `/`.

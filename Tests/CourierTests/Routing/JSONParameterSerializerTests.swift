@@ -4,7 +4,9 @@ import XCTest
 
 /// Courier's own JSON writer for ``Parameters``.
 final class JSONParameterSerializerTests: XCTestCase {
-    private func json(_ parameters: Parameters, _ options: JSONParameterOptions = .default) throws -> String {
+    private func json(
+        _ parameters: Parameters, _ options: JSONEncoder.OutputFormatting = [.sortedKeys]
+    ) throws -> String {
         String(decoding: try JSONParameterSerializer.serialize(parameters, options: options), as: UTF8.self)
     }
 
@@ -53,6 +55,12 @@ final class JSONParameterSerializerTests: XCTestCase {
     func testStringEscaping() throws {
         let text = "q\"b\\s/n\nr\rt\tb\u{08}f\u{0C}c\u{01}é😀"
         XCTAssertEqual(try json(["k": text]), #"{"k":"q\"b\\s/n\nr\rt\tb\bf\fc\u0001é😀"}"#)
+    }
+
+    func testSlashesAreNeverEscapedSoWithoutEscapingSlashesChangesNothing() throws {
+        let parameters: Parameters = ["url": "https://a.example/b"]
+        XCTAssertEqual(try json(parameters), #"{"url":"https://a.example/b"}"#)
+        XCTAssertEqual(try json(parameters, [.sortedKeys, .withoutEscapingSlashes]), #"{"url":"https://a.example/b"}"#)
     }
 
     func testPrettyPrinted() throws {
