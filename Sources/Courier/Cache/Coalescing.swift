@@ -129,6 +129,16 @@ struct CoalescingKey: Hashable, Sendable {
         self.headers = headers
         self.scope = scope
     }
+
+    static func == (lhs: CoalescingKey, rhs: CoalescingKey) -> Bool {
+        lhs.url == rhs.url && lhs.headers == rhs.headers && lhs.scope == rhs.scope
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(url)
+        headers.hash(into: &hasher)
+        hasher.combine(scope)
+    }
 }
 
 /// The coalescing registry the driver calls: ``CoalescingTable`` behind a pthread lock, with each

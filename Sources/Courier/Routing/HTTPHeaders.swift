@@ -9,12 +9,13 @@ import FoundationNetworking
 /// (in any letter case) replaces its value in place, keeping its position.
 /// ```swift
 /// var headers: HTTPHeaders = ["Accept": "application/json"]
-/// headers.update(.authorization(bearerToken: token))
+/// headers["Cache-Control"] = "no-cache"
+/// headers.add(.authorization(bearerToken: token))
 /// headers["accept"]            // "application/json"
 /// ```
 /// Values are validated when a request is built; a CR, LF or NUL anywhere throws
 /// ``CourierError/invalidHeader``.
-public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, ExpressibleByDictionaryLiteral,
+public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, ExpressibleByDictionaryLiteral,
     ExpressibleByArrayLiteral, CustomStringConvertible
 {
     private var storage: [HTTPHeader] = []
@@ -49,7 +50,7 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
     }
 
     /// Sets `header`: replaces an existing header of that name (any case), else appends.
-    public mutating func update(_ header: HTTPHeader) {
+    package mutating func update(_ header: HTTPHeader) {
         if let index = index(ofName: header.name) {
             storage[index] = header
         } else {
@@ -62,13 +63,15 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
         update(name: name, value: value)
     }
 
-    /// Same as ``update(_:)``: headers never hold two fields of the same name.
+    /// Sets `header`, such as `.authorization(bearerToken: token)`: replaces an existing header
+    /// of that name (any case), keeping its position, else appends. Headers never hold two
+    /// fields of the same name; `headers[name] = value` does the same with a name and a value.
     public mutating func add(_ header: HTTPHeader) {
         update(header)
     }
 
     /// Removes the header named `name` (any case), if present.
-    public mutating func remove(name: String) {
+    package mutating func remove(name: String) {
         if let index = index(ofName: name) {
             storage.remove(at: index)
         }
@@ -86,7 +89,8 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
         index(ofName: name).map { storage[$0].value }
     }
 
-    /// Reads or writes the value for `name` (any case); assigning `nil` removes the header.
+    /// Reads or writes the value for `name` (any case): assigning a value sets (or replaces) the
+    /// header, assigning `nil` removes it.
     public subscript(_ name: String) -> String? {
         get { value(for: name) }
         set {
@@ -129,8 +133,8 @@ public struct HTTPHeaders: Hashable, Sendable, RandomAccessCollection, Expressib
             }
     }
 
-    /// Hashes names case-insensitively, consistent with ``==(_:_:)``.
-    public func hash(into hasher: inout Hasher) {
+    /// Hashes names case-insensitively, consistent with ``==(_:_:)`` (for keys that hold headers).
+    func hash(into hasher: inout Hasher) {
         for header in storage {
             hasher.combine(header.name.lowercased())
             hasher.combine(header.value)
