@@ -70,8 +70,9 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// `try JSONDecoder().decode(Profile.self, from: sent.body)`.
     public var json: JSONTree? { JSONTree(data: body) }
 
-    /// The method and URL, such as `POST https://api.example.com/auth/signin`.
-    public var requestLine: String { "\(method) \(request.url.absoluteString)" }
+    /// The method and URL, such as `POST https://api.example.com/auth/signin` (``description``'s
+    /// first line).
+    var requestLine: String { "\(method) \(request.url.absoluteString)" }
 
     /// The method, URL, headers (secrets shown as `<redacted>` per the session's `SecurityPolicy`), a body excerpt
     /// and the target, one item per line: what a failing test needs to see.

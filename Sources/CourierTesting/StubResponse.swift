@@ -7,7 +7,7 @@ import Foundation
 /// stubs.on(.request(.get, "/me"), reply: .json(#"{"name":"Ada"}"#))
 /// stubs.on(.request(.get, "/slow"), reply: StubResponse.text("late").with(.delayed(seconds: 2)))
 /// stubs.on(.request(.get, "/offline"), reply: .failure(.cannotConnect))
-/// stubs.on(.request(.get, "/hang"), reply: .never)                  // for cancellation tests
+/// stubs.on(.request(.get, "/hang"), reply: StubResponse(behavior: .never))  // for cancellation tests
 /// ```
 public struct StubResponse: Sendable {
     /// The status code of the response.
@@ -82,9 +82,6 @@ public struct StubResponse: Sendable {
     public static func timedOut(_ kind: CourierError.TimeoutKind = .request) -> StubResponse {
         failure(.timedOut(kind))
     }
-
-    /// Never answers: the request completes only when cancelled.
-    public static var never: StubResponse { StubResponse(behavior: .never) }
 
     /// The same response with `behavior` replacing the current one.
     public func with(_ behavior: StubBehavior) -> StubResponse {

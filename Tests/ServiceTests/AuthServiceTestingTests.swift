@@ -125,7 +125,7 @@ final class AuthServiceTestingTests: XCTestCase {
         // What was sent: the bodies, and no token on sign-in (AuthRouter declares none).
         let sent = stubs.requests
         XCTAssertEqual(
-            sent.map(\.requestLine),
+            sent.map { "\($0.method) \($0.request.url.absoluteString)" },
             [
                 "POST http://127.0.0.1:8080/auth/signup", "POST http://127.0.0.1:8080/auth/signin",
                 "POST http://127.0.0.1:8080/auth/signin", "POST http://127.0.0.1:8080/auth/signin",

@@ -36,11 +36,11 @@ final class NetworkResultTests: XCTestCase {
         XCTAssertEqual(try success.get(), 3)
         XCTAssertEqual(success.value, 3)
         XCTAssertNil(success.failure)
-        XCTAssertTrue(success.isSuccess)
+        XCTAssertTrue(success.failure == nil)
 
         let failed: NetworkResult<Int> = .requestErr(failure)
         XCTAssertEqual(failed.failure, failure)
-        XCTAssertFalse(failed.isSuccess)
+        XCTAssertFalse(failed.failure == nil)
         do {
             _ = try failed.get()
             XCTFail("expected a throw")

@@ -26,9 +26,9 @@ public enum AuthScenario {
         public var transcript: Transcript
         /// Whether every step behaved as the demo API promises.
         public var succeeded: Bool {
-            signUp?.isSuccess == true && signIn?.isSuccess == true && completionSignIn?.isSuccess == true
-                && profile?.isSuccess == true && profilesAfterExpiry.count == 3
-                && profilesAfterExpiry.allSatisfy(\.isSuccess) && refreshes == 1
+            signUp?.value != nil && signIn?.value != nil && completionSignIn?.value != nil
+                && profile?.value != nil && profilesAfterExpiry.count == 3
+                && profilesAfterExpiry.allSatisfy { $0.value != nil } && refreshes == 1
                 && unknownUserMessage != nil && wrongPasswordMessage != nil
         }
     }
@@ -111,7 +111,7 @@ public enum AuthScenario {
         async let third = service.profile()
         outcome.profilesAfterExpiry = await [first, second, third]
         outcome.refreshes = await service.renewals - before
-        let succeeded = outcome.profilesAfterExpiry.filter(\.isSuccess).count
+        let succeeded = outcome.profilesAfterExpiry.filter { $0.value != nil }.count
         outcome.transcript.log(
             "3 concurrent profile calls after expiry: \(succeeded) succeeded, "
                 + "\(outcome.refreshes) token refresh, new token \(service.authentication.credential?.accessToken ?? "none")"

@@ -38,19 +38,13 @@ public enum NetworkResult<Value: Sendable>: Sendable {
         return nil
     }
 
-    /// The failure context on failure, else nil.
+    /// The failure context on failure, else nil (so `result.failure == nil` tells a success).
     public var failure: ServiceFailure? {
         switch self {
         case .success: return nil
         case .requestErr(let failure), .pathErr(let failure), .serverErr(let failure), .networkFail(let failure):
             return failure
         }
-    }
-
-    /// Whether this is ``success(_:)``.
-    public var isSuccess: Bool {
-        if case .success = self { return true }
-        return false
     }
 
     /// The same outcome with the success value transformed; failures pass through unchanged.

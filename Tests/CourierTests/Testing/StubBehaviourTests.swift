@@ -91,7 +91,7 @@ final class StubBehaviourTests: XCTestCase {
 
     func testSwiftTaskCancellationEndsANeverStub() async throws {
         let stubs = StubTransport()
-        stubs.on(.request(.get, "/v1/me"), reply: .never)
+        stubs.on(.request(.get, "/v1/me"), reply: StubResponse(behavior: .never))
         let session = Session(transport: stubs)
         let task = Task { await session.request(ProfileAPI.me).response() }
         while stubs.requests.isEmpty { try await Task.sleep(nanoseconds: 1_000_000) }

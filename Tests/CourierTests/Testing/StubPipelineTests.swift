@@ -26,7 +26,8 @@ final class StubPipelineTests: XCTestCase {
         XCTAssertEqual(try response.result.get(), Profile(name: "Ada"))
         XCTAssertEqual(response.metrics?.retryCount, 2)
         XCTAssertEqual(
-            stubs.requests.map(\.requestLine), Array(repeating: "GET https://api.example.test/v1/me", count: 3))
+            stubs.requests.map { "\($0.method) \($0.request.url.absoluteString)" },
+            Array(repeating: "GET https://api.example.test/v1/me", count: 3))
         XCTAssertEqual(stubs.requests.map(\.index), [0, 1, 2])
     }
 

@@ -35,7 +35,7 @@ final class TransportConformanceTests: XCTestCase {
     private func stubReport(_ behavior: StubBehavior) async -> TransportConformanceReport {
         let stubs = StubTransport(behavior: behavior)
         stubs.on(.request(.get, "/answered"), reply: .text("ok"))
-        stubs.on(.request(.get, "/pending"), reply: .never)
+        stubs.on(.request(.get, "/pending"), reply: StubResponse(behavior: .never))
         return await TransportConformance(
             transport: stubs, answered: request("https://stub.test/answered"),
             pending: request("https://stub.test/pending")
