@@ -41,7 +41,7 @@ public struct TransportConformance: Sendable {
     package let answered: HTTPRequest
     /// A request the transport leaves unanswered until it is cancelled; nil skips the checks needing one.
     package let pending: HTTPRequest?
-    /// The options every call is given.
+    /// The options every call is given: those of a default `Session.Configuration()`.
     package let options: TransferOptions
     /// How many requests the concurrency checks start at once.
     package let concurrency: Int
@@ -52,14 +52,13 @@ public struct TransportConformance: Sendable {
 
     /// Describes a run; nothing happens until ``run()``.
     public init(
-        transport: any Transport, answered: HTTPRequest, pending: HTTPRequest? = nil,
-        options: TransferOptions = TransferOptions(), concurrency: Int = 32,
+        transport: any Transport, answered: HTTPRequest, pending: HTTPRequest? = nil, concurrency: Int = 32,
         timeout: TimeInterval = 10, settle: TimeInterval = 0.2
     ) {
         self.transport = transport
         self.answered = answered
         self.pending = pending
-        self.options = options
+        self.options = TransferOptions(configuration: Session.Configuration())
         self.concurrency = max(1, concurrency)
         self.timeout = timeout
         self.settle = settle

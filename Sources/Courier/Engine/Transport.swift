@@ -62,7 +62,8 @@ public struct TransferOptions: Sendable {
 
 extension TransferOptions {
     /// The options a session with `configuration` gives a request that sets no timeout of its own.
-    public init(configuration: Session.Configuration = Session.Configuration()) {
+    /// Sessions build them; a transport receives them in ``Transport/execute(_:options:completion:)``.
+    package init(configuration: Session.Configuration = Session.Configuration()) {
         self = Session.makeOptions(configuration)
     }
 }

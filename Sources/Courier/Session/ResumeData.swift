@@ -20,7 +20,8 @@ import FoundationNetworking
 public struct ResumeData: Sendable, Codable, Equatable {
     /// Where the bytes came from (after redirects).
     public let url: URL
-    /// The partial file; ``Session/download(_:resumingWith:)`` continues it in place.
+    /// The partial file; ``Session/download(_:resumingWith:)`` continues it in place. For a
+    /// download you will not resume, delete it: `try FileManager.default.removeItem(at: fileURL)`.
     public let fileURL: URL
     /// The bytes at the start of the file that are known good.
     public let bytesWritten: Int64
@@ -36,11 +37,6 @@ public struct ResumeData: Sendable, Codable, Equatable {
         self.bytesWritten = bytesWritten
         self.validator = validator
         self.totalBytes = totalBytes
-    }
-
-    /// Deletes the partial file, for a download you will not resume.
-    public func discard() {
-        try? FileManager.default.removeItem(at: fileURL)
     }
 
     /// The validator to send as `If-Range`: a strong `ETag`, else `Last-Modified`, from `fields`.
