@@ -56,7 +56,7 @@ extension Session {
 
 extension TransferMetrics {
     /// Where a response came from, when the session has a cache (``TransferMetrics/cacheOutcome``).
-    public enum CacheOutcome: String, Sendable, Equatable {
+    public enum CacheOutcome: Sendable, Equatable {
         /// Served from the cache; nothing was sent.
         case hit
         /// The cache asked the server, which answered 304 (Not Modified): the stored body was

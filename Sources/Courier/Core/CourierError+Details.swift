@@ -73,10 +73,13 @@ extension CourierError {
 
     /// A `timedOut` error with its details.
     package static func timedOut(_ kind: TimeoutKind) -> CourierError {
-        CourierError(
-            code: .timedOut,
-            description: "Timed out (\(kind.rawValue) timeout)",
-            timeoutKind: kind)
+        let limit: String
+        switch kind {
+        case .connect: limit = "connect"
+        case .request: limit = "request"
+        case .idle: limit = "idle"
+        }
+        return CourierError(code: .timedOut, description: "Timed out (\(limit) timeout)", timeoutKind: kind)
     }
 
     /// A `tlsFailure` error with its details.

@@ -12,7 +12,8 @@ import Foundation
 ///
 /// func explain(_ error: CourierError) -> String {
 ///     switch error {
-///     case .timedOut: return "slow network (\(error.timeoutKind?.rawValue ?? "?") timeout)"
+///     case .timedOut where error.timeoutKind == .connect: return "cannot reach the server"
+///     case .timedOut: return "slow network"
 ///     case .cancelled: return "cancelled"
 ///     case .credentialRefreshFailed where error.underlying as? CourierError == .cannotConnect:
 ///         return "offline while refreshing the session"
@@ -90,7 +91,7 @@ public struct CourierError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// Which time limit fired for a ``timedOut`` error.
-    public enum TimeoutKind: String, Sendable, Equatable {
+    public enum TimeoutKind: Sendable, Equatable {
         /// Establishing the connection (DNS, TCP and TLS) took too long.
         case connect
         /// The whole request took longer than its overall limit.

@@ -16,7 +16,7 @@
 /// The defaults are safe: an `https` → `http` redirect fails with
 /// ``CourierError/insecureRedirect``, and a body held in memory may be at most
 /// 64 MiB once decoded.
-public struct SecurityPolicy: Sendable, Equatable {
+public struct SecurityPolicy: Sendable {
     /// Headers that are secrets whatever the configuration says: `Authorization`,
     /// `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
     package static let alwaysSecretHeaders: Set<String> = [
@@ -82,15 +82,6 @@ public struct SecurityPolicy: Sendable, Equatable {
 
     private static func lowercased(_ names: Set<String>) -> Set<String> {
         Set(alwaysSecretHeaders.union(names).map { $0.lowercased() })
-    }
-
-    /// Two policies are equal when they treat the same headers as secrets and set the same rules
-    /// and limits.
-    public static func == (lhs: SecurityPolicy, rhs: SecurityPolicy) -> Bool {
-        lhs.lowercasedSecrets == rhs.lowercasedSecrets
-            && lhs.allowsInsecureRedirects == rhs.allowsInsecureRedirects
-            && lhs.maxResponseSize == rhs.maxResponseSize
-            && lhs.maxDownloadSize == rhs.maxDownloadSize
     }
 }
 

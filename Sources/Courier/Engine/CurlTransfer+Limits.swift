@@ -14,7 +14,8 @@ extension CurlTransfer {
         let url = request.url
         // The scheme read from the URL's text first: `URL.scheme` parses, and a plain-http
         // request (no multiplexing) would pay for it on every transfer.
-        guard options.maxHTTPVersion >= .http2, Self.isHTTPS(url.absoluteString), let host = url.host?.lowercased()
+        guard options.maxHTTPVersion.rank >= HTTPVersion.http2.rank, Self.isHTTPS(url.absoluteString),
+            let host = url.host?.lowercased()
         else { return nil }
         return "https://\(host):\(url.port ?? 443)"
     }

@@ -1,7 +1,7 @@
 /// An HTTP version: the one a response arrived with (``TransferMetrics/httpVersion``,
 /// ``HTTPResponseHead/httpVersion``) and the highest one a session negotiates
 /// (``Session/Configuration/maxHTTPVersion``).
-public enum HTTPVersion: String, Sendable, Equatable, Comparable {
+public enum HTTPVersion: String, Sendable, Equatable {
     /// HTTP/1.0.
     case http1_0 = "HTTP/1.0"
     /// HTTP/1.1.
@@ -13,12 +13,8 @@ public enum HTTPVersion: String, Sendable, Equatable, Comparable {
     /// means the same as ``http2``.
     case http3 = "HTTP/3"
 
-    /// Older versions sort first.
-    public static func < (lhs: HTTPVersion, rhs: HTTPVersion) -> Bool {
-        lhs.order < rhs.order
-    }
-
-    private var order: Int {
+    /// The version's place in time, older first (`maxHTTPVersion.rank >= HTTPVersion.http2.rank`).
+    var rank: Int {
         switch self {
         case .http1_0: return 0
         case .http1_1: return 1

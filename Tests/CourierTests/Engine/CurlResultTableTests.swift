@@ -39,6 +39,12 @@ final class CurlResultTableTests: XCTestCase {
             .timedOut(.connect))
     }
 
+    func testATimeoutsDescriptionNamesTheLimit() {
+        XCTAssertEqual(CourierError.timedOut(.connect).description, "Timed out (connect timeout)")
+        XCTAssertEqual(CourierError.timedOut(.request).description, "Timed out (request timeout)")
+        XCTAssertEqual(CourierError.timedOut(.idle).description, "Timed out (idle timeout)")
+    }
+
     func testTLS() {
         check(CURLE_SSL_PINNEDPUBKEYNOTMATCH, state(), .pinnedKeyMismatch)
         for code in [
