@@ -8,7 +8,7 @@ import FoundationNetworking
 /// ```swift
 /// var configuration = Session.Configuration()
 /// configuration.plugins = [NetworkLogger(level: .headers)]                // to standard error
-/// configuration.plugins = [NetworkLogger(level: .basic) { entry in logger.info("\(entry)") }]
+/// configuration.plugins = [NetworkLogger(level: .basic) { entry in logger.info("\(entry.message)") }]
 /// ```
 /// ```text
 /// → #7 GET https://api.example.com/home/latest
@@ -56,8 +56,8 @@ public struct NetworkLogger: Plugin {
         }
     }
 
-    /// One logged event. Printing it (or its `message`) gives the text.
-    public struct Entry: Sendable, CustomStringConvertible {
+    /// One logged event; its ``message`` is the text.
+    public struct Entry: Sendable {
         /// What the entry is about.
         public enum Kind: Sendable, Equatable {
             /// A request about to be sent.
@@ -74,9 +74,6 @@ public struct NetworkLogger: Plugin {
         public let requestID: UInt64
         /// The text: one line at ``Level/basic``, more below it at higher levels.
         public let message: String
-
-        /// The message.
-        public var description: String { message }
     }
 
     /// Keys whose values are redacted by default: `password`, `pw`, `passwd`, `secret`,
@@ -86,8 +83,8 @@ public struct NetworkLogger: Plugin {
         "apiKey"
     ]
 
-    /// Writes each entry's message as a line to standard error.
-    public static let standardError: @Sendable (Entry) -> Void = { entry in
+    /// Writes each entry's message as a line to standard error (the default sink).
+    @usableFromInline package static let standardError: @Sendable (Entry) -> Void = { entry in
         FileHandle.standardError.write(Data((entry.message + "\n").utf8))
     }
 
@@ -107,7 +104,7 @@ public struct NetworkLogger: Plugin {
     ///   - redactedKeys: body, query and `Location` keys whose values are hidden. Default:
     ///     ``defaultRedactedKeys``; add yours with `NetworkLogger.defaultRedactedKeys.union([...])`.
     ///   - maxBodyLength: the most characters of a body printed. Default: 4096.
-    ///   - sink: where entries go. Default: ``standardError``.
+    ///   - sink: where entries go. Default: each entry's `message` as a line on standard error.
     public init(
         level: Level = .basic, redactedKeys: Set<String> = NetworkLogger.defaultRedactedKeys,
         maxBodyLength: Int = 4096, sink: @escaping @Sendable (Entry) -> Void = NetworkLogger.standardError

@@ -13,12 +13,14 @@ import Foundation
 /// (so the body goes out with an exact `Content-Length`) and the files are read from disk in
 /// pieces while the request is sent, whatever their size. A form of in-memory parts only is
 /// assembled in memory when the request is built, up to the `memoryThreshold` given to
-/// ``init(boundary:memoryThreshold:)`` (64 MiB by default); ``encode()`` always assembles the whole body in memory. If a file is missing,
+/// ``init(boundary:memoryThreshold:)`` (64 MiB by default). If a file is missing,
 /// unreadable or a directory, building throws ``CourierError/multipartEncodingFailed``.
 ///
 /// The boundary is random by default; pass one to ``init(boundary:memoryThreshold:)`` for reproducible bodies.
-/// A request carrying this body always gets ``contentType`` as its `Content-Type`, replacing one
-/// set by the caller: without its boundary the server could not split the body.
+/// A request carrying this body always gets `multipart/form-data; boundary=<boundary>` as its
+/// `Content-Type`, replacing one set by the caller: without its boundary the server could not
+/// split the body. To put a form of in-memory parts in a `URLRequest` of your own,
+/// `try RequestParams.multipart(form).apply(to: request)` sets its body and `Content-Type`.
 public struct MultipartFormData: Sendable {
     @usableFromInline static let defaultMemoryThreshold = 64 * 1024 * 1024
 
@@ -34,8 +36,8 @@ public struct MultipartFormData: Sendable {
     /// - Parameters:
     ///   - boundary: the boundary between parts (without the leading `--`). Default: a fresh
     ///     random one such as `courier.boundary.3f9a0c1e5b7d2a4f`.
-    ///   - memoryThreshold: the largest body, in bytes, that ``encode()`` will assemble (streamed
-    ///     forms, those with file parts, have no limit). Default: 64 MiB.
+    ///   - memoryThreshold: the largest body, in bytes, assembled in memory (streamed forms,
+    ///     those with file parts, have no limit). Default: 64 MiB.
     public init(boundary: String = MultipartFormData.randomBoundary(), memoryThreshold: Int = defaultMemoryThreshold) {
         self.boundary = boundary
         self.memoryThreshold = memoryThreshold
@@ -50,7 +52,7 @@ public struct MultipartFormData: Sendable {
     /// The request `Content-Type`: `multipart/form-data; boundary=<boundary>`. A boundary
     /// holding a space or one of `(),/:=?` (allowed in boundaries by RFC 2046, not in an RFC 2045
     /// token) is quoted: `multipart/form-data; boundary="a b:c"`.
-    public var contentType: String {
+    package var contentType: String {
         let isToken = boundary.utf8.allSatisfy { !Self.quotedBoundaryBytes.utf8.contains($0) }
         return isToken ? "multipart/form-data; boundary=\(boundary)" : "multipart/form-data; boundary=\"\(boundary)\""
     }
@@ -85,7 +87,7 @@ public struct MultipartFormData: Sendable {
 
     /// Assembles the body; throws ``CourierError/multipartEncodingFailed`` for an
     /// invalid boundary, an unreadable file or a body larger than its `memoryThreshold`.
-    public func encode() throws -> Data {
+    package func encode() throws -> Data {
         try validateBoundary()
         var body = Data()
         for part in parts {
