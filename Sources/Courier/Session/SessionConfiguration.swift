@@ -178,7 +178,9 @@ extension Session {
 
     /// Proxy selection.
     public enum Proxy: Sendable, Equatable {
-        /// Use the `http_proxy`, `https_proxy` and `no_proxy` environment variables, if set.
+        /// Use the `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` environment variables,
+        /// as libcurl reads them. Courier looks at them when the session is created: if none
+        /// names a proxy then, the session uses none.
         case environment
         /// Never use a proxy.
         case none

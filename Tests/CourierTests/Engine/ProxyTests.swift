@@ -46,4 +46,29 @@ final class ProxyTests: XCTestCase {
         XCTAssertEqual(origin.requestsServed, 1)
         XCTAssertEqual(proxy.recordedRequests.count, 1, ".none ignores http_proxy")
     }
+
+    func testTheEnvironmentIsReadWhenTheSessionIsCreated() async throws {
+        let proxy = try TestHTTPServer()
+        let origin = try TestHTTPServer()
+        defer { proxy.shutdown(); origin.shutdown() }
+        // No proxy variable when the session is created: it uses no proxy, even once one is set.
+        let names = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        let saved = names.map { name in getenv(name).map { String(cString: $0) } }
+        defer {
+            for (name, value) in zip(names, saved) {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        for name in names { unsetenv(name) }
+        let before = Session()
+        setenv("http_proxy", proxy.baseURL.absoluteString, 1)
+        let direct = await before.request(.url(origin.url("/hello"))).response()
+        XCTAssertEqual(direct.statusCode, 200)
+        XCTAssertEqual(origin.requestsServed, 1)
+        XCTAssertEqual(proxy.recordedRequests.count, 0)
+        // A session created now sees the variable.
+        let target = "http://origin.courier.invalid/hello"
+        _ = await Session().request(.url(target)).response()
+        XCTAssertEqual(proxy.recordedRequests.map(\.rawTarget), [target])
+    }
 }
