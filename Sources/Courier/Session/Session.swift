@@ -166,6 +166,9 @@ public final class Session: Sendable {
     ///
     /// The request is built and validated here; if that fails, the request completes with the
     /// error.
+    // Disfavored: Swift prefers a non-generic overload, so without it a router would come here
+    // instead of to `request(_:)` for a `Router`, and pay a dynamic cast.
+    @_disfavoredOverload
     public func request(_ convertible: any URLRequestConvertible) -> DataRequest {
         makeRequest(convertible, destination: nil)
     }
