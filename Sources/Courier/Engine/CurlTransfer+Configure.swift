@@ -133,13 +133,14 @@ extension CurlTransfer {
 
     private func configureProxy(_ easy: UnsafeMutableRawPointer) {
         switch options.proxy {
-        case .environment where !handleProfile.settings.environmentNamesProxy, .none:
-            // No proxy for any host. libcurl then neither reads the proxy variables for every
-            // request (1,600 instructions) nor copies a proxy name (`CURLOPT_PROXY ""` would make
-            // it duplicate the empty string for every request).
-            set(easy, CURLOPT_NOPROXY, "*")
         case .environment:
             break
+        case .none:
+            // No proxy for any host. libcurl then neither reads the proxy variables for every
+            // request (1,600 instructions) nor copies a proxy name (`CURLOPT_PROXY ""` would make
+            // it duplicate the empty string for every request). A session whose environment names
+            // no proxy has `.none` here (Session.makeOptions).
+            set(easy, CURLOPT_NOPROXY, "*")
         case .url(let url, let bypass):
             set(easy, CURLOPT_PROXY, url)
             if !bypass.isEmpty { set(easy, CURLOPT_NOPROXY, bypass.joined(separator: ",")) }

@@ -17,9 +17,6 @@ final class HandleProfile: Sendable {
         var tcpKeepAlive: Bool
         var receiveBufferSize: Int?
         var bodyLimit: Int?
-        /// With ``Session/Proxy/environment``: whether a variable libcurl takes a proxy from
-        /// was set (not empty) when the profile was made.
-        var environmentNamesProxy: Bool
     }
 
     let settings: Settings
@@ -29,18 +26,7 @@ final class HandleProfile: Sendable {
             connectTimeout: options.connectTimeout, automaticDecompression: options.automaticDecompression,
             tls: options.tls, proxy: options.proxy, maxHTTPVersion: options.maxHTTPVersion,
             tcpKeepAlive: options.tcpKeepAlive, receiveBufferSize: options.receiveBufferSize,
-            bodyLimit: options.bodyLimit,
-            environmentNamesProxy: options.proxy == .environment && Self.environmentNamesProxy())
-    }
-
-    /// Whether one of the variables libcurl takes a proxy from is set and not empty: `http_proxy`
-    /// (never `HTTP_PROXY`, see "httpoxy"), `https_proxy` or `HTTPS_PROXY`, `all_proxy` or
-    /// `ALL_PROXY`. Without one, `no_proxy` does not matter either.
-    static func environmentNamesProxy() -> Bool {
-        ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"].contains { name in
-            guard let value = getenv(name) else { return false }
-            return value.pointee != 0
-        }
+            bodyLimit: options.bodyLimit)
     }
 
     /// True when a handle configured with `self` has the options of `other`.

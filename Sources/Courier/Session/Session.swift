@@ -235,12 +235,23 @@ public final class Session: Sendable {
             security: configuration.security,
             automaticDecompression: configuration.automaticDecompression,
             tls: configuration.tls,
-            proxy: configuration.proxy,
+            proxy: configuration.proxy == .environment && !environmentNamesProxy() ? .none : configuration.proxy,
             maxHTTPVersion: configuration.maxHTTPVersion,
             tcpKeepAlive: configuration.tcpKeepAlive,
             receiveBufferSize: configuration.receiveBufferSize,
             uploadBufferSize: configuration.uploadBufferSize,
             destination: nil)
+    }
+
+    /// Whether one of the variables libcurl takes a proxy from is set and not empty: `http_proxy`
+    /// (never `HTTP_PROXY`, see "httpoxy"), `https_proxy` or `HTTPS_PROXY`, `all_proxy` or
+    /// `ALL_PROXY`. Without one, ``Proxy/environment`` is ``Proxy/none`` for the session's life
+    /// (and `no_proxy` does not matter), so libcurl does not read them for every request.
+    private static func environmentNamesProxy() -> Bool {
+        ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"].contains { name in
+            guard let value = getenv(name) else { return false }
+            return value.pointee != 0
+        }
     }
 
     private static func makeExtensions(_ configuration: Configuration) -> RequestExtensions {
