@@ -74,15 +74,19 @@ failed=0
 status=0
 report=()
 
-# XCTest totals of one log: "passed failed".
+# XCTest totals of one log: "passed failed skipped" (XCTest then
+# writes "Executed N tests, with S tests skipped and F failures").
 count_tests() {
     python3 - "$1" <<'PY'
 import re, sys
 text = open(sys.argv[1], errors="replace").read()
-runs = re.findall(r"Test Suite '(All|Selected) tests' (?:passed|failed).*\n\s*Executed (\d+) tests?, with (\d+) failures?", text)
-total = sum(int(r[1]) for r in runs)
+runs = re.findall(
+    r"Test Suite '(?:All|Selected) tests' (?:passed|failed).*\n\s*Executed (\d+) tests?, with "
+    r"(?:(\d+) tests? skipped and )?(\d+) failures?", text)
+total = sum(int(r[0]) for r in runs)
+skipped = sum(int(r[1] or 0) for r in runs)
 failed = sum(int(r[2]) for r in runs)
-print(total - failed, failed)
+print(total - skipped - failed, failed, skipped)
 PY
 }
 
@@ -137,7 +141,9 @@ run_suite() {
         report+=("$name: $reports sanitizer reports (see $log)")
     fi
     if [ "$code" -ne 0 ]; then status=1; fi
-    report+=("$name: ${counts[0]} passed, ${counts[1]} failed (exit $code)")
+    local skipped=""
+    if [ "${counts[2]}" -gt 0 ]; then skipped=", ${counts[2]} skipped"; fi
+    report+=("$name: ${counts[0]} passed, ${counts[1]} failed$skipped (exit $code)")
 }
 
 extra_args=("$@")
