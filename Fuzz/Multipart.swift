@@ -41,20 +41,22 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let delimiter = Array("--\(boundary)".utf8)
     // The split below is only sound when no appended text happens to contain the delimiter.
     guard !texts.contains(where: { find(delimiter, in: $0) != nil }) else { return 0 }
-    // Each part is "--B\r\n" head payload "\r\n"; the body ends with "--B--\r\n".
+    // Each part is "--B\r\n" head payload "\r\n"; the body ends with "--B--\r\n". A delimiter
+    // is "--B" at the start of a line (RFC 2046 §5.1.1): a header line may contain "--B" once
+    // Courier has taken a CR or LF out of it, but must never start a line with it.
     let bytes = Array(body)
+    let lineBreak = Array("\r\n".utf8)
     let closing = delimiter + Array("--\r\n".utf8)
     require(bytes.count >= closing.count && bytes.suffix(closing.count).elementsEqual(closing), "bad closing delimiter")
-    let pieces = split(Array(bytes[..<(bytes.count - closing.count)]), on: delimiter)
-    require(pieces.first?.isEmpty == true, "bytes before the first delimiter")
-    let parts = pieces.dropFirst()
+    // "\r\n" + the parts + "--B" is "\r\n--B" part ... "\r\n--B": split on "\r\n--B".
+    let framed = lineBreak + Array(bytes[..<(bytes.count - closing.count)]) + delimiter
+    let pieces = split(framed, on: lineBreak + delimiter)
+    require(pieces.first?.isEmpty == true && pieces.last?.isEmpty == true, "bytes outside the delimiters")
+    let parts = pieces.dropFirst().dropLast()
     require(parts.count == expected.count, "\(expected.count) parts appended, \(parts.count) encoded")
     for (part, wanted) in zip(parts, expected) {
-        require(
-            part.count >= 4 && part.starts(with: Array("\r\n".utf8))
-                && part.suffix(2).elementsEqual(Array("\r\n".utf8)),
-            "a part not framed by line breaks")
-        let rest = Array(part.dropFirst(2).dropLast(2))
+        require(part.count >= 2 && part.starts(with: lineBreak), "a delimiter not followed by a line break")
+        let rest = Array(part.dropFirst(2))
         guard let headEnd = find(Array("\r\n\r\n".utf8), in: rest) else { fatalError("part without a blank line") }
         let lines = split(Array(rest[..<headEnd]), on: Array("\r\n".utf8))
         require(lines.count == wanted.headerLines, "\(lines.count) header lines, expected \(wanted.headerLines)")

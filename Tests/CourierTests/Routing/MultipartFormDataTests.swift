@@ -107,6 +107,20 @@ final class MultipartFormDataTests: XCTestCase {
                 + "Content-Type: text/plain\u{742}X-Evil: 1\r\n\r\n\r\n--b--\r\n")
     }
 
+    /// Found by the Multipart fuzz target: taking the line break out of a type can put the
+    /// delimiter's text inside a header line, but never at the start of a line, where a reader
+    /// would take it for a delimiter.
+    func testALineBreakTakenOutOfATypeNeverStartsALineWithTheDelimiter() throws {
+        var form = MultipartFormData(boundary: "a")
+        form.append(Data("x".utf8), name: "f", filename: nil, mimeType: "-\r\n-a")
+        let text = String(decoding: try form.encode(), as: UTF8.self)
+        XCTAssertEqual(
+            text,
+            "--a\r\nContent-Disposition: form-data; name=\"f\"\r\nContent-Type: --a\r\n\r\nx\r\n--a--\r\n")
+        let lines = text.components(separatedBy: "\r\n")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("--a") }, ["--a", "--a--"])
+    }
+
     /// Found by the Multipart fuzz target: Foundation's NSString.pathExtension traps on a file
     /// name with a CR LF before slashes, and guessing the type used it.
     func testTypeGuessingSurvivesAnyFilename() throws {
