@@ -13,7 +13,7 @@ import Foundation
 extension CurlEngineLoop {
     /// Gives `transfer` its nearest deadline in ``deadlines`` (the request limit, and for a
     /// transfer in libcurl the idle limit too), or none when it has no limit.
-    func scheduleDeadline(of transfer: CurlTransfer, now: ContinuousClock.Instant, inLibcurl: Bool) {
+    func scheduleDeadline(of transfer: CurlTransfer, now: MonotonicInstant, inLibcurl: Bool) {
         var next = transfer.requestDeadline
         if inLibcurl, let idle = transfer.idleDeadline(now: now) { next = min(next ?? idle, idle) }
         if let next {
@@ -26,7 +26,7 @@ extension CurlEngineLoop {
     /// Fails every transfer whose request or idle limit has passed; returns the next instant at
     /// which one will. Looks only at the deadlines that are due: an idle limit that moved on
     /// (bytes arrived since it was scheduled) is scheduled again at its new instant.
-    func expireDeadlines(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    func expireDeadlines(now: MonotonicInstant) -> MonotonicInstant? {
         // Most rounds nothing is due: one look at the queue.
         let next = deadlines.next
         guard let next, next <= now else { return next }
@@ -70,13 +70,9 @@ extension CurlEngine {
     /// millisecond), at most a second while transfers are in flight (libcurl's own timers may
     /// wake it sooner). With nothing in flight and no deadline (`idle`), as long as poll allows:
     /// only a command (whose `curl_multi_wakeup` ends the wait) or a socket event wakes the loop.
-    static func pollTimeout(until deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant, idle: Bool) -> Int32
-    {
+    static func pollTimeout(until deadline: MonotonicInstant?, now: MonotonicInstant, idle: Bool) -> Int32 {
         guard let deadline else { return idle ? idleWait : 1000 }
-        let (seconds, attoseconds) = (deadline - now).components
-        guard seconds < 1 else { return 1000 }
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(max(0, min(1000, milliseconds)))
+        return Int32(max(0, min(1000, now.milliseconds(until: deadline))))
     }
 
     /// The wait of an idle loop: `Int32.max` milliseconds (24 days), which only a command or a

@@ -50,11 +50,11 @@ final class CurlEngineLoop {
     /// Response streams with bytes their readers have not been woken for yet.
     var streamsToFlush: [ResponseStreamBuffer] = []
     /// Since when ``streamsToFlush`` waits for the network to fall quiet.
-    var streamsFlushHeldSince: ContinuousClock.Instant?
+    var streamsFlushHeldSince: MonotonicInstant?
     /// Easy handles kept for reuse.
     var handlePool = EasyHandlePool(capacity: 64)
     /// The nearest deadline of every transfer with a time limit (CurlEngineLoop+Deadlines.swift).
-    var deadlines = DeadlineQueue<CurlTransfer, ContinuousClock.Instant>()
+    var deadlines = DeadlineQueue<CurlTransfer, MonotonicInstant>()
     /// The last header list built, reused by requests with the same headers.
     var headerLists = HeaderListCache()
 
@@ -107,7 +107,7 @@ final class CurlEngineLoop {
             observePlacements()
             takeReports()
             let started = startAdmitted()
-            let now = ContinuousClock.now
+            let now = MonotonicInstant.now
             var nextDeadline = expireDeadlines(now: now)
             if started == 0, heldCount > 0, let settling = admission.nextSettling(now: now) {
                 nextDeadline = min(nextDeadline ?? settling, settling)

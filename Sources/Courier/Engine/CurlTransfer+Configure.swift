@@ -100,8 +100,8 @@ extension CurlTransfer {
     /// CurlEngine+Deadlines.swift), with libcurl's overall limit set too, as a backstop.
     private func configureTimeouts(_ easy: UnsafeMutableRawPointer, reused: Bool) {
         if let requestDeadline {
-            let remaining = Self.seconds(requestDeadline - ContinuousClock.now)
-            set(easy, CURLOPT_TIMEOUT_MS, max(1, Self.milliseconds(remaining)))
+            let remaining = MonotonicInstant.now.milliseconds(until: requestDeadline)
+            set(easy, CURLOPT_TIMEOUT_MS, Int(max(1, remaining)))
         } else if reused {
             set(easy, CURLOPT_TIMEOUT_MS, 0)
         }

@@ -26,7 +26,7 @@ final class TransferFlow {
     var downloadBase: Int64 = 0
     var progress: ProgressRelay?
     var progressInterval = Duration.milliseconds(100)
-    var lastProgressReport: ContinuousClock.Instant?
+    var lastProgressReport: MonotonicInstant?
     /// An error found by Courier's own callbacks, reported instead of libcurl's code.
     var failure: CourierError?
     /// The final response's status, its validator (strong ETag or Last-Modified) and whether its
@@ -178,7 +178,7 @@ extension CurlTransfer {
             noteProgress(downloaded: downloaded, uploaded: uploaded)
         }
         guard let relay = flow.progress else { return true }
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         if let last = flow.lastProgressReport, now - last < flow.progressInterval { return true }
         flow.lastProgressReport = now
         relay.report(
@@ -247,7 +247,7 @@ extension CurlEngineLoop {
     /// (the buffer itself wakes its reader once half its window is ready). Returns how long the
     /// loop may wait in `curl_multi_poll` before it must come back to wake them, or nil when
     /// nothing is held. Loop thread.
-    func flushStreams(now: ContinuousClock.Instant) -> Duration? {
+    func flushStreams(now: MonotonicInstant) -> Duration? {
         guard !streamsToFlush.isEmpty else { return nil }
         let since = streamsFlushHeldSince ?? now
         let remaining = Self.streamFlushHold - (now - since)

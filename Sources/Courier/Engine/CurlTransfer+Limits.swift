@@ -32,15 +32,15 @@ extension CurlTransfer {
 
     /// When the transfer counts as idle if no byte moves before; a deliberate pause (a slow
     /// reader or producer of a streamed body) is not idleness.
-    func idleDeadline(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    func idleDeadline(now: MonotonicInstant) -> MonotonicInstant? {
         guard let limit = options.idleTimeout, limit > 0 else { return nil }
         if lifecycle.state.isPaused { lastActivity = now }
-        return lastActivity + .milliseconds(Self.milliseconds(limit))
+        return lastActivity.adding(milliseconds: Self.milliseconds(limit))
     }
 
     /// Whether the request's overall time limit is used up.
     var requestDeadlinePassed: Bool {
         guard let requestDeadline else { return false }
-        return ContinuousClock.now >= requestDeadline - .milliseconds(1)
+        return MonotonicInstant.now >= requestDeadline.adding(milliseconds: -1)
     }
 }

@@ -47,7 +47,7 @@ final class CurlTransfer: DeadlineQueueElement {
     /// The open destination file of a download, or -1.
     var fileDescriptor: Int32 = -1
     var fileWriteError: Int32 = 0
-    var lastActivity = ContinuousClock.now
+    var lastActivity = MonotonicInstant.now
     var lastProgress: (Int64, Int64) = (0, 0)
     var head: ResponseHead?
     var metrics: TransferMetrics?
@@ -57,8 +57,8 @@ final class CurlTransfer: DeadlineQueueElement {
     /// This hop is the HTTP/1.1 resend of an early HTTP/2 response libcurl discarded: the status
     /// that response had (delivered alone if the resend fails); nil otherwise.
     var http1ResendStatus: Int?
-    var startedAt: ContinuousClock.Instant?
-    var hopStartedAt: ContinuousClock.Instant?
+    var startedAt: MonotonicInstant?
+    var hopStartedAt: MonotonicInstant?
     /// The current hop's HTTP/2 origin, if it may be multiplexed (set at creation and at each
     /// redirect, since only the URL decides it).
     private(set) var multiplexOrigin: String?
@@ -66,7 +66,7 @@ final class CurlTransfer: DeadlineQueueElement {
     private var nextHop: NextHop?
     /// When the whole request must be over (counted from submission, queueing and redirects
     /// included), if it has a limit.
-    let requestDeadline: ContinuousClock.Instant?
+    let requestDeadline: MonotonicInstant?
     /// Streaming, progress and resume state; nil for plain requests (see CurlTransfer+Flow.swift).
     var flow: TransferFlow?
     /// The handle holds only session options and this request's own ones, each set explicitly:
@@ -141,7 +141,7 @@ final class CurlTransfer: DeadlineQueueElement {
         keepsSessionOptions = false
         usesCookieJar = hasCookieJar
         if let error = openDestination() { return error }
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
         easy?.errorBuffer[0] = 0
@@ -273,7 +273,7 @@ final class CurlTransfer: DeadlineQueueElement {
         closeDestination(keep: error == nil || resumeData != nil)
         if var metrics, let startedAt, let hopStartedAt {
             metrics.redirectCount = redirectCount
-            metrics.redirectTime = Self.seconds(hopStartedAt - startedAt)
+            metrics.redirectTime = hopStartedAt.seconds(since: startedAt)
             self.metrics = metrics
         }
         var result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)

@@ -53,7 +53,7 @@ struct StreamAdmission<ID: Hashable> {
         /// Connections that have delivered a response, so the server's settings are known.
         var settled: Set<Int> = []
         /// When a request was first seen on each connection in use.
-        var joinedAt: [Int: ContinuousClock.Instant] = [:]
+        var joinedAt: [Int: MonotonicInstant] = [:]
         /// The most transfers seen sharing one connection.
         var mostStreams = 0
         /// Speaks HTTP/1.x: not gated any more.
@@ -80,7 +80,7 @@ struct StreamAdmission<ID: Hashable> {
     }
 
     /// The transfers to start now, in submission order per origin.
-    mutating func admit(now: ContinuousClock.Instant = .now) -> [ID] {
+    mutating func admit(now: MonotonicInstant = .now) -> [ID] {
         var started: [ID] = []
         for key in origins.keys where !(origins[key]?.queue.isEmpty ?? true) {
             guard var origin = origins[key] else { continue }
@@ -103,7 +103,7 @@ struct StreamAdmission<ID: Hashable> {
     /// transfer (measured: 64 connections for 200 requests). One at a time, each either takes a
     /// stream on an open connection in the next perform, or is the one transfer that opens a
     /// connection, so a burst never opens more than one connection at a time.
-    private static func admissible(_ origin: Origin, now: ContinuousClock.Instant) -> Int {
+    private static func admissible(_ origin: Origin, now: MonotonicInstant) -> Int {
         if origin.serial { return origin.queue.count }
         guard origin.unplaced.isEmpty else { return 0 }
         return unsettledUntil(origin, now: now) == nil ? min(1, origin.queue.count) : 0
@@ -111,8 +111,8 @@ struct StreamAdmission<ID: Hashable> {
 
     /// When the last full connection of `origin` whose settings are not known yet counts as
     /// settled; nil when there is none (transfers may start).
-    private static func unsettledUntil(_ origin: Origin, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        var until: ContinuousClock.Instant?
+    private static func unsettledUntil(_ origin: Origin, now: MonotonicInstant) -> MonotonicInstant? {
+        var until: MonotonicInstant?
         for (connection, count) in origin.streams
         where count >= unsettledStreams && !origin.settled.contains(connection) {
             let settles = (origin.joinedAt[connection] ?? now) + settleDelay
@@ -123,8 +123,8 @@ struct StreamAdmission<ID: Hashable> {
 
     /// When transfers held back only because a connection's settings are not known yet may
     /// start (the engine wakes up then); nil when none is held back for that.
-    func nextSettling(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        var next: ContinuousClock.Instant?
+    func nextSettling(now: MonotonicInstant) -> MonotonicInstant? {
+        var next: MonotonicInstant?
         for origin in origins.values where !origin.queue.isEmpty && !origin.serial && origin.unplaced.isEmpty {
             if let until = Self.unsettledUntil(origin, now: now) { next = min(next ?? until, until) }
         }
@@ -137,7 +137,7 @@ struct StreamAdmission<ID: Hashable> {
     }
 
     /// Records where a started transfer stands, as seen at `now`.
-    mutating func observe(_ id: ID, _ placement: Placement, now: ContinuousClock.Instant = .now) {
+    mutating func observe(_ id: ID, _ placement: Placement, now: MonotonicInstant = .now) {
         guard let key = originOf[id], var origin = origins[key], origin.unplaced.contains(id) else { return }
         defer { origins[key] = origin }
         switch placement {

@@ -41,7 +41,7 @@ final class TransferSubmission: Sendable {
     let options: TransferOptions
     let token: TransferToken
     /// When the whole request must be over (counted from submission), if it has a limit.
-    let requestDeadline: ContinuousClock.Instant?
+    let requestDeadline: MonotonicInstant?
     let completion: @Sendable (TransportResult) -> Void
 
     init(
@@ -53,7 +53,7 @@ final class TransferSubmission: Sendable {
         self.token = token
         self.completion = completion
         requestDeadline = options.requestTimeout.flatMap { limit in
-            limit > 0 ? ContinuousClock.now + .milliseconds(CurlTransfer.milliseconds(limit)) : nil
+            limit > 0 ? MonotonicInstant.now.adding(milliseconds: CurlTransfer.milliseconds(limit)) : nil
         }
     }
 

@@ -13,7 +13,7 @@ package final class ProgressRelay: Sendable {
     private struct Observer {
         let direction: TransferDirection
         let interval: Duration
-        var lastDelivery: ContinuousClock.Instant?
+        var lastDelivery: MonotonicInstant?
         let deliver: @Sendable (TransferProgress) -> Void
         let end: (@Sendable () -> Void)?
     }
@@ -77,7 +77,7 @@ package final class ProgressRelay: Sendable {
 
     /// A new reading from the engine; observers whose interval has passed get it.
     func report(download: TransferProgress?, upload: TransferProgress?) {
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let deliveries = state.withLock { state -> [(@Sendable (TransferProgress) -> Void, TransferProgress)] in
             guard !state.finished else { return [] }
             let download = Self.advance(&state.lastDownload, to: download)

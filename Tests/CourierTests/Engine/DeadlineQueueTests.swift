@@ -112,7 +112,7 @@ final class DeadlineQueueTests: XCTestCase {
 
     /// How long the loop may wait in `curl_multi_poll`.
     func testPollTimeoutTable() {
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let table: [(Duration?, Bool, Int32)] = [
             (nil, true, Int32.max),  // idle: only a command or a socket wakes the loop
             (nil, false, 1000),  // transfers in flight without limits: at most a second

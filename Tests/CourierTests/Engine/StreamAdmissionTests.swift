@@ -52,7 +52,7 @@ final class StreamAdmissionTests: XCTestCase {
     ) -> Int {
         var started = 0
         // One instant for the whole drive: the settle delay never passes (no timing in the test).
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         for _ in 0..<rounds {
             let batch = admission.admit(now: now)
             batch.forEach { curl.start($0) }
@@ -101,7 +101,7 @@ final class StreamAdmissionTests: XCTestCase {
     }
 
     func testOneAtATimeEvenWithFreeStreams() {
-        let t = ContinuousClock.now  // one instant: the settle delay never passes
+        let t = MonotonicInstant.now  // one instant: the settle delay never passes
         var admission = StreamAdmission<Int>()
         var curl = SimulatedCurl(streamLimit: 50)
         for id in 0..<50 { admission.submit(id, origin: "o") }
@@ -118,7 +118,7 @@ final class StreamAdmissionTests: XCTestCase {
     }
 
     func testFreedStreamsLetWaitingTransfersIn() {
-        let t = ContinuousClock.now  // one instant: the settle delay never passes
+        let t = MonotonicInstant.now  // one instant: the settle delay never passes
         var admission = StreamAdmission<Int>()
         for id in 0..<4 { admission.submit(id, origin: "o") }
         XCTAssertEqual(admission.admit(now: t), [0], "the first transfer alone: nothing is known yet")
@@ -158,7 +158,7 @@ final class StreamAdmissionTests: XCTestCase {
     /// the server's SETTINGS come within a round trip of the connection's set-up.
     func testAConnectionCountsAsSettledAfterTheSettleDelay() {
         var admission = StreamAdmission<Int>()
-        let start = ContinuousClock.now
+        let start = MonotonicInstant.now
         for id in 0..<3 { admission.submit(id, origin: "o") }
         XCTAssertEqual(admission.admit(now: start), [0])
         admission.observe(0, .joined(connection: 4, isNew: true), now: start)
