@@ -21,31 +21,33 @@ final class HandleProfile: Sendable {
 
     let settings: Settings
 
-    init(_ options: TransferOptions) {
-        settings = Settings(
-            connectTimeout: options.connectTimeout, automaticDecompression: options.automaticDecompression,
-            tls: options.tls, proxy: options.proxy, maxHTTPVersion: options.maxHTTPVersion,
-            tcpKeepAlive: options.tcpKeepAlive, receiveBufferSize: options.receiveBufferSize,
-            bodyLimit: options.bodyLimit)
+    /// The profile of `options` as they stand (a download's or a streamed response's, whose size
+    /// limit differs from the session's).
+    convenience init(_ options: TransferOptions) {
+        self.init(
+            Settings(
+                connectTimeout: options.connectTimeout, automaticDecompression: options.automaticDecompression,
+                tls: options.tls, proxy: options.proxy, maxHTTPVersion: options.maxHTTPVersion,
+                tcpKeepAlive: options.tcpKeepAlive, receiveBufferSize: options.receiveBufferSize,
+                bodyLimit: options.bodyLimit))
+    }
+
+    /// The profile of a session's fields with the size limit `bodyLimit`.
+    convenience init(_ fields: SharedTransferOptions.Fields, bodyLimit: Int?) {
+        self.init(
+            Settings(
+                connectTimeout: fields.connectTimeout, automaticDecompression: fields.automaticDecompression,
+                tls: fields.tls, proxy: fields.proxy, maxHTTPVersion: fields.maxHTTPVersion,
+                tcpKeepAlive: fields.tcpKeepAlive, receiveBufferSize: fields.receiveBufferSize,
+                bodyLimit: bodyLimit))
+    }
+
+    private init(_ settings: Settings) {
+        self.settings = settings
     }
 
     /// True when a handle configured with `self` has the options of `other`.
     func matches(_ other: HandleProfile) -> Bool {
         self === other || settings == other.settings
-    }
-}
-
-extension TransferOptions {
-    /// The options a pooled easy handle keeps from one plain transfer to the next: the profile
-    /// built with the session's options when none of its fields changed since, else a new one.
-    var handleProfile: HandleProfile {
-        cachedProfile ?? HandleProfile(self)
-    }
-
-    /// These options with their handle profile built once (see ``Session``'s base options).
-    func withCachedProfile() -> TransferOptions {
-        var options = self
-        options.cachedProfile = HandleProfile(self)
-        return options
     }
 }

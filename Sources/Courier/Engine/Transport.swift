@@ -8,26 +8,64 @@ import FoundationNetworking
 /// The libcurl engine reads every field; a transport of your own reads what applies to it
 /// (a stub honours ``bodyLimit`` and ``destination``, a recorder redacts with ``security``).
 public struct TransferOptions: Sendable {
+    /// The fields a session resolves once from its configuration, with the ``HandleProfile`` they
+    /// make, in one immutable object: each request copies its options, and that copy is then one
+    /// reference instead of every field. Setting one of them makes a new object (and profile).
+    private var shared: SharedTransferOptions
+
     /// Seconds allowed to establish a connection; nil for no limit.
-    public var connectTimeout: TimeInterval? { didSet { cachedProfile = nil } }
+    public var connectTimeout: TimeInterval? {
+        get { shared.fields.connectTimeout }
+        set { shared = shared.replacing { $0.connectTimeout = newValue } }
+    }
     /// Seconds allowed for the whole request; nil for no limit.
     public var requestTimeout: TimeInterval?
-    var idleTimeout: TimeInterval?
-    var redirectPolicy: Session.RedirectPolicy
+    var idleTimeout: TimeInterval? {
+        get { shared.fields.idleTimeout }
+        set { shared = shared.replacing { $0.idleTimeout = newValue } }
+    }
+    var redirectPolicy: Session.RedirectPolicy {
+        get { shared.fields.redirectPolicy }
+        set { shared = shared.replacing { $0.redirectPolicy = newValue } }
+    }
     /// The session's security rules: which headers are secrets (never print, log or store their
     /// values) and the body size limits.
-    public var security: SecurityPolicy { didSet { cachedProfile = nil } }
-    var automaticDecompression: Bool { didSet { cachedProfile = nil } }
-    var tls: Session.TLSConfiguration { didSet { cachedProfile = nil } }
-    var proxy: Session.Proxy { didSet { cachedProfile = nil } }
-    var maxHTTPVersion: HTTPVersion { didSet { cachedProfile = nil } }
-    var tcpKeepAlive: Bool { didSet { cachedProfile = nil } }
-    var receiveBufferSize: Int? { didSet { cachedProfile = nil } }
+    public var security: SecurityPolicy {
+        get { shared.fields.security }
+        set { shared = shared.replacing { $0.security = newValue } }
+    }
+    var automaticDecompression: Bool {
+        get { shared.fields.automaticDecompression }
+        set { shared = shared.replacing { $0.automaticDecompression = newValue } }
+    }
+    var tls: Session.TLSConfiguration {
+        get { shared.fields.tls }
+        set { shared = shared.replacing { $0.tls = newValue } }
+    }
+    var proxy: Session.Proxy {
+        get { shared.fields.proxy }
+        set { shared = shared.replacing { $0.proxy = newValue } }
+    }
+    var maxHTTPVersion: HTTPVersion {
+        get { shared.fields.maxHTTPVersion }
+        set { shared = shared.replacing { $0.maxHTTPVersion = newValue } }
+    }
+    var tcpKeepAlive: Bool {
+        get { shared.fields.tcpKeepAlive }
+        set { shared = shared.replacing { $0.tcpKeepAlive = newValue } }
+    }
+    var receiveBufferSize: Int? {
+        get { shared.fields.receiveBufferSize }
+        set { shared = shared.replacing { $0.receiveBufferSize = newValue } }
+    }
     /// libcurl's upload buffer for bodies read through the read callback; nil keeps its 64 KiB.
-    var uploadBufferSize: Int?
+    var uploadBufferSize: Int? {
+        get { shared.fields.uploadBufferSize }
+        set { shared = shared.replacing { $0.uploadBufferSize = newValue } }
+    }
     /// When set, the final response body is written to this file instead of memory (the
     /// result's `data` stays empty).
-    public var destination: URL? { didSet { cachedProfile = nil } }
+    public var destination: URL?
     /// For a resumed download: the bytes of ``destination`` to keep; the body (a 206 from there, or
     /// a whole new body) is written after them, or over the file.
     package var resumeOffset: Int64?
@@ -35,7 +73,7 @@ public struct TransferOptions: Sendable {
     package var progress: ProgressRelay?
     /// When set, the final response's head and body are handed here as they arrive, with
     /// backpressure, instead of being collected in memory.
-    package var responseStream: ResponseStreamBuffer? { didSet { cachedProfile = nil } }
+    package var responseStream: ResponseStreamBuffer?
     /// The value the request was built from (a ``Router`` case, a URL...), when the request
     /// came from `Session.request(_:)`; stubs read a router's `sampleData` from it.
     public var target: (any URLRequestConvertible)?
@@ -47,9 +85,12 @@ public struct TransferOptions: Sendable {
     /// False when this request must not share a transfer with identical ones
     /// (``DataRequest/coalescing(_:)``).
     package var coalesces = true
-    /// The ``HandleProfile`` of these options, built once per session; dropped when a field it
-    /// depends on changes (every such field resets it), so a stale profile is never used.
-    var cachedProfile: HandleProfile?
+
+    /// Options with these session-level fields and no request-level ones.
+    init(_ fields: SharedTransferOptions.Fields, requestTimeout: TimeInterval?) {
+        shared = SharedTransferOptions(fields)
+        self.requestTimeout = requestTimeout
+    }
 
     /// The body size limit that applies: ``SecurityPolicy/maxDownloadSize`` for a download to a
     /// file or a streamed response, ``SecurityPolicy/maxResponseSize`` for a body held in memory;
@@ -57,6 +98,48 @@ public struct TransferOptions: Sendable {
     /// ``CourierError/responseTooLarge``.
     public var bodyLimit: Int? {
         destination == nil && responseStream == nil ? security.maxResponseSize : security.maxDownloadSize
+    }
+
+    /// The options a pooled easy handle keeps from one plain transfer to the next: the one profile
+    /// of the session's fields for a body held in memory, which every such request of the session
+    /// shares (the engine then matches a pooled handle by identity); a new one for a download or a
+    /// streamed response, whose size limit differs.
+    var handleProfile: HandleProfile {
+        destination == nil && responseStream == nil ? shared.profile : HandleProfile(self)
+    }
+}
+
+/// The session-level part of ``TransferOptions``: immutable, shared by every request of a session.
+final class SharedTransferOptions: Sendable {
+    /// The fields themselves.
+    struct Fields: Sendable {
+        var connectTimeout: TimeInterval?
+        var idleTimeout: TimeInterval?
+        var redirectPolicy: Session.RedirectPolicy
+        var security: SecurityPolicy
+        var automaticDecompression: Bool
+        var tls: Session.TLSConfiguration
+        var proxy: Session.Proxy
+        var maxHTTPVersion: HTTPVersion
+        var tcpKeepAlive: Bool
+        var receiveBufferSize: Int?
+        var uploadBufferSize: Int?
+    }
+
+    let fields: Fields
+    /// The handle profile of ``fields`` for a body held in memory, built once.
+    let profile: HandleProfile
+
+    init(_ fields: Fields) {
+        self.fields = fields
+        profile = HandleProfile(fields, bodyLimit: fields.security.maxResponseSize)
+    }
+
+    /// A new object with `change` applied to a copy of the fields.
+    func replacing(_ change: (inout Fields) -> Void) -> SharedTransferOptions {
+        var fields = fields
+        change(&fields)
+        return SharedTransferOptions(fields)
     }
 }
 

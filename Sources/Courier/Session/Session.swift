@@ -55,7 +55,7 @@ public final class Session: Sendable {
     /// (``Configuration/coalescesIdenticalRequests`` applies to the libcurl engine).
     public init(configuration: Configuration = Configuration(), transport: any Transport) {
         self.configuration = configuration
-        baseOptions = Self.makeOptions(configuration).withCachedProfile()
+        baseOptions = Self.makeOptions(configuration)
         extensions = Self.makeExtensions(configuration)
         hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
@@ -78,7 +78,7 @@ public final class Session: Sendable {
         wrappingEngine wrap: (_ engine: any Transport) -> any Transport
     ) {
         self.configuration = configuration
-        baseOptions = Self.makeOptions(configuration).withCachedProfile()
+        baseOptions = Self.makeOptions(configuration)
         extensions = Self.makeExtensions(configuration)
         hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
@@ -228,19 +228,19 @@ public final class Session: Sendable {
 
     static func makeOptions(_ configuration: Configuration) -> TransferOptions {
         TransferOptions(
-            connectTimeout: configuration.timeouts.connect,
-            requestTimeout: configuration.timeouts.request,
-            idleTimeout: configuration.timeouts.idle,
-            redirectPolicy: configuration.redirectPolicy,
-            security: configuration.security,
-            automaticDecompression: configuration.automaticDecompression,
-            tls: configuration.tls,
-            proxy: configuration.proxy == .environment && !environmentNamesProxy() ? .none : configuration.proxy,
-            maxHTTPVersion: configuration.maxHTTPVersion,
-            tcpKeepAlive: configuration.tcpKeepAlive,
-            receiveBufferSize: configuration.receiveBufferSize,
-            uploadBufferSize: configuration.uploadBufferSize,
-            destination: nil)
+            SharedTransferOptions.Fields(
+                connectTimeout: configuration.timeouts.connect,
+                idleTimeout: configuration.timeouts.idle,
+                redirectPolicy: configuration.redirectPolicy,
+                security: configuration.security,
+                automaticDecompression: configuration.automaticDecompression,
+                tls: configuration.tls,
+                proxy: configuration.proxy == .environment && !environmentNamesProxy() ? .none : configuration.proxy,
+                maxHTTPVersion: configuration.maxHTTPVersion,
+                tcpKeepAlive: configuration.tcpKeepAlive,
+                receiveBufferSize: configuration.receiveBufferSize,
+                uploadBufferSize: configuration.uploadBufferSize),
+            requestTimeout: configuration.timeouts.request)
     }
 
     /// Whether one of the variables libcurl takes a proxy from is set and not empty: `http_proxy`

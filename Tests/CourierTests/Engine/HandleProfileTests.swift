@@ -10,7 +10,7 @@ import FoundationNetworking
 /// depends on must drop that profile, or a pooled handle would keep options that no longer apply.
 final class HandleProfileTests: XCTestCase {
     private func sessionOptions() -> TransferOptions {
-        TransferOptions(configuration: Session.Configuration()).withCachedProfile()
+        TransferOptions(configuration: Session.Configuration())
     }
 
     func testTheSessionsProfileIsBuiltOnceAndShared() {
