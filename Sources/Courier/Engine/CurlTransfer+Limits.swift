@@ -22,12 +22,14 @@ extension CurlTransfer {
 
     /// Whether `text` starts with `https:`, in any case.
     static func isHTTPS(_ text: String) -> Bool {
-        var matched = 0
-        for (byte, expected) in zip(text.utf8, "https:".utf8) {
-            guard byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) == expected else { return false }
-            matched += 1
+        var text = text
+        return text.withUTF8 { bytes in
+            // The six bytes compared in place: a `zip` of the two UTF-8 views cost ~800
+            // instructions per request.
+            guard bytes.count >= 6 else { return false }
+            return bytes[0] | 0x20 == 0x68 && bytes[1] | 0x20 == 0x74 && bytes[2] | 0x20 == 0x74
+                && bytes[3] | 0x20 == 0x70 && bytes[4] | 0x20 == 0x73 && bytes[5] == 0x3A
         }
-        return matched == 6
     }
 
     /// When the transfer counts as idle if no byte moves before; a deliberate pause (a slow
