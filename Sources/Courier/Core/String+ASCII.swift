@@ -35,4 +35,17 @@ extension String {
         }
         return true
     }
+
+    /// The first UTF-8 byte that satisfies `predicate`, read in place when the string is
+    /// contiguous (always, for native strings): iterating `utf8` generically costs several times
+    /// more per byte, and header names and values are checked on every request.
+    func firstByte(where predicate: (UInt8) -> Bool) -> UInt8? {
+        if let found = utf8.withContiguousStorageIfAvailable({ bytes -> UInt8? in
+            for byte in bytes where predicate(byte) { return byte }
+            return nil
+        }) {
+            return found
+        }
+        return utf8.first(where: predicate)
+    }
 }

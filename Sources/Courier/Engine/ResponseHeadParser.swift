@@ -105,32 +105,63 @@ struct ResponseHeadParser {
         return true
     }
 
+    /// A field line, read in one pass: the name up to the first colon (token bytes only), then the
+    /// value without the blanks around it, copied into ``fields`` with one append.
     private mutating func addField(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard let colon = line.firstIndex(of: 0x3A) else {
+        let count = line.count
+        var colon = 0
+        var nameIsToken = true
+        while colon < count, line[colon] != 0x3A {
+            if nameIsToken, !HTTPToken.isTokenByte(line[colon]) { nameIsToken = false }
+            colon += 1
+        }
+        guard colon < count else {
             return reject("a header line has no colon: '\(Self.excerpt(line))'")
         }
-        let nameBytes = UnsafeRawBufferPointer(rebasing: line[0..<colon])
-        guard !nameBytes.isEmpty, nameBytes.allSatisfy(HTTPToken.isTokenByte) else {
-            return reject("invalid header field name '\(Self.excerpt(nameBytes))'")
+        guard colon > 0, nameIsToken else {
+            return reject(
+                "invalid header field name '\(Self.excerpt(UnsafeRawBufferPointer(rebasing: line[0..<colon])))'")
         }
         let (start, end) = Self.trimmed(line, from: colon + 1)
-        fields.append(name: nameBytes, value: UnsafeRawBufferPointer(rebasing: line[start..<end]))
-        if !isComplete, nameBytes.count == 14, Self.equalsIgnoringCase(nameBytes, "content-length") {
+        var cleaning = false
+        var index = start
+        while index < end {
+            let byte = line[index]
+            if byte == 0x0D || byte == 0 {
+                cleaning = true
+                break
+            }
+            index += 1
+        }
+        fields.append(line: line, nameEnd: colon, valueStart: start, valueEnd: end, cleaning: cleaning)
+        if !isComplete, colon == 14,
+            Self.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: line[0..<colon]), "content-length")
+        {
+            if !cleaning, let length = Self.plainDigits(UnsafeRawBufferPointer(rebasing: line[start..<end])) {
+                return agree(on: length)
+            }
             return checkContentLength(fields.value(at: fields.count - 1))
         }
+        return true
+    }
+
+    /// One plain `Content-Length` number: it must agree with any earlier one.
+    private mutating func agree(on length: Int) -> Bool {
+        if let declaredLength, declaredLength != length {
+            return reject("conflicting Content-Length values \(declaredLength) and \(length)")
+        }
+        declaredLength = length
         return true
     }
 
     /// A `Content-Length` value is a list of one or more equal digit strings (RFC 9110 §8.6), and
     /// it must agree with any earlier `Content-Length` field.
     private mutating func checkContentLength(_ value: String) -> Bool {
-        if let length = Self.plainDigits(value) {
+        if let length = value.utf8.withContiguousStorageIfAvailable({ Self.plainDigits(UnsafeRawBufferPointer($0)) })
+            ?? nil
+        {
             // The usual case, one plain number: no splitting into substrings.
-            if let declaredLength, declaredLength != length {
-                return reject("conflicting Content-Length values \(declaredLength) and \(length)")
-            }
-            declaredLength = length
-            return true
+            return agree(on: length)
         }
         var agreed: Int?
         for part in value.split(separator: ",", omittingEmptySubsequences: false) {
@@ -150,17 +181,15 @@ struct ResponseHeadParser {
         return true
     }
 
-    /// The value of a string of 1 to 18 ASCII digits, else nil.
-    private static func plainDigits(_ value: String) -> Int? {
-        value.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
-            var number = 0
-            for byte in bytes {
-                guard byte >= 0x30 && byte <= 0x39 else { return nil }
-                number = number * 10 + Int(byte - 0x30)
-            }
-            return number
-        } ?? nil
+    /// The value of 1 to 18 ASCII digits, else nil.
+    private static func plainDigits(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var number = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            number = number * 10 + Int(byte - 0x30)
+        }
+        return number
     }
 
     private mutating func reject(_ reason: String) -> Bool {

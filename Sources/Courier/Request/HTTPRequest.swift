@@ -178,13 +178,7 @@ extension HTTPHeaders {
     func validated() throws(CourierError) {
         var headBytes = 0
         for header in self {
-            do {
-                try header.validate()
-            } catch let error as CourierError {
-                throw error
-            } catch {
-                throw .invalidRequest(reason: String(describing: error))
-            }
+            try header.validate()
             let fieldBytes = header.name.utf8.count + header.value.utf8.count + 4
             headBytes += fieldBytes
             if let reason = Self.sizeProblem(fieldBytes: fieldBytes, headBytes: headBytes) {

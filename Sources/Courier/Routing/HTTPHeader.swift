@@ -24,15 +24,15 @@ public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
 
     /// Throws ``CourierError/invalidHeader`` unless the name is a non-empty
     /// HTTP token and the value contains no CR, LF or NUL (so no header can be injected).
-    package func validate() throws {
+    package func validate() throws(CourierError) {
         if name.isEmpty {
             throw CourierError.invalidHeader(name: name, reason: "the name is empty")
         }
-        if let bad = name.utf8.first(where: { !HTTPToken.isTokenByte($0) }) {
+        if let bad = name.firstByte(where: { !HTTPToken.isTokenByte($0) }) {
             throw CourierError.invalidHeader(
                 name: name, reason: "the name contains \(Self.describe(bad)), which is not allowed in a header name")
         }
-        if let bad = value.utf8.first(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+        if let bad = value.firstByte(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
             throw CourierError.invalidHeader(name: name, reason: "the value contains \(Self.describe(bad))")
         }
     }

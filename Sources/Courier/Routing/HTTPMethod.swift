@@ -48,7 +48,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
 
     /// Whether `rawValue` is a valid, non-empty HTTP token (RFC 9110 `token`).
     var isValidToken: Bool {
-        !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPToken.isTokenByte)
+        !rawValue.isEmpty && rawValue.firstByte(where: { !HTTPToken.isTokenByte($0) }) == nil
     }
 
     /// Whether parameters for this method go into the query string when

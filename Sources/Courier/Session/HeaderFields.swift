@@ -3,10 +3,12 @@
 /// (a lookup by name makes one; ``pairs`` makes them all), so a response whose headers nobody
 /// reads costs no strings, and none are made on the engine thread while the head arrives.
 struct HeaderFields: Sendable {
-    /// Where one field's name and value are in ``bytes``: the value follows the name.
+    /// Where one field's name and value are in ``bytes``: the value follows the name (after the
+    /// colon and blanks of the line they came from, when they were appended as one line).
     private struct Span: Sendable {
         var nameStart: Int32
         var nameEnd: Int32
+        var valueStart: Int32
         var valueEnd: Int32
     }
 
@@ -34,24 +36,44 @@ struct HeaderFields: Sendable {
 
     /// Adds a field; in the value, every CR and NUL becomes SP (RFC 9110 §5.5).
     mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        if bytes.capacity == 0 {
-            // Room for a usual head at once, instead of regrowing line after line.
-            bytes.reserveCapacity(512)
-            spans.reserveCapacity(16)
-        }
+        reserveForAHead()
         let nameStart = Int32(bytes.count)
         bytes.append(contentsOf: name.assumingMemoryBound(to: UInt8.self))
         let nameEnd = Int32(bytes.count)
         bytes.append(contentsOf: value.assumingMemoryBound(to: UInt8.self))
-        spans.append(Span(nameStart: nameStart, nameEnd: nameEnd, valueEnd: Int32(bytes.count)))
+        spans.append(Span(nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: Int32(bytes.count)))
         if Self.needsCleaning(value) { cleanLastValue() }
+    }
+
+    /// Adds the field of a header line, from its start to `valueEnd`, in one copy: the name is
+    /// `line[..<nameEnd]` and the value `line[valueStart..<valueEnd]` (what lies between, the
+    /// colon and blanks, is kept but never read). `cleaning` says that the value holds a CR or a
+    /// NUL, which become SP.
+    mutating func append(line: UnsafeRawBufferPointer, nameEnd: Int, valueStart: Int, valueEnd: Int, cleaning: Bool) {
+        reserveForAHead()
+        let start = bytes.count
+        bytes.append(
+            contentsOf: UnsafeRawBufferPointer(rebasing: line[0..<valueEnd]).assumingMemoryBound(to: UInt8.self))
+        spans.append(
+            Span(
+                nameStart: Int32(start), nameEnd: Int32(start + nameEnd), valueStart: Int32(start + valueStart),
+                valueEnd: Int32(start + valueEnd)))
+        if cleaning { cleanLastValue() }
+    }
+
+    /// Room for a usual head at once, instead of regrowing line after line.
+    private mutating func reserveForAHead() {
+        if bytes.capacity == 0 {
+            bytes.reserveCapacity(512)
+            spans.reserveCapacity(16)
+        }
     }
 
     /// Adds `more` to the last field's value, after one SP unless the value is empty (an obs-fold
     /// line), with CR and NUL made SP. There must be a field.
     mutating func extendLastValue(with more: UnsafeRawBufferPointer) {
         guard let last = spans.indices.last else { return }
-        if spans[last].valueEnd > spans[last].nameEnd { bytes.append(0x20) }
+        if spans[last].valueEnd > spans[last].valueStart { bytes.append(0x20) }
         bytes.append(contentsOf: more.assumingMemoryBound(to: UInt8.self))
         spans[last].valueEnd = Int32(bytes.count)
         if Self.needsCleaning(more) { cleanLastValue() }
@@ -69,7 +91,7 @@ struct HeaderFields: Sendable {
     /// Replaces every CR and NUL in the last field's value by SP.
     private mutating func cleanLastValue() {
         guard let last = spans.last else { return }
-        for index in Int(last.nameEnd)..<Int(last.valueEnd) where bytes[index] == 0x0D || bytes[index] == 0 {
+        for index in Int(last.valueStart)..<Int(last.valueEnd) where bytes[index] == 0x0D || bytes[index] == 0 {
             bytes[index] = 0x20
         }
     }
@@ -87,7 +109,7 @@ struct HeaderFields: Sendable {
 
     /// The value of field number `index`.
     func value(at index: Int) -> String {
-        string(Int(spans[index].nameEnd), Int(spans[index].valueEnd))
+        string(Int(spans[index].valueStart), Int(spans[index].valueEnd))
     }
 
     /// Whether field number `index` is named `name` (ASCII, without regard to case).
