@@ -129,7 +129,7 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.storage.count == rhs.storage.count
             && zip(lhs.storage, rhs.storage).allSatisfy {
-                $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value
+                $0.name.caseInsensitiveEquals($1.name) && $0.value == $1.value
             }
     }
 

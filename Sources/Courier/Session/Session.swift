@@ -42,6 +42,9 @@ public final class Session: Sendable {
     let callbackExecutor: QueueExecutor
     /// Why every request fails when ``Configuration/defaultHeaders`` holds an invalid header.
     let defaultHeadersError: CourierError?
+    /// A router's default headers (``HTTPHeaders/routerDefault``) with the session's default
+    /// headers added, made once: most router requests carry exactly these, and share them.
+    private let routerDefaultHeaders: HTTPHeaders
 
     /// Creates a session running its own libcurl engine.
     public convenience init(configuration: Configuration = Configuration()) {
@@ -60,6 +63,7 @@ public final class Session: Sendable {
         hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
         defaultHeadersError = Self.headersError(configuration.defaultHeaders)
+        routerDefaultHeaders = Self.adding(configuration.defaultHeaders, to: .routerDefault)
         callbackExecutor = QueueExecutor(configuration.callbackQueue)
         self.transport = CachingTransport.wrapping(transport, configuration: configuration, coalesces: false)
         ownedEngine = nil
@@ -83,6 +87,7 @@ public final class Session: Sendable {
         hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
         defaultHeadersError = Self.headersError(configuration.defaultHeaders)
+        routerDefaultHeaders = Self.adding(configuration.defaultHeaders, to: .routerDefault)
         callbackExecutor = QueueExecutor(configuration.callbackQueue)
         let engine = CurlEngine(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
@@ -211,10 +216,22 @@ public final class Session: Sendable {
     func prepared(_ request: consuming HTTPRequest) -> HTTPRequest {
         guard !configuration.defaultHeaders.isEmpty else { return request }
         var request = request
-        for header in configuration.defaultHeaders where request.headers[header.name] == nil {
-            request.headers.update(header)
+        if request.headers.isIdentical(to: .routerDefault) {
+            // The usual router request: the merge is ready-made, and shared (no copy to grow).
+            request.headers = routerDefaultHeaders
+        } else {
+            request.headers = Self.adding(configuration.defaultHeaders, to: request.headers)
         }
         return request
+    }
+
+    /// `headers` with each of `defaults` that it does not name appended, in order.
+    private static func adding(_ defaults: HTTPHeaders, to headers: HTTPHeaders) -> HTTPHeaders {
+        var headers = headers
+        for header in defaults where headers[header.name] == nil {
+            headers.update(header)
+        }
+        return headers
     }
 
     /// The engine options for `request`, writing its body to `destination` when given.
