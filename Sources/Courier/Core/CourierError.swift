@@ -25,9 +25,13 @@ import Foundation
 /// timeout, whatever its message or details. Compare details through their properties.
 public struct CourierError: Error, Sendable, Equatable, CustomStringConvertible {
     let code: Code
+    /// The message and the details, in one immutable object: an error is then two words, so the
+    /// `Result`s and optionals that carry one through every request (mostly holding none) stay
+    /// small and are copied with one retain instead of field by field.
+    private let details: Details
 
     /// A one-line, human-readable explanation naming what went wrong.
-    public let description: String
+    public var description: String { details.description }
 
     /// What was wrong, when the kind names one thing: the URL text (``invalidURL``), the scheme
     /// (``unsupportedScheme``), the header name (``invalidHeader``), the parameter's key path
@@ -35,27 +39,53 @@ public struct CourierError: Error, Sendable, Equatable, CustomStringConvertible 
     /// (``redirectRefused``, ``insecureRedirect``), the content type
     /// (``unacceptableContentType``), the coding path (``decodingFailed``, empty for the root), or
     /// the plugin's or interceptor's type name (``pluginFailed``, ``adaptationFailed``).
-    public let subject: String?
+    public var subject: String? { details.subject }
 
     /// Why, in words, when the kind carries a reason or libcurl's message.
-    public let reason: String?
+    public var reason: String? { details.reason }
 
     /// The limit that was crossed: bytes for ``responseTooLarge``, redirects for
     /// ``tooManyRedirects``, refreshes for ``tooManyCredentialRefreshes``.
-    public let limit: Int?
+    public var limit: Int? { details.limit }
 
     /// The status code ``unacceptableStatusCode`` rejected.
-    public let statusCode: Int?
+    public var statusCode: Int? { details.statusCode }
 
     /// Which time limit fired, for ``timedOut``.
-    public let timeoutKind: TimeoutKind?
+    public var timeoutKind: TimeoutKind? { details.timeoutKind }
 
     /// libcurl's `CURLcode`, for ``transport``.
-    public let transportCode: Int?
+    public var transportCode: Int? { details.transportCode }
 
     /// The error underneath, as thrown: by a plugin (``pluginFailed``), an adapter
     /// (``adaptationFailed``) or a credential refresh (``credentialRefreshFailed``).
-    public let underlying: (any Error)?
+    public var underlying: (any Error)? { details.underlying }
+
+    /// What an error says besides its kind.
+    private final class Details: Sendable {
+        let description: String
+        let subject: String?
+        let reason: String?
+        let limit: Int?
+        let statusCode: Int?
+        let timeoutKind: TimeoutKind?
+        let transportCode: Int?
+        let underlying: (any Error)?
+
+        init(
+            description: String, subject: String?, reason: String?, limit: Int?, statusCode: Int?,
+            timeoutKind: TimeoutKind?, transportCode: Int?, underlying: (any Error)?
+        ) {
+            self.description = description
+            self.subject = subject
+            self.reason = reason
+            self.limit = limit
+            self.statusCode = statusCode
+            self.timeoutKind = timeoutKind
+            self.transportCode = transportCode
+            self.underlying = underlying
+        }
+    }
 
     init(
         code: Code, description: String, subject: String? = nil, reason: String? = nil, limit: Int? = nil,
@@ -63,14 +93,9 @@ public struct CourierError: Error, Sendable, Equatable, CustomStringConvertible 
         underlying: (any Error)? = nil
     ) {
         self.code = code
-        self.description = description
-        self.subject = subject
-        self.reason = reason
-        self.limit = limit
-        self.statusCode = statusCode
-        self.timeoutKind = timeoutKind
-        self.transportCode = transportCode
-        self.underlying = underlying
+        details = Details(
+            description: description, subject: subject, reason: reason, limit: limit, statusCode: statusCode,
+            timeoutKind: timeoutKind, transportCode: transportCode, underlying: underlying)
     }
 
     /// An error of `kind` (one of the static values, such as ``timedOut`` or ``unhandledRequest``),
