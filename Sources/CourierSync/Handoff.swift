@@ -12,22 +12,34 @@ import Synchronization
 ///
 /// ``isFilled`` can be read without the lock, so a waiter may watch for the value (spin) before it
 /// suspends with ``wait()``.
-package final class HandoffSlot<Value: Sendable>: Sendable {
-    private struct State {
-        var value: Value?
-        var waiter: CheckedContinuation<Void, Never>?
+public final class HandoffSlot<Value: Sendable>: Sendable {
+    @usableFromInline
+    struct State {
+        @usableFromInline var value: Value?
+        @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
+
+        @usableFromInline
+        init() {}
     }
 
-    private let state = Locked(State())
-    private let filled = Atomic<Bool>(false)
+    @usableFromInline let state = Locked(State())
+    @usableFromInline let filled = Atomic<Bool>(false)
 
-    package init() {}
+    /// An empty slot.
+    ///
+    /// The slot's members are inlinable so that each use is compiled for its value type: as
+    /// generic code called across modules, handing over one response looked up the slot's type
+    /// metadata twice and copied the value through its witnesses, on the engine thread.
+    @inlinable
+    public init() {}
 
     /// Stores the value and resumes the task suspended in ``wait()``, if there is one. Call once,
     /// from any thread.
-    package func fill(_ value: Value) {
+    @inlinable
+    public func fill(_ value: consuming Value) {
+        var value: Value? = value
         let waiter = state.withLock { state in
-            state.value = value
+            state.value = value.take()
             defer { state.waiter = nil }
             return state.waiter
         }
@@ -36,17 +48,24 @@ package final class HandoffSlot<Value: Sendable>: Sendable {
     }
 
     /// Whether the value is in; lock-free.
-    package var isFilled: Bool { filled.load(ordering: .acquiring) }
+    @inlinable
+    public var isFilled: Bool { filled.load(ordering: .acquiring) }
 
     /// The value, if it is in.
-    package var value: Value? {
+    @inlinable
+    public var value: Value? {
         guard isFilled else { return nil }
         return state.withLock { $0.value }
     }
 
     /// Suspends until the value is in (at once if it already is) and returns it.
-    package func wait() async -> Value {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    ///
+    /// The continuation is an unsafe one (a checked one allocates a canary object for each wait):
+    /// it is resumed exactly once, either here when the value is already in, or by the one
+    /// ``fill(_:)``, which takes it out of the state under the lock.
+    @inlinable
+    public func wait() async -> Value {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
                 if state.value != nil { return true }
                 state.waiter = continuation
@@ -60,7 +79,7 @@ package final class HandoffSlot<Value: Sendable>: Sendable {
 
 /// Suspends the calling task until `start`'s `deliver` callback (called exactly once, from any
 /// thread) hands over a value, and returns that value (through a ``HandoffSlot``).
-package func awaitHandoff<Value: Sendable>(
+public func awaitHandoff<Value: Sendable>(
     _ start: (_ deliver: @escaping @Sendable (Value) -> Void) -> Void
 ) async -> Value {
     let slot = HandoffSlot<Value>()

@@ -6,6 +6,13 @@ import Musl
 import Darwin
 #endif
 
+// CourierSync is an implementation module, not a product: nothing here is Courier's API. Its
+// declarations are `public` (with `@inlinable` members) rather than `package` because Swift 6.3
+// does not inline or specialize an `@inlinable package` function in another module: Courier then
+// called the generic `withLock` (and `HandoffSlot`) about 13 times per request, looking up type
+// metadata each time. Measured with callgrind: W1 137.9k -> 136.2k and W2 143.0k -> 137.4k
+// instructions per request (Benchmarks/EXPERIMENTS.md).
+
 /// A value guarded by a `pthread_mutex_t`.
 ///
 /// Courier uses this instead of `Synchronization.Mutex`: on Linux, `Mutex` locks through a
@@ -20,12 +27,13 @@ import Darwin
 /// `@unchecked Sendable` holds because the value is never reached except through ``withLock(_:)``,
 /// which holds the mutex for the whole access (`storage` is visible only so that `withLock`
 /// can be inlined; nothing else in the package reads it).
-package struct Locked<Value>: @unchecked Sendable {
+public struct Locked<Value>: @unchecked Sendable {
     @usableFromInline
-    package let storage: LockedStorage<Value>
+    let storage: LockedStorage<Value>
 
     /// Creates a lock guarding `value`.
-    package init(_ value: Value) {
+    @inlinable
+    public init(_ value: Value) {
         storage = LockedStorage.make(value)
     }
 
@@ -34,7 +42,7 @@ package struct Locked<Value>: @unchecked Sendable {
     /// Inlinable, so that callers in other modules get it specialized for their value and result
     /// (a generic call costs more than the lock itself on a request's path).
     @inlinable @inline(__always)
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
@@ -48,8 +56,9 @@ package struct Locked<Value>: @unchecked Sendable {
 /// The value is reached only through a pointer while the mutex is held, so the runtime's dynamic
 /// exclusivity check has nothing to check: the mutex makes every access exclusive.
 @usableFromInline
-package final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     /// A storage holding `value`, with its mutex initialized.
+    @inlinable
     static func make(_ value: Value) -> LockedStorage<Value> {
         let buffer = create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { mutex in
