@@ -7,8 +7,9 @@ import Foundation
 /// so the requests of one session carry the same object and the engine matches a pooled handle by
 /// identity; two profiles built apart match when their settings are equal.
 final class HandleProfile: Sendable {
-    /// The option values themselves.
-    struct Settings: Equatable {
+    /// The session's options that an easy handle is configured with once (a part of
+    /// ``SharedTransferOptions/Fields``).
+    struct Options: Equatable, Sendable {
         var connectTimeout: TimeInterval?
         var automaticDecompression: Bool
         var tls: Session.TLSConfiguration
@@ -16,34 +17,25 @@ final class HandleProfile: Sendable {
         var maxHTTPVersion: HTTPVersion
         var tcpKeepAlive: Bool
         var receiveBufferSize: Int?
+    }
+
+    /// The option values themselves: the session's, and the body size limit that applies.
+    struct Settings: Equatable {
+        var options: Options
         var bodyLimit: Int?
     }
 
     let settings: Settings
 
-    /// The profile of `options` as they stand (a download's or a streamed response's, whose size
-    /// limit differs from the session's).
+    /// The profile of `options` with the size limit `bodyLimit`.
+    init(_ options: Options, bodyLimit: Int?) {
+        settings = Settings(options: options, bodyLimit: bodyLimit)
+    }
+
+    /// The profile of transfer options as they stand (a download's or a streamed response's,
+    /// whose size limit differs from the session's).
     convenience init(_ options: TransferOptions) {
-        self.init(
-            Settings(
-                connectTimeout: options.connectTimeout, automaticDecompression: options.automaticDecompression,
-                tls: options.tls, proxy: options.proxy, maxHTTPVersion: options.maxHTTPVersion,
-                tcpKeepAlive: options.tcpKeepAlive, receiveBufferSize: options.receiveBufferSize,
-                bodyLimit: options.bodyLimit))
-    }
-
-    /// The profile of a session's fields with the size limit `bodyLimit`.
-    convenience init(_ fields: SharedTransferOptions.Fields, bodyLimit: Int?) {
-        self.init(
-            Settings(
-                connectTimeout: fields.connectTimeout, automaticDecompression: fields.automaticDecompression,
-                tls: fields.tls, proxy: fields.proxy, maxHTTPVersion: fields.maxHTTPVersion,
-                tcpKeepAlive: fields.tcpKeepAlive, receiveBufferSize: fields.receiveBufferSize,
-                bodyLimit: bodyLimit))
-    }
-
-    private init(_ settings: Settings) {
-        self.settings = settings
+        self.init(options.handleOptions, bodyLimit: options.bodyLimit)
     }
 
     /// True when a handle configured with `self` has the options of `other`.

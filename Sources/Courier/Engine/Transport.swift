@@ -15,8 +15,8 @@ public struct TransferOptions: Sendable {
 
     /// Seconds allowed to establish a connection; nil for no limit.
     public var connectTimeout: TimeInterval? {
-        get { shared.fields.connectTimeout }
-        set { shared = shared.replacing { $0.connectTimeout = newValue } }
+        get { shared.fields.handle.connectTimeout }
+        set { shared = shared.replacing { $0.handle.connectTimeout = newValue } }
     }
     /// Seconds allowed for the whole request; nil for no limit.
     public var requestTimeout: TimeInterval?
@@ -35,28 +35,28 @@ public struct TransferOptions: Sendable {
         set { shared = shared.replacing { $0.security = newValue } }
     }
     var automaticDecompression: Bool {
-        get { shared.fields.automaticDecompression }
-        set { shared = shared.replacing { $0.automaticDecompression = newValue } }
+        get { shared.fields.handle.automaticDecompression }
+        set { shared = shared.replacing { $0.handle.automaticDecompression = newValue } }
     }
     var tls: Session.TLSConfiguration {
-        get { shared.fields.tls }
-        set { shared = shared.replacing { $0.tls = newValue } }
+        get { shared.fields.handle.tls }
+        set { shared = shared.replacing { $0.handle.tls = newValue } }
     }
     var proxy: Session.Proxy {
-        get { shared.fields.proxy }
-        set { shared = shared.replacing { $0.proxy = newValue } }
+        get { shared.fields.handle.proxy }
+        set { shared = shared.replacing { $0.handle.proxy = newValue } }
     }
     var maxHTTPVersion: HTTPVersion {
-        get { shared.fields.maxHTTPVersion }
-        set { shared = shared.replacing { $0.maxHTTPVersion = newValue } }
+        get { shared.fields.handle.maxHTTPVersion }
+        set { shared = shared.replacing { $0.handle.maxHTTPVersion = newValue } }
     }
     var tcpKeepAlive: Bool {
-        get { shared.fields.tcpKeepAlive }
-        set { shared = shared.replacing { $0.tcpKeepAlive = newValue } }
+        get { shared.fields.handle.tcpKeepAlive }
+        set { shared = shared.replacing { $0.handle.tcpKeepAlive = newValue } }
     }
     var receiveBufferSize: Int? {
-        get { shared.fields.receiveBufferSize }
-        set { shared = shared.replacing { $0.receiveBufferSize = newValue } }
+        get { shared.fields.handle.receiveBufferSize }
+        set { shared = shared.replacing { $0.handle.receiveBufferSize = newValue } }
     }
     /// libcurl's upload buffer for bodies read through the read callback; nil keeps its 64 KiB.
     var uploadBufferSize: Int? {
@@ -100,6 +100,9 @@ public struct TransferOptions: Sendable {
         destination == nil && responseStream == nil ? security.maxResponseSize : security.maxDownloadSize
     }
 
+    /// The session's options a pooled easy handle is configured with.
+    var handleOptions: HandleProfile.Options { shared.fields.handle }
+
     /// The options a pooled easy handle keeps from one plain transfer to the next: the one profile
     /// of the session's fields for a body held in memory, which every such request of the session
     /// shares (the engine then matches a pooled handle by identity); a new one for a download or a
@@ -113,16 +116,11 @@ public struct TransferOptions: Sendable {
 final class SharedTransferOptions: Sendable {
     /// The fields themselves.
     struct Fields: Sendable {
-        var connectTimeout: TimeInterval?
+        /// What a pooled easy handle is configured with once (see ``HandleProfile``).
+        var handle: HandleProfile.Options
         var idleTimeout: TimeInterval?
         var redirectPolicy: Session.RedirectPolicy
         var security: SecurityPolicy
-        var automaticDecompression: Bool
-        var tls: Session.TLSConfiguration
-        var proxy: Session.Proxy
-        var maxHTTPVersion: HTTPVersion
-        var tcpKeepAlive: Bool
-        var receiveBufferSize: Int?
         var uploadBufferSize: Int?
     }
 
@@ -132,7 +130,7 @@ final class SharedTransferOptions: Sendable {
 
     init(_ fields: Fields) {
         self.fields = fields
-        profile = HandleProfile(fields, bodyLimit: fields.security.maxResponseSize)
+        profile = HandleProfile(fields.handle, bodyLimit: fields.security.maxResponseSize)
     }
 
     /// A new object with `change` applied to a copy of the fields.

@@ -246,16 +246,18 @@ public final class Session: Sendable {
     static func makeOptions(_ configuration: Configuration) -> TransferOptions {
         TransferOptions(
             SharedTransferOptions.Fields(
-                connectTimeout: configuration.timeouts.connect,
+                handle: HandleProfile.Options(
+                    connectTimeout: configuration.timeouts.connect,
+                    automaticDecompression: configuration.automaticDecompression,
+                    tls: configuration.tls,
+                    proxy: configuration.proxy == .environment && !environmentNamesProxy()
+                        ? .none : configuration.proxy,
+                    maxHTTPVersion: configuration.maxHTTPVersion,
+                    tcpKeepAlive: configuration.tcpKeepAlive,
+                    receiveBufferSize: configuration.receiveBufferSize),
                 idleTimeout: configuration.timeouts.idle,
                 redirectPolicy: configuration.redirectPolicy,
                 security: configuration.security,
-                automaticDecompression: configuration.automaticDecompression,
-                tls: configuration.tls,
-                proxy: configuration.proxy == .environment && !environmentNamesProxy() ? .none : configuration.proxy,
-                maxHTTPVersion: configuration.maxHTTPVersion,
-                tcpKeepAlive: configuration.tcpKeepAlive,
-                receiveBufferSize: configuration.receiveBufferSize,
                 uploadBufferSize: configuration.uploadBufferSize),
             requestTimeout: configuration.timeouts.request)
     }
