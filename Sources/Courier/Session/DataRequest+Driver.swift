@@ -278,19 +278,19 @@ extension DataRequest {
                 return .backoff(seconds)
             case .complete:
                 // Taken out of the working values (nothing reads them after this), not copied.
-                let (outcome, validators, plugins) = state.withLock { state in
+                var (final, validators, plugins) = state.withLock { state in
                     let (outcome, plugins) = state.withRun { ($0.outcome.take() ?? settled($0), $0.hasPlugins) }
                     return (outcome, state.validators, plugins)
                 }
-                var final = outcome
                 validate(&final, by: validators)
                 if plugins {
                     let (extensions, context) = state.withLock { $0.withRun { ($0.extensions, $0.context) } }
                     final = extensions.process(final, context: context ?? self.context(attempt: 0))
                 }
-                completed = final
                 // `.completed` and the publication in one lock: the outcome is out at once.
                 action = publish(final, on: queue, completing: true)
+                // Kept only for a `.publish` that follows (an outcome is large to copy).
+                if case .publish = action { completed = final }
             case .publish:
                 publish(completed ?? state.withLock { $0.withRun { settled($0) } }, on: queue)
                 return .none
