@@ -18,7 +18,7 @@ extension DataRequest {
         queue: DispatchQueue? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Data?>) -> Void
     ) -> Self {
-        deliver(on: queue, serializer: Self.optionalData, completionHandler: completionHandler)
+        deliver(on: queue, serializer: DataRequest.optionalData, completionHandler: completionHandler)
         return self
     }
 
@@ -28,7 +28,7 @@ extension DataRequest {
         queue: DispatchQueue? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Data>) -> Void
     ) -> Self {
-        deliver(on: queue, serializer: Self.data, completionHandler: completionHandler)
+        deliver(on: queue, serializer: DataRequest.data, completionHandler: completionHandler)
         return self
     }
 
@@ -62,7 +62,7 @@ extension DataRequest {
     /// Waits for the raw response. Never throws: failures are in `result`. Cancelling the
     /// awaiting task cancels the request.
     public func response() async -> DataResponse<Data?> {
-        DataRequest.makeResponse(await outcome(), serializer: Self.optionalData)
+        DataRequest.makeResponse(await outcome(), serializer: DataRequest.optionalData)
     }
 
     /// Waits for the response with its body decoded as `type` (with `decoder`, or the session's
@@ -76,7 +76,7 @@ extension DataRequest {
 
     /// The body bytes; throws a ``CourierError``.
     public func data() async throws(CourierError) -> Data {
-        try DataRequest.makeResponse(await outcome(), serializer: Self.data).result.get()
+        try DataRequest.makeResponse(await outcome(), serializer: DataRequest.data).result.get()
     }
 
     /// The body as text; throws a ``CourierError``.
