@@ -31,7 +31,7 @@ public struct CourierError: Error, Sendable, Equatable, CustomStringConvertible 
     private let details: Details
 
     /// A one-line, human-readable explanation naming what went wrong.
-    public var description: String { details.description }
+    public var description: String { details.fields.description }
 
     /// What was wrong, when the kind names one thing: the URL text (``invalidURL``), the scheme
     /// (``unsupportedScheme``), the header name (``invalidHeader``), the parameter's key path
@@ -39,30 +39,39 @@ public struct CourierError: Error, Sendable, Equatable, CustomStringConvertible 
     /// (``redirectRefused``, ``insecureRedirect``), the content type
     /// (``unacceptableContentType``), the coding path (``decodingFailed``, empty for the root), or
     /// the plugin's or interceptor's type name (``pluginFailed``, ``adaptationFailed``).
-    public var subject: String? { details.subject }
+    public var subject: String? { details.fields.subject }
 
     /// Why, in words, when the kind carries a reason or libcurl's message.
-    public var reason: String? { details.reason }
+    public var reason: String? { details.fields.reason }
 
     /// The limit that was crossed: bytes for ``responseTooLarge``, redirects for
     /// ``tooManyRedirects``, refreshes for ``tooManyCredentialRefreshes``.
-    public var limit: Int? { details.limit }
+    public var limit: Int? { details.fields.limit }
 
     /// The status code ``unacceptableStatusCode`` rejected.
-    public var statusCode: Int? { details.statusCode }
+    public var statusCode: Int? { details.fields.statusCode }
 
     /// Which time limit fired, for ``timedOut``.
-    public var timeoutKind: TimeoutKind? { details.timeoutKind }
+    public var timeoutKind: TimeoutKind? { details.fields.timeoutKind }
 
     /// libcurl's `CURLcode`, for ``transport``.
-    public var transportCode: Int? { details.transportCode }
+    public var transportCode: Int? { details.fields.transportCode }
 
     /// The error underneath, as thrown: by a plugin (``pluginFailed``), an adapter
     /// (``adaptationFailed``) or a credential refresh (``credentialRefreshFailed``).
-    public var underlying: (any Error)? { details.underlying }
+    public var underlying: (any Error)? { details.fields.underlying }
 
-    /// What an error says besides its kind.
+    /// What an error says besides its kind, shared by the copies of an error.
     private final class Details: Sendable {
+        let fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    /// The message and the details themselves.
+    private struct Fields: Sendable {
         let description: String
         let subject: String?
         let reason: String?
@@ -71,20 +80,6 @@ public struct CourierError: Error, Sendable, Equatable, CustomStringConvertible 
         let timeoutKind: TimeoutKind?
         let transportCode: Int?
         let underlying: (any Error)?
-
-        init(
-            description: String, subject: String?, reason: String?, limit: Int?, statusCode: Int?,
-            timeoutKind: TimeoutKind?, transportCode: Int?, underlying: (any Error)?
-        ) {
-            self.description = description
-            self.subject = subject
-            self.reason = reason
-            self.limit = limit
-            self.statusCode = statusCode
-            self.timeoutKind = timeoutKind
-            self.transportCode = transportCode
-            self.underlying = underlying
-        }
     }
 
     init(
@@ -94,8 +89,9 @@ public struct CourierError: Error, Sendable, Equatable, CustomStringConvertible 
     ) {
         self.code = code
         details = Details(
-            description: description, subject: subject, reason: reason, limit: limit, statusCode: statusCode,
-            timeoutKind: timeoutKind, transportCode: transportCode, underlying: underlying)
+            Fields(
+                description: description, subject: subject, reason: reason, limit: limit, statusCode: statusCode,
+                timeoutKind: timeoutKind, transportCode: transportCode, underlying: underlying))
     }
 
     /// An error of `kind` (one of the static values, such as ``timedOut`` or ``unhandledRequest``),

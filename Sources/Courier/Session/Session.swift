@@ -166,13 +166,14 @@ public final class Session: Sendable {
         return transport.execute(request, options: options, completion: completion)
     }
 
+    // Disfavored: Swift prefers a non-generic overload, so without it a router would come here
+    // instead of to `request(_:)` for a `Router`, and pay a dynamic cast.
+
     /// Prepares a request. It starts when the first response handler is added (or an async
     /// accessor is awaited), so `validate()` calls made before that apply.
     ///
     /// The request is built and validated here; if that fails, the request completes with the
     /// error.
-    // Disfavored: Swift prefers a non-generic overload, so without it a router would come here
-    // instead of to `request(_:)` for a `Router`, and pay a dynamic cast.
     @_disfavoredOverload
     public func request(_ convertible: any URLRequestConvertible) -> DataRequest {
         makeRequest(convertible, destination: nil)
