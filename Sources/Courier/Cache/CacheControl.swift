@@ -87,7 +87,7 @@ struct CacheControl: Equatable, Sendable {
             } else {
                 name = part[...]
             }
-            guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else { continue }
+            guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else { continue }
             if let raw = argument, raw.isEmpty || raw.first == " " || raw.first == "\t" { argument = nil }
             result.append((name.lowercased(), argument))
         }
@@ -117,16 +117,5 @@ struct CacheControl: Equatable, Sendable {
         }
         elements.append(current)
         return elements.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default: return false
-        }
     }
 }

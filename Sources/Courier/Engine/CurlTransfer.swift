@@ -35,13 +35,13 @@ final class CurlTransfer: DeadlineQueueElement {
     private let completion: @Sendable (TransportResult) -> Void
 
     /// The easy handle while the transfer holds one (see ``EasyHandle``).
-    private(set) var easy: EasyHandle?
+    @exclusivity(unchecked) private(set) var easy: EasyHandle?
     /// The header lines libcurl sends for this hop (shared with other transfers, see HeaderListCache).
     var headerList: CurlHeaderList?
     var bodyBuffer: UnsafeMutableRawPointer?
-    var body = Data()
+    @exclusivity(unchecked) var body = Data()
     /// The response head as it arrives, cleaned and checked.
-    var headParser = ResponseHeadParser()
+    @exclusivity(unchecked) var headParser = ResponseHeadParser()
     var receivedBodyBytes = 0
     var exceededSizeLimit = false
     /// The open destination file of a download, or -1.

@@ -25,8 +25,57 @@ struct ResponseHeadParser {
     private(set) var isComplete = false
     /// Every head byte received so far, line ends and interim responses included.
     private(set) var byteCount = 0
-    /// Why the head was rejected, if it was.
-    private(set) var violation: String?
+    /// Why the head was rejected, if it was: a value, so that no string is made while a line is
+    /// taken (``violation`` words it).
+    private(set) var rejection: Rejection?
+
+    /// Why the head was rejected, in words; nil while it is accepted.
+    var violation: String? { rejection?.message }
+
+    /// What was wrong with a rejected head.
+    enum Rejection: Equatable, Error {
+        /// More than ``SecurityPolicy/maxResponseHeadSize`` bytes.
+        case tooLarge
+        /// An obs-fold line with no field before it.
+        case foldWithoutField
+        /// A line that is neither a status line nor a field (the start of it, for the message).
+        case noColon(excerpt: [UInt8])
+        /// A field name that is not a token (the start of it).
+        case invalidName(excerpt: [UInt8])
+        /// A `Content-Length` value that is not a list of equal digit strings (the value).
+        case invalidLength(value: [UInt8])
+        /// Two `Content-Length` values that disagree.
+        case conflictingLengths(Int, Int)
+
+        /// The message ``CourierError/protocolViolation`` carries.
+        var message: String {
+            switch self {
+            case .tooLarge:
+                return "the response head is larger than \(SecurityPolicy.maxResponseHeadSize) bytes"
+            case .foldWithoutField:
+                return "a folded header line has no field before it"
+            case .noColon(let excerpt):
+                return "a header line has no colon: '\(Self.words(excerpt))'"
+            case .invalidName(let excerpt):
+                return "invalid header field name '\(Self.words(excerpt))'"
+            case .invalidLength(let value):
+                return "invalid Content-Length '\(String(decoding: value, as: UTF8.self))'"
+            case .conflictingLengths(let first, let second):
+                return "conflicting Content-Length values \(first) and \(second)"
+            }
+        }
+
+        /// At most 40 bytes, control bytes shown as "?", and "…" when there were more.
+        private static func words(_ excerpt: [UInt8]) -> String {
+            let text = String(decoding: excerpt.prefix(40).map { $0 < 0x20 || $0 == 0x7F ? 0x3F : $0 }, as: UTF8.self)
+            return excerpt.count > 40 ? text + "…" : text
+        }
+
+        /// The first 41 bytes of `bytes`: enough for ``words(_:)`` to tell that there were more.
+        static func excerpt(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+            Array(bytes.prefix(41))
+        }
+    }
 
     /// A parser before any line.
     init() {}
@@ -54,10 +103,10 @@ struct ResponseHeadParser {
 
     /// Takes one line, line end included; returns false when the head must be rejected.
     mutating func consume(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard violation == nil else { return false }
+        guard rejection == nil else { return false }
         byteCount += line.count
         if byteCount > SecurityPolicy.maxResponseHeadSize {
-            return reject("the response head is larger than \(SecurityPolicy.maxResponseHeadSize) bytes")
+            return reject(.tooLarge)
         }
         var end = line.count
         if end > 0, line[end - 1] == 0x0A { end -= 1 }
@@ -92,15 +141,15 @@ struct ResponseHeadParser {
     /// An obs-fold line: its text joins the previous field's value with one SP.
     private mutating func unfold(_ line: UnsafeRawBufferPointer) -> Bool {
         guard !fields.isEmpty else {
-            return reject("a folded header line has no field before it")
+            return reject(.foldWithoutField)
         }
         let last = fields.count - 1
         let (start, end) = Self.trimmed(line, from: 0)
         if start < end {
             fields.extendLastValue(with: UnsafeRawBufferPointer(rebasing: line[start..<end]))
         }
-        if !isComplete, fields.hasName("Content-Length", at: last) {
-            return checkContentLength(fields.value(at: last))
+        if !isComplete, fields.nameEquals(at: last, lowercase: "content-length") {
+            return agree(on: fields.withValueBytes(at: last, Self.contentLength))
         }
         return true
     }
@@ -111,23 +160,25 @@ struct ResponseHeadParser {
         let count = line.count
         var colon = 0
         var nameIsToken = true
-        while colon < count, line[colon] != 0x3A {
-            if nameIsToken, !HTTPToken.isTokenByte(line[colon]) { nameIsToken = false }
+        while colon < count {
+            let byte = line[colon]
+            if byte == 0x3A { break }
+            nameIsToken = nameIsToken && HTTPToken.isTokenByte(byte)
             colon += 1
         }
         guard colon < count else {
-            return reject("a header line has no colon: '\(Self.excerpt(line))'")
+            return reject(.noColon(excerpt: Rejection.excerpt(line)))
         }
         guard colon > 0, nameIsToken else {
-            return reject(
-                "invalid header field name '\(Self.excerpt(UnsafeRawBufferPointer(rebasing: line[0..<colon])))'")
+            return reject(.invalidName(excerpt: Rejection.excerpt(UnsafeRawBufferPointer(rebasing: line[0..<colon]))))
         }
         let (start, end) = Self.trimmed(line, from: colon + 1)
+        // A CR or NUL inside the value (both below 0x0E) is cleaned when the field is stored.
         var cleaning = false
         var index = start
         while index < end {
             let byte = line[index]
-            if byte == 0x0D || byte == 0 {
+            if byte <= 0x0D, byte == 0x0D || byte == 0 {
                 cleaning = true
                 break
             }
@@ -140,7 +191,7 @@ struct ResponseHeadParser {
             if !cleaning, let length = Self.plainDigits(UnsafeRawBufferPointer(rebasing: line[start..<end])) {
                 return agree(on: length)
             }
-            return checkContentLength(fields.value(at: fields.count - 1))
+            return agree(on: fields.withValueBytes(at: fields.count - 1, Self.contentLength))
         }
         return true
     }
@@ -148,52 +199,60 @@ struct ResponseHeadParser {
     /// One plain `Content-Length` number: it must agree with any earlier one.
     private mutating func agree(on length: Int) -> Bool {
         if let declaredLength, declaredLength != length {
-            return reject("conflicting Content-Length values \(declaredLength) and \(length)")
+            return reject(.conflictingLengths(declaredLength, length))
         }
         declaredLength = length
         return true
     }
 
-    /// A `Content-Length` value is a list of one or more equal digit strings (RFC 9110 §8.6), and
-    /// it must agree with any earlier `Content-Length` field.
-    private mutating func checkContentLength(_ value: String) -> Bool {
-        if let length = value.utf8.withContiguousStorageIfAvailable({ Self.plainDigits(UnsafeRawBufferPointer($0)) })
-            ?? nil
-        {
-            // The usual case, one plain number: no splitting into substrings.
-            return agree(on: length)
+    /// What a `Content-Length` value says, which must also agree with any earlier one.
+    private mutating func agree(on value: Result<Int, Rejection>) -> Bool {
+        switch value {
+        case .success(let length): return agree(on: length)
+        case .failure(let rejection): return reject(rejection)
         }
-        var agreed: Int?
-        for part in value.split(separator: ",", omittingEmptySubsequences: false) {
-            let digits = part.trimmingBlanks()
-            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(digits) else {
-                return reject("invalid Content-Length '\(value)'")
-            }
-            if let agreed, agreed != length {
-                return reject("conflicting Content-Length values \(agreed) and \(length)")
-            }
-            agreed = length
-        }
-        if let declaredLength, let agreed, declaredLength != agreed {
-            return reject("conflicting Content-Length values \(declaredLength) and \(agreed)")
-        }
-        declaredLength = agreed
-        return true
     }
 
-    /// The value of 1 to 18 ASCII digits, else nil.
+    /// A `Content-Length` value is a list of one or more equal digit strings (RFC 9110 §8.6);
+    /// their length, or why the value is wrong. Read as bytes, as the head is.
+    private static func contentLength(_ value: UnsafeRawBufferPointer) -> Result<Int, Rejection> {
+        var agreed: Int?
+        var partStart = 0
+        while true {
+            var partEnd = partStart
+            while partEnd < value.count, value[partEnd] != 0x2C { partEnd += 1 }
+            var first = partStart
+            var last = partEnd
+            while first < last, isBlank(value[first]) { first += 1 }
+            while last > first, isBlank(value[last - 1]) { last -= 1 }
+            guard let length = plainDigits(UnsafeRawBufferPointer(rebasing: value[first..<last])) else {
+                return .failure(.invalidLength(value: Array(value)))
+            }
+            if let agreed, agreed != length {
+                return .failure(.conflictingLengths(agreed, length))
+            }
+            agreed = length
+            guard partEnd < value.count else { return .success(length) }
+            partStart = partEnd + 1
+        }
+    }
+
+    /// The value of 1 to 19 ASCII digits, else nil (also when it does not fit an `Int`).
     private static func plainDigits(_ bytes: UnsafeRawBufferPointer) -> Int? {
-        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
         var number = 0
         for byte in bytes {
             guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            number = number * 10 + Int(byte - 0x30)
+            let (times10, overflowed) = number.multipliedReportingOverflow(by: 10)
+            let (sum, overflowedAgain) = times10.addingReportingOverflow(Int(byte - 0x30))
+            guard !overflowed, !overflowedAgain else { return nil }
+            number = sum
         }
         return number
     }
 
-    private mutating func reject(_ reason: String) -> Bool {
-        violation = reason
+    private mutating func reject(_ reason: Rejection) -> Bool {
+        rejection = reason
         return false
     }
 
@@ -228,12 +287,6 @@ struct ResponseHeadParser {
         return (first, last)
     }
 
-    /// At most 40 bytes of `bytes`, for an error message.
-    private static func excerpt(_ bytes: UnsafeRawBufferPointer) -> String {
-        let text = String(decoding: bytes.prefix(40).map { $0 < 0x20 || $0 == 0x7F ? 0x3F : $0 }, as: UTF8.self)
-        return bytes.count > 40 ? text + "…" : text
-    }
-
     /// ASCII case-insensitive comparison with a lowercase literal.
     static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
@@ -242,15 +295,5 @@ struct ResponseHeadParser {
             return false
         }
         return true
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing SP and HTAB.
-    fileprivate func trimmingBlanks() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
     }
 }

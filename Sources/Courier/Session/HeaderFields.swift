@@ -128,6 +128,28 @@ struct HeaderFields: Sendable {
         }
     }
 
+    /// Whether field number `index` is named `lowercase` (ASCII, without regard to case); no
+    /// string is made.
+    func nameEquals(at index: Int, lowercase: StaticString) -> Bool {
+        let span = spans[index]
+        guard Int(span.nameEnd - span.nameStart) == lowercase.utf8CodeUnitCount else { return false }
+        let wanted = lowercase.utf8Start
+        var offset = Int(span.nameStart)
+        for position in 0..<lowercase.utf8CodeUnitCount {
+            guard Self.lower(bytes[offset]) == wanted[position] else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Calls `body` with the bytes of field number `index`'s value.
+    func withValueBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let span = spans[index]
+        return bytes.withUnsafeBytes { buffer in
+            body(UnsafeRawBufferPointer(rebasing: buffer[Int(span.valueStart)..<Int(span.valueEnd)]))
+        }
+    }
+
     /// The first value of the fields named `name` that satisfies `predicate`.
     func first(named name: String, where predicate: (String) -> Bool = { _ in true }) -> String? {
         for index in spans.indices where hasName(name, at: index) {
