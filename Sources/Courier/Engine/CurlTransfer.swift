@@ -92,7 +92,7 @@ final class CurlTransfer: DeadlineQueueElement {
         handleProfile = submission.options.handleProfile
         self.reports = reports
         self.loopThread = loopThread
-        multiplexOrigin = Self.multiplexOrigin(of: submission.request, options: submission.options)
+        multiplexOrigin = Self.multiplexOrigin(of: submission.request.url, options: submission.options)
     }
 
     deinit {
@@ -249,7 +249,7 @@ final class CurlTransfer: DeadlineQueueElement {
     /// Resets response state for the next hop of a redirect chain.
     func beginRedirect(to next: HTTPRequest) {
         request = next
-        multiplexOrigin = Self.multiplexOrigin(of: next, options: options)
+        multiplexOrigin = Self.multiplexOrigin(of: next.url, options: options)
         http1ResendStatus = nil
         redirectCount += 1
         resetResponseState()
@@ -271,15 +271,17 @@ final class CurlTransfer: DeadlineQueueElement {
         finishFlow(totals)
         let resumeData = error.flatMap(resumeData(after:))
         closeDestination(keep: error == nil || resumeData != nil)
-        if var metrics, let startedAt, let hopStartedAt {
-            metrics.redirectCount = redirectCount
-            metrics.redirectTime = hopStartedAt.seconds(since: startedAt)
-            self.metrics = metrics
+        if metrics != nil, let startedAt, let hopStartedAt {
+            metrics?.redirectCount = redirectCount
+            metrics?.redirectTime = hopStartedAt.seconds(since: startedAt)
         }
-        var result = TransportResult(request: request, head: head, data: body, metrics: metrics, error: error)
+        // The response's parts are moved into the result, not copied: the transfer is over.
+        var data = Data()
+        swap(&data, &body)
+        var result = TransportResult(
+            request: request, head: head.take(), data: data, metrics: metrics.take(), error: error)
         result.resumeData = resumeData
         result.transferred = totals
-        body = Data()
         completion(result)
     }
 

@@ -28,12 +28,11 @@ extension DataRequest {
     ) -> DataResponse<Value> {
         let result: Result<Value, CourierError>
         if case .failure(let error) = outcome.result { result = .failure(error) } else { result = serializer(outcome) }
-        var response = DataResponse(
+        let succeeded = if case .success = outcome.result { true } else { false }
+        return DataResponse(
             request: outcome.request, responseHead: outcome.responseHead, data: outcome.data,
-            metrics: outcome.metrics, result: result)
-        if case .success = outcome.result { response.fileURL = outcome.fileURL }
-        response.resumeData = outcome.resumeData
-        return response
+            metrics: outcome.metrics, result: result, fileURL: succeeded ? outcome.fileURL : nil,
+            resumeData: outcome.resumeData)
     }
 }
 
@@ -42,12 +41,12 @@ extension DataResponse where Value == Data? {
     /// when empty), or `error`.
     init(
         request: HTTPRequest?, head: ResponseHead?, body: Data, metrics: TransferMetrics?,
-        error: CourierError?, fileURL: URL? = nil
+        error: CourierError?, fileURL: URL? = nil, resumeData: ResumeData? = nil, transferred: TransferTotals? = nil
     ) {
         self.init(
             request: request, responseHead: head, data: body.isEmpty && head == nil ? nil : body,
-            metrics: metrics, result: error.map { .failure($0) } ?? .success(body.isEmpty ? nil : body))
-        self.fileURL = fileURL
+            metrics: metrics, result: error.map { .failure($0) } ?? .success(body.isEmpty ? nil : body),
+            fileURL: fileURL, resumeData: resumeData, transferred: transferred)
     }
 
     /// An outcome that failed before any response: `error` alone.

@@ -33,15 +33,21 @@ public struct DataResponse<Value: Sendable>: Sendable {
         self.init(request: request, responseHead: head?.head, data: data, metrics: metrics, result: result)
     }
 
+    /// Every part at once. Built in one expression, a response is moved into place; setting parts
+    /// after `init` made the optimizer copy the whole value (hundreds of instructions).
     init(
         request: HTTPRequest?, responseHead: ResponseHead?, data: Data?, metrics: TransferMetrics?,
-        result: Result<Value, CourierError>
+        result: Result<Value, CourierError>, fileURL: URL? = nil, resumeData: ResumeData? = nil,
+        transferred: TransferTotals? = nil
     ) {
         self.request = request
         self.responseHead = responseHead
         self.data = data
         self.metrics = metrics
         self.result = result
+        self.fileURL = fileURL
+        self.resumeData = resumeData
+        self.transferred = transferred
     }
 
     /// The status line and headers, if a response arrived (also present with some errors, such as

@@ -216,7 +216,6 @@ public final class Session: Sendable {
     /// own, where the request has none of that name.
     func prepared(_ request: consuming HTTPRequest) -> HTTPRequest {
         guard !configuration.defaultHeaders.isEmpty else { return request }
-        var request = request
         if request.headers.isIdentical(to: .routerDefault) {
             // The usual router request: the merge is ready-made, and shared (no copy to grow).
             request.headers = routerDefaultHeaders

@@ -15,7 +15,7 @@ final class MultiplexOriginTests: XCTestCase {
         ]
         for (text, expected) in table {
             let request = HTTPRequest(testing: URL(string: text)!)
-            XCTAssertEqual(CurlTransfer.multiplexOrigin(of: request, options: options), expected, text)
+            XCTAssertEqual(CurlTransfer.multiplexOrigin(of: request.url, options: options), expected, text)
         }
     }
 
@@ -23,7 +23,8 @@ final class MultiplexOriginTests: XCTestCase {
         var configuration = Session.Configuration()
         configuration.maxHTTPVersion = .http1_1
         let request = HTTPRequest(testing: URL(string: "https://api.example.com/")!)
-        XCTAssertNil(CurlTransfer.multiplexOrigin(of: request, options: TransferOptions(configuration: configuration)))
+        XCTAssertNil(
+            CurlTransfer.multiplexOrigin(of: request.url, options: TransferOptions(configuration: configuration)))
     }
 
     func testTheSchemeTestReadsSixBytesInAnyCase() {
