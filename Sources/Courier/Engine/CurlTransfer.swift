@@ -278,11 +278,11 @@ final class CurlTransfer: DeadlineQueueElement {
         // The response's parts are moved into the result, not copied: the transfer is over.
         var data = Data()
         swap(&data, &body)
-        var result = TransportResult(
-            request: request, head: head.take(), data: data, metrics: metrics.take(), error: error)
-        result.resumeData = resumeData
-        result.transferred = totals
-        completion(result)
+        // Built in one expression: a result set part by part after `init` is copied whole.
+        completion(
+            TransportResult(
+                request: request, head: head.take(), data: data, metrics: metrics.take(), error: error,
+                resumeData: resumeData, transferred: totals))
     }
 
     static func seconds(_ duration: Duration) -> TimeInterval {

@@ -171,11 +171,22 @@ public struct TransportResult: Sendable {
         request: HTTPRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
         error: CourierError?
     ) {
+        self.init(
+            request: request, head: head, data: data, metrics: metrics, error: error, resumeData: nil, transferred: nil)
+    }
+
+    /// Every part at once (a result set part by part after `init` is copied whole).
+    init(
+        request: HTTPRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
+        error: CourierError?, resumeData: ResumeData?, transferred: TransferTotals?
+    ) {
         self.request = request
         self.head = head
         self.data = data
         self.metrics = metrics
         self.error = error
+        self.resumeData = resumeData
+        self.transferred = transferred
     }
 
     /// A response to `request`: `statusCode`, `headers` in order (repeats allowed) and `body`.

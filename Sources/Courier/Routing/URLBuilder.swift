@@ -13,12 +13,9 @@ enum URLBuilder {
     /// Builds the URL for `base` + `path`, with `extraQuery` (already escaped) appended.
     static func makeURL(base: String, path: String, extraQuery: String? = nil) throws -> URL {
         let key = Parts(base: base, path: path, extraQuery: extraQuery)
-        if let known = recentlyBuilt.withLock({ $0[key] }) { return known }
+        if let known = recentlyBuilt.withLock({ $0.url(for: key) }) { return known }
         let url = try buildURL(base: base, path: path, extraQuery: extraQuery)
-        recentlyBuilt.withLock { recent in
-            if recent.count >= recentlyBuiltLimit { recent.removeAll(keepingCapacity: true) }
-            recent[key] = url
-        }
+        recentlyBuilt.withLock { $0.remember(url, for: key) }
         return url
     }
 
@@ -31,10 +28,30 @@ enum URLBuilder {
 
     /// URLs built lately, by what they were built from: an endpoint called again (a poll, a list
     /// refreshed) skips the joining, escaping and parsing, which cost more than the rest of
-    /// building a request. Bounded: emptied when full. Building is a pure function of the parts,
-    /// so a remembered URL is the one building again would give.
-    private static let recentlyBuilt = Locked<[Parts: URL]>([:])
-    private static let recentlyBuiltLimit = 256
+    /// building a request. Building is a pure function of the parts, so a remembered URL is the
+    /// one building again would give.
+    private static let recentlyBuilt = Locked(RecentURLs())
+
+    /// The URLs built lately: the last one, compared first (a string compared with itself is one
+    /// comparison, where hashing three reads every byte), then up to 256 more by their parts,
+    /// forgotten all at once when full.
+    private struct RecentURLs {
+        private var last: (parts: Parts, url: URL)?
+        private var table: [Parts: URL] = [:]
+
+        mutating func url(for parts: Parts) -> URL? {
+            if let last, last.parts == parts { return last.url }
+            guard let url = table[parts] else { return nil }
+            last = (parts, url)
+            return url
+        }
+
+        mutating func remember(_ url: URL, for parts: Parts) {
+            if table.count >= 256 { table.removeAll(keepingCapacity: true) }
+            table[parts] = url
+            last = (parts, url)
+        }
+    }
 
     private static func buildURL(base: String, path: String, extraQuery: String?) throws -> URL {
         let (baseWithoutQuery, baseQuery) = split(try validatedBase(base), at: "?")
@@ -87,15 +104,23 @@ enum URLBuilder {
 
     /// Base URLs already found valid; a program has a handful, so checking each once saves a
     /// URL parse on every request.
-    private static let knownValidBases = Locked<Set<String>>([])
+    /// The last one is compared first, as in ``RecentURLs``.
+    private static let knownValidBases = Locked<(last: String?, all: Set<String>)>((nil, []))
     private static let knownValidBasesLimit = 64
 
     /// Checks that `base` is an absolute http(s) URL with a host and no fragment.
     static func validatedBase(_ base: String) throws -> String {
-        if knownValidBases.withLock({ $0.contains(base) }) { return base }
+        let known = knownValidBases.withLock { known -> Bool in
+            if known.last == base { return true }
+            guard known.all.contains(base) else { return false }
+            known.last = base
+            return true
+        }
+        if known { return base }
         let valid = try checkedBase(base)
         knownValidBases.withLock { known in
-            if known.count < knownValidBasesLimit { known.insert(valid) }
+            if known.all.count < knownValidBasesLimit { known.all.insert(valid) }
+            known.last = valid
         }
         return valid
     }
