@@ -95,9 +95,11 @@ final class CachingTransport: Transport {
         options: TransferOptions, token: SharedToken, completion: @escaping @Sendable (TransportResult) -> Void
     ) {
         let sentAt = now()
+        let transfer = token.nextTransfer()
         token.set(
+            transfer,
             wrapped.execute(sent, options: options) { [self] result in
-                token.transferEnded()
+                token.transferEnded(transfer)
                 self.finish(
                     result, plan: plan, request: request, cacheRequest: cacheRequest, sentAt: sentAt,
                     options: options, token: token, completion: completion)
@@ -166,11 +168,25 @@ extension CacheRequest {
 /// The cancel handle of a transfer that may be started, or restarted, after the handle was given
 /// out: a `cancel()` before then cancels what is set later.
 final class SharedToken: TransportCancellable {
-    private let state = Locked((token: (any TransportCancellable)?.none, cancelled: false))
+    /// The current transfer's handle; its number (one per `send`); whether it ended.
+    private let state = Locked(
+        (token: (any TransportCancellable)?.none, cancelled: false, transfer: 0, ended: false))
 
-    func set(_ token: any TransportCancellable) {
+    /// Numbers the next transfer, before it is started.
+    func nextTransfer() -> Int {
+        state.withLock { state in
+            state.transfer += 1
+            state.ended = false
+            return state.transfer
+        }
+    }
+
+    /// Keeps `token`, the handle of transfer number `transfer`, for ``cancel()``; not when that
+    /// transfer already ended (it can end before `execute` returns its handle, and a handle kept
+    /// then would never be forgotten).
+    func set(_ transfer: Int, _ token: any TransportCancellable) {
         let cancelNow = state.withLock { state -> Bool in
-            state.token = token
+            if state.transfer == transfer, !state.ended { state.token = token }
             return state.cancelled
         }
         if cancelNow { token.cancel() }
@@ -184,10 +200,15 @@ final class SharedToken: TransportCancellable {
         token?.cancel()
     }
 
-    /// Forgets the wrapped transfer once it has completed: its completion holds this token, so a
-    /// transport that keeps its completion would otherwise keep both alive.
-    func transferEnded() {
-        state.withLock { $0.token = nil }
+    /// Forgets transfer number `transfer` once it has completed: its completion holds this token,
+    /// and the transport's handle may hold its completion, so keeping the handle would keep both
+    /// alive.
+    func transferEnded(_ transfer: Int) {
+        state.withLock { state in
+            guard state.transfer == transfer else { return }
+            state.token = nil
+            state.ended = true
+        }
     }
 }
 

@@ -17,7 +17,7 @@ import FoundationNetworking
 /// under the inbox's lock (the loop clears the multi pointer there before freeing it).
 final class CurlEngine: Transport {
     enum Command: Sendable {
-        case start(TransferSubmission)
+        case start(TransferToken)
         case cancel(TransferToken)
         /// Unpause a direction Courier paused for backpressure (streamed bodies).
         case resume(TransferToken, TransferDirection)
@@ -132,10 +132,9 @@ final class CurlEngine: Transport {
         options: TransferOptions,
         completion: @escaping @Sendable (TransportResult) -> Void
     ) -> any TransportCancellable {
-        let token = TransferToken(engine: self)
-        let submission = TransferSubmission(request: request, options: options, token: token, completion: completion)
-        if !send(.start(submission)) {
-            submission.completeUnsent(.sessionShutDown)
+        let token = TransferToken(engine: self, request: request, options: options, completion: completion)
+        if !send(.start(token)) {
+            token.completeUnsent(.sessionShutDown)
         }
         return token
     }

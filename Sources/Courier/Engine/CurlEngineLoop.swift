@@ -195,8 +195,8 @@ final class CurlEngineLoop {
         var stop = false
         for command in commands {
             switch command {
-            case .start(let submission):
-                let transfer = CurlTransfer(submission, reports: reports, loopThread: thread)
+            case .start(let token):
+                let transfer = CurlTransfer(token, reports: reports, loopThread: thread)
                 transfers[transfer.id] = transfer
                 submit(transfer)
             case .cancel(let token):

@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// One request in the curl engine: its easy handle, buffers and response state.
 ///
-/// Loop-owned: created by ``CurlEngineLoop`` on its thread from a ``TransferSubmission``, and
+/// Loop-owned: created by ``CurlEngineLoop`` on its thread from a ``TransferToken``, and
 /// reached only from there (the loop's tables, and libcurl's callbacks, which recover it from
 /// their opaque pointer). Not `Sendable`: the caller holds the transfer's ``TransferToken``
 /// instead. Where it stands is its ``lifecycle``; the completion closure is called exactly once.
@@ -83,16 +83,16 @@ final class CurlTransfer: DeadlineQueueElement {
     var deadlineSlot = -1
 
     /// Created by the loop, on its thread.
-    init(_ submission: TransferSubmission, reports: TransferReports, loopThread: pthread_t) {
-        request = submission.request
-        options = submission.options
-        token = submission.token
-        completion = submission.completion
-        requestDeadline = submission.requestDeadline
-        handleProfile = submission.options.handleProfile
+    init(_ token: TransferToken, reports: TransferReports, loopThread: pthread_t) {
+        request = token.request
+        options = token.options
+        self.token = token
+        completion = token.completion
+        requestDeadline = token.requestDeadline
+        handleProfile = token.options.handleProfile
         self.reports = reports
         self.loopThread = loopThread
-        multiplexOrigin = Self.multiplexOrigin(of: submission.request.url, options: submission.options)
+        multiplexOrigin = Self.multiplexOrigin(of: token.request.url, options: token.options)
     }
 
     deinit {

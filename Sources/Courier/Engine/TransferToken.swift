@@ -4,15 +4,35 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The caller's side of a transfer: what ``CurlEngine/execute(_:options:completion:)`` returns and
-/// stream buffers hold to ask for more bytes. It holds no transfer state; it only sends commands
-/// to the loop, which finds its ``CurlTransfer`` by the token's identity. Any thread.
+/// One transfer as the caller hands it to the loop, and the caller's handle on it: what
+/// ``CurlEngine/execute(_:options:completion:)`` returns, and what stream buffers hold (weakly) to
+/// ask for more bytes. It carries everything the loop needs to create the ``CurlTransfer`` on its
+/// own thread, and no transfer state: cancelling or resuming sends a command to the loop, which
+/// finds the transfer by the token's identity. Immutable but for the cancel flag; any thread.
+///
+/// One object for both roles (it was two): a request then makes one allocation fewer. The
+/// completion closure usually holds the request that holds this token, a cycle that ends when
+/// the request publishes its outcome and lets go of the token (every request does, exactly once).
 final class TransferToken: TransportCancellable {
     private let engine: CurlEngine
     private let cancelRequested = Atomic<Bool>(false)
+    let request: HTTPRequest
+    let options: TransferOptions
+    /// When the whole request must be over (counted from submission), if it has a limit.
+    let requestDeadline: MonotonicInstant?
+    let completion: @Sendable (TransportResult) -> Void
 
-    init(engine: CurlEngine) {
+    init(
+        engine: CurlEngine, request: HTTPRequest, options: TransferOptions,
+        completion: @escaping @Sendable (TransportResult) -> Void
+    ) {
         self.engine = engine
+        self.request = request
+        self.options = options
+        self.completion = completion
+        requestDeadline = options.requestTimeout.flatMap { limit in
+            limit > 0 ? MonotonicInstant.now.adding(milliseconds: CurlTransfer.milliseconds(limit)) : nil
+        }
     }
 
     /// The identity of the transfer in the loop's tables and in ``StreamAdmission``.
@@ -31,42 +51,18 @@ final class TransferToken: TransportCancellable {
     func requestResume(_ direction: TransferDirection) {
         engine.requestResume(self, direction)
     }
-}
-
-/// What a caller hands the loop to start a transfer: everything the loop needs to create the
-/// ``CurlTransfer`` on its own thread. A class, so that the command carrying it through the
-/// inbox is one reference to copy.
-final class TransferSubmission: Sendable {
-    let request: HTTPRequest
-    let options: TransferOptions
-    let token: TransferToken
-    /// When the whole request must be over (counted from submission), if it has a limit.
-    let requestDeadline: MonotonicInstant?
-    let completion: @Sendable (TransportResult) -> Void
-
-    init(
-        request: HTTPRequest, options: TransferOptions, token: TransferToken,
-        completion: @escaping @Sendable (TransportResult) -> Void
-    ) {
-        self.request = request
-        self.options = options
-        self.token = token
-        self.completion = completion
-        requestDeadline = options.requestTimeout.flatMap { limit in
-            limit > 0 ? MonotonicInstant.now.adding(milliseconds: CurlTransfer.milliseconds(limit)) : nil
-        }
-    }
 
     /// Completes a request that never reached the loop (the engine had shut down): nothing was
     /// sent or received.
     func completeUnsent(_ error: CourierError) {
-        var result = TransportResult(request: request, head: nil, data: Data(), metrics: nil, error: error)
         let length = Int64(request.bodyData?.count ?? 0)
         var download = TransferProgress(completedBytes: 0, totalBytes: nil)
         var upload = TransferProgress(completedBytes: 0, totalBytes: length)
         download.isFinished = true
         upload.isFinished = true
-        result.transferred = TransferTotals(download: download, upload: upload)
-        completion(result)
+        completion(
+            TransportResult(
+                request: request, head: nil, data: Data(), metrics: nil, error: error, resumeData: nil,
+                transferred: TransferTotals(download: download, upload: upload)))
     }
 }

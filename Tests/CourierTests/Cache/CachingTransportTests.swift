@@ -386,4 +386,33 @@ final class CachingTransportTests: XCTestCase {
         XCTAssertEqual(server.recordedRequests(path: "/target").count, 2)
         await session.shutdown()
     }
+
+    /// A transfer can end before `execute` returns its handle (its completion runs first). The
+    /// handle may hold that completion, which holds the shared token: kept then, the two would
+    /// keep each other alive. A later transfer's handle (a refetch) is kept, and cancelled.
+    func testASharedTokenDoesNotKeepTheHandleOfATransferThatAlreadyEnded() {
+        final class Handle: TransportCancellable {
+            let cancels = Locked(0)
+            func cancel() { cancels.withLock { $0 += 1 } }
+        }
+        let shared = SharedToken()
+        weak var ended: Handle?
+        do {
+            let first = shared.nextTransfer()
+            shared.transferEnded(first)
+            let handle = Handle()
+            ended = handle
+            shared.set(first, handle)
+        }
+        XCTAssertNil(ended, "the ended transfer's handle was not kept")
+
+        let second = shared.nextTransfer()
+        let refetch = Handle()
+        shared.set(second, refetch)
+        shared.cancel()
+        XCTAssertEqual(refetch.cancels.withLock { $0 }, 1, "the running transfer's handle is kept and cancelled")
+        shared.transferEnded(second)
+        shared.cancel()
+        XCTAssertEqual(refetch.cancels.withLock { $0 }, 1, "once ended, the handle is forgotten")
+    }
 }
