@@ -33,7 +33,7 @@ public struct Locked<Value>: @unchecked Sendable {
 
     /// Creates a lock guarding `value`.
     @inlinable
-    public init(_ value: Value) {
+    public init(_ value: consuming Value) {
         storage = LockedStorage.make(value)
     }
 
@@ -59,14 +59,18 @@ public struct Locked<Value>: @unchecked Sendable {
 final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     /// A storage holding `value`, with its mutex initialized.
     @inlinable
-    static func make(_ value: Value) -> LockedStorage<Value> {
+    static func make(_ value: consuming Value) -> LockedStorage<Value> {
+        // Moved into the buffer through an optional: a value captured by the closure and
+        // returned from it would be copied, and the original destroyed (a request's state is
+        // large enough for that to show).
+        var pending = Optional(value)
         let buffer = create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { mutex in
                 mutex.initialize(to: pthread_mutex_t())
                 let status = pthread_mutex_init(mutex, nil)
                 precondition(status == 0, "pthread_mutex_init failed with \(status)")
             }
-            return value
+            return pending.take()!
         }
         return unsafeDowncast(buffer, to: LockedStorage<Value>.self)
     }
