@@ -158,32 +158,19 @@ struct ResponseHeadParser {
     /// value without the blanks around it, copied into ``fields`` with one append.
     private mutating func addField(_ line: UnsafeRawBufferPointer) -> Bool {
         let count = line.count
+        // The name: token bytes up to the colon (a colon is not a token byte).
         var colon = 0
-        var nameIsToken = true
-        while colon < count {
-            let byte = line[colon]
-            if byte == 0x3A { break }
-            nameIsToken = nameIsToken && HTTPToken.isTokenByte(byte)
-            colon += 1
-        }
-        guard colon < count else {
-            return reject(.noColon(excerpt: Rejection.excerpt(line)))
-        }
-        guard colon > 0, nameIsToken else {
-            return reject(.invalidName(excerpt: Rejection.excerpt(UnsafeRawBufferPointer(rebasing: line[0..<colon]))))
+        while colon < count, HTTPToken.isTokenByte(line[colon]) { colon += 1 }
+        guard colon > 0, colon < count, line[colon] == 0x3A else {
+            guard let realColon = line.firstIndex(of: 0x3A) else {
+                return reject(.noColon(excerpt: Rejection.excerpt(line)))
+            }
+            return reject(
+                .invalidName(excerpt: Rejection.excerpt(UnsafeRawBufferPointer(rebasing: line[0..<realColon]))))
         }
         let (start, end) = Self.trimmed(line, from: colon + 1)
-        // A CR or NUL inside the value (both below 0x0E) is cleaned when the field is stored.
-        var cleaning = false
-        var index = start
-        while index < end {
-            let byte = line[index]
-            if byte <= 0x0D, byte == 0x0D || byte == 0 {
-                cleaning = true
-                break
-            }
-            index += 1
-        }
+        // A CR or NUL inside the value is cleaned when the field is stored.
+        let cleaning = Self.containsCROrNUL(UnsafeRawBufferPointer(rebasing: line[start..<end]))
         fields.append(line: line, nameEnd: colon, valueStart: start, valueEnd: end, cleaning: cleaning)
         if !isComplete, colon == 14,
             Self.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: line[0..<colon]), "content-length")
@@ -274,6 +261,26 @@ struct ResponseHeadParser {
             code = code * 10 + digit
         }
         return code
+    }
+
+    /// Whether `bytes` holds a CR or a NUL: eight bytes at a time (a zero byte in a word, or in
+    /// the word XOR CRs, found with the usual carry trick), then the rest one by one.
+    static func containsCROrNUL(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let carriageReturns: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let crs = word ^ carriageReturns
+            if ((word &- ones) & ~word | (crs &- ones) & ~crs) & highs != 0 { return true }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if bytes[offset] == 0x0D || bytes[offset] == 0 { return true }
+            offset += 1
+        }
+        return false
     }
 
     /// The range of `line` from `start` without leading and trailing SP, HTAB (and CR or NUL,

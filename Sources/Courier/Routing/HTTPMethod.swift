@@ -67,12 +67,7 @@ enum HTTPToken {
     /// comparisons.
     @inline(__always)
     static func isTokenByte(_ byte: UInt8) -> Bool {
-        let mask: UInt64
-        switch byte >> 6 {
-        case 0: mask = 0x03FF_6CFA_0000_0000
-        case 1: mask = 0x57FF_FFFF_C7FF_FFFE
-        default: return false
-        }
-        return (mask >> UInt64(byte & 63)) & 1 != 0
+        let mask: UInt64 = byte & 0x40 == 0 ? 0x03FF_6CFA_0000_0000 : 0x57FF_FFFF_C7FF_FFFE
+        return byte < 0x80 && (mask >> UInt64(byte & 63)) & 1 != 0
     }
 }

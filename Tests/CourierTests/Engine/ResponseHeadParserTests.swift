@@ -109,4 +109,23 @@ final class ResponseHeadParserTests: XCTestCase {
             XCTAssertEqual(HTTPToken.isTokenByte(byte), tchars.contains(byte), "byte \(byte)")
         }
     }
+
+    /// The word-at-a-time search for a CR or NUL in a value agrees with a byte-by-byte one: each
+    /// byte value at each position of values up to 40 bytes long.
+    func testTheSearchForCROrNULAgreesWithAPlainOne() {
+        for length in 0...40 {
+            for position in 0..<max(length, 1) {
+                for byte in UInt8.min...UInt8.max {
+                    var value = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    if length > 0 { value[position] = byte }
+                    let expected = value.contains(0x0D) || value.contains(0)
+                    let found = value.withUnsafeBytes { ResponseHeadParser.containsCROrNUL($0) }
+                    if found != expected {
+                        XCTFail("byte \(byte) at \(position) of \(length)")
+                        return
+                    }
+                }
+            }
+        }
+    }
 }
