@@ -36,20 +36,28 @@ enum URLBuilder {
     /// comparison, where hashing three reads every byte), then up to 256 more by their parts,
     /// forgotten all at once when full.
     private struct RecentURLs {
-        private var last: (parts: Parts, url: URL)?
+        // Kept apart, not as an optional pair: comparing in place copies nothing.
+        private var lastParts = Parts(base: "", path: "", extraQuery: nil)
+        private var lastURL: URL?
         private var table: [Parts: URL] = [:]
 
         mutating func url(for parts: Parts) -> URL? {
-            if let last, last.parts == parts { return last.url }
+            if let lastURL, lastParts.base == parts.base, lastParts.path == parts.path,
+                lastParts.extraQuery == parts.extraQuery
+            {
+                return lastURL
+            }
             guard let url = table[parts] else { return nil }
-            last = (parts, url)
+            lastParts = parts
+            lastURL = url
             return url
         }
 
         mutating func remember(_ url: URL, for parts: Parts) {
             if table.count >= 256 { table.removeAll(keepingCapacity: true) }
             table[parts] = url
-            last = (parts, url)
+            lastParts = parts
+            lastURL = url
         }
     }
 
