@@ -59,4 +59,24 @@ final class HeaderFieldsTests: XCTestCase {
         }
         XCTAssertEqual(head.pairs.map { "\($0.0)=\($0.1)" }, ["B=2"])
     }
+
+    /// The first 16 fields' places are kept in the value itself, the rest in an array: a head
+    /// with more fields reads the same on both sides of that line, folds included.
+    func testAHeadWithMoreFieldsThanKeptInPlaceReadsTheSame() {
+        let lines = (0..<40).map { ("X-Field-\($0)", "value \($0)") }
+        var head = fields(lines)
+        XCTAssertEqual(head.count, 40)
+        XCTAssertEqual(head.pairs.map { "\($0.0)=\($0.1)" }, lines.map { "\($0.0)=\($0.1)" })
+        XCTAssertEqual(head.first(named: "x-field-15"), "value 15")
+        XCTAssertEqual(head.first(named: "x-field-16"), "value 16")
+        XCTAssertEqual(head.last(named: "X-FIELD-39"), "value 39")
+        XCTAssertTrue(head.nameEquals(at: 16, lowercase: "x-field-16"))
+        XCTAssertEqual(head.withValueBytes(at: 17) { String(decoding: $0, as: UTF8.self) }, "value 17")
+        Array("more".utf8).withUnsafeBytes { head.extendLastValue(with: $0) }
+        XCTAssertEqual(head.value(at: 39), "value 39 more")
+        head.removeAll()
+        XCTAssertTrue(head.isEmpty)
+        let again = fields(Array(lines.prefix(20)))
+        XCTAssertEqual(again.value(at: 19), "value 19")
+    }
 }
