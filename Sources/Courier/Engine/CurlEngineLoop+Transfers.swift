@@ -39,7 +39,7 @@ extension CurlEngineLoop {
     /// Takes a new transfer (or the next hop of a redirect): starts it, or, for an HTTP/2
     /// origin, hands it to ``admission`` which starts it when a stream is likely free.
     func submit(_ transfer: CurlTransfer) {
-        if transfer.token.isCancelRequested || transfer.options.sessionEpoch < cancelledBeforeEpoch {
+        if transfer.token.isCancelRequested || transfer.token.options.sessionEpoch < cancelledBeforeEpoch {
             handle(transfer, .cancel)
         } else {
             handle(transfer, .submit(multiplexed: transfer.multiplexOrigin != nil))
@@ -51,7 +51,7 @@ extension CurlEngineLoop {
     func cancelAll(before epoch: UInt64) {
         guard epoch > cancelledBeforeEpoch else { return }
         cancelledBeforeEpoch = epoch
-        for transfer in Array(transfers.values) where transfer.options.sessionEpoch < epoch {
+        for transfer in Array(transfers.values) where transfer.token.options.sessionEpoch < epoch {
             handle(transfer, .cancel)
         }
     }
@@ -97,7 +97,7 @@ extension CurlEngineLoop {
             return
         }
         self.handle(transfer, .started)
-        if transfer.requestDeadline != nil || transfer.options.idleTimeout != nil {
+        if transfer.requestDeadline != nil || transfer.token.options.idleTimeout != nil {
             scheduleDeadline(of: transfer, now: transfer.hopStartedAt ?? .now, inLibcurl: true)
         }
     }

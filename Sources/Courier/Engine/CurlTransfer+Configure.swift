@@ -54,7 +54,7 @@ extension CurlTransfer {
             set(easy, CURLOPT_FORBID_REUSE, 1)
         }
         keepsSessionOptions =
-            flow == nil && options.idleTimeout == nil && keepsMethodOptions && http1ResendStatus == nil
+            flow == nil && token.options.idleTimeout == nil && keepsMethodOptions && http1ResendStatus == nil
             && !sendsOwnCookie
         return nil
     }
@@ -81,13 +81,13 @@ extension CurlTransfer {
         if let share { set(easy, CURLOPT_SHARE, pointer: share) }
         // The cookie engine on, with no file: the cookies are the jar's, held by the share.
         if usesCookieJar { set(easy, CURLOPT_COOKIEFILE, "") }
-        if options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
-        if options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
-        if let size = options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }
-        if let limit = options.bodyLimit {
+        if token.options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
+        if token.options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
+        if let size = token.options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }
+        if let limit = token.options.bodyLimit {
             courier_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
-        if let connect = options.connectTimeout, connect > 0 {
+        if let connect = token.options.connectTimeout, connect > 0 {
             set(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connect))
         }
         configureTLS(easy)
@@ -105,7 +105,7 @@ extension CurlTransfer {
         } else if reused {
             set(easy, CURLOPT_TIMEOUT_MS, 0)
         }
-        if let idle = options.idleTimeout, idle > 0 {
+        if let idle = token.options.idleTimeout, idle > 0 {
             // The progress callback records when bytes last moved; the engine's loop fails the
             // transfer when that is longer ago than the limit.
             lastActivity = .now
@@ -116,7 +116,7 @@ extension CurlTransfer {
     }
 
     private func configureTLS(_ easy: UnsafeMutableRawPointer) {
-        let tls = options.tls
+        let tls = token.options.tls
         set(easy, CURLOPT_SSL_VERIFYPEER, 1)
         set(easy, CURLOPT_SSL_VERIFYHOST, 2)
         if let file = tls.caCertificateFile { set(easy, CURLOPT_CAINFO, file) }
@@ -132,7 +132,7 @@ extension CurlTransfer {
     }
 
     private func configureProxy(_ easy: UnsafeMutableRawPointer) {
-        switch options.proxy {
+        switch token.options.proxy {
         case .environment:
             break
         case .none:
@@ -149,7 +149,7 @@ extension CurlTransfer {
 
     private func configureVersion(_ easy: UnsafeMutableRawPointer) {
         let value: Int
-        switch options.maxHTTPVersion {
+        switch token.options.maxHTTPVersion {
         case .http1_0: value = Int(CURL_HTTP_VERSION_1_0)
         case .http1_1: value = Int(CURL_HTTP_VERSION_1_1)
         case .http2, .http3: value = Int(CURL_HTTP_VERSION_2TLS)
@@ -201,7 +201,7 @@ extension CurlTransfer {
     ) -> CourierError? {
         let shape = HeaderListCache.Shape(
             withBodyLines: bodyBuffer != nil || flow?.upload != nil,
-            acceptEncoding: options.automaticDecompression ? Self.acceptEncodingLine : nil)
+            acceptEncoding: token.options.automaticDecompression ? Self.acceptEncodingLine : nil)
         let list: CurlHeaderList
         if let cached = cache.list(for: headers, shape: shape) {
             list = cached

@@ -8,8 +8,8 @@ extension CurlTransfer {
     /// Opens (creating or truncating) the destination once, at the first hop. A resumed
     /// download keeps the first `resumeOffset` bytes and writes after them.
     func openDestination() -> CourierError? {
-        guard let destination = options.destination, fileDescriptor < 0 else { return nil }
-        let truncate = options.resumeOffset == nil ? O_TRUNC : 0
+        guard let destination = token.options.destination, fileDescriptor < 0 else { return nil }
+        let truncate = token.options.resumeOffset == nil ? O_TRUNC : 0
         let descriptor = open(destination.path, O_WRONLY | O_CREAT | truncate | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -29,7 +29,7 @@ extension CurlTransfer {
     /// `close` for all 512 MiB to reach the disk (Benchmarks/EXPERIMENTS.md, W4 to a file).
     func rewindDestination(to offset: Int64? = nil) {
         guard fileDescriptor >= 0 else { return }
-        let keep = off_t(offset ?? options.resumeOffset ?? 0)
+        let keep = off_t(offset ?? token.options.resumeOffset ?? 0)
         var status = stat()
         if fstat(fileDescriptor, &status) != 0 || status.st_size > keep {
             _ = ftruncate(fileDescriptor, keep)
@@ -59,7 +59,7 @@ extension CurlTransfer {
         guard fileDescriptor >= 0 else { return }
         close(fileDescriptor)
         fileDescriptor = -1
-        if !keep, let destination = options.destination {
+        if !keep, let destination = token.options.destination {
             unlink(destination.path)
         }
     }

@@ -59,9 +59,9 @@ let courierFlowProgressCallback: courier_xferinfo_cb = { context, _, downloaded,
 extension CurlTransfer {
     /// Sets up streaming and progress once the rest of the handle is configured.
     func configureFlow(_ easy: UnsafeMutableRawPointer) {
-        let relay = options.progress.flatMap { $0.isObserved ? $0 : nil }
-        let stream = options.responseStream
-        guard relay != nil || stream != nil || flow != nil || options.destination != nil else { return }
+        let relay = token.options.progress.flatMap { $0.isObserved ? $0 : nil }
+        let stream = token.options.responseStream
+        guard relay != nil || stream != nil || flow != nil || token.options.destination != nil else { return }
         let flow = self.flow ?? TransferFlow()
         self.flow = flow
         flow.progress = relay
@@ -103,9 +103,9 @@ extension CurlTransfer {
     }
 
     func streamBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard let flow, let stream = options.responseStream else { return 0 }
+        guard let flow, let stream = token.options.responseStream else { return 0 }
         if flow.discardingHop { return bytes.count }
-        if let limit = options.bodyLimit, receivedBodyBytes + bytes.count > limit {
+        if let limit = token.options.bodyLimit, receivedBodyBytes + bytes.count > limit {
             exceededSizeLimit = true
             return 0
         }
@@ -136,7 +136,7 @@ extension CurlTransfer {
         flow.validator = ResumeData.validator(in: headParser.fields)
         flow.downloadTotal = encoded ? nil : headParser.declaredLength.map(Int64.init)
         guard placeResumedBody() else { return false }
-        if let stream = options.responseStream {
+        if let stream = token.options.responseStream {
             let url = request.url
             stream.deliverHead(
                 ResponseHead(
@@ -150,7 +150,7 @@ extension CurlTransfer {
     private var isRedirectToFollow: Bool {
         let location = headParser.fields.first(named: "Location") { !$0.isEmpty }
         return RedirectDecision.willFollow(
-            status: headParser.statusCode, location: location, policy: options.redirectPolicy)
+            status: headParser.statusCode, location: location, policy: token.options.redirectPolicy)
     }
 
     private var currentHTTPVersion: String? {
@@ -174,7 +174,7 @@ extension CurlTransfer {
             // Waiting for the reader or the producer is not the server being idle.
             lastActivity = .now
             lastProgress = (downloaded, uploaded)
-        } else if options.idleTimeout != nil {
+        } else if token.options.idleTimeout != nil {
             noteProgress(downloaded: downloaded, uploaded: uploaded)
         }
         guard let relay = flow.progress else { return true }

@@ -34,7 +34,7 @@ extension CurlTransfer {
     /// When the transfer counts as idle if no byte moves before; a deliberate pause (a slow
     /// reader or producer of a streamed body) is not idleness.
     func idleDeadline(now: MonotonicInstant) -> MonotonicInstant? {
-        guard let limit = options.idleTimeout, limit > 0 else { return nil }
+        guard let limit = token.options.idleTimeout, limit > 0 else { return nil }
         if lifecycle.state.isPaused { lastActivity = now }
         return lastActivity.adding(milliseconds: Self.milliseconds(limit))
     }

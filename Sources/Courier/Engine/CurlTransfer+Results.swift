@@ -15,17 +15,18 @@ extension CurlTransfer {
         state.host = request.url.host ?? ""
         state.url = request.url.absoluteString
         state.message = errorMessage(code)
-        state.bodyLimit = options.bodyLimit
+        state.bodyLimit = token.options.bodyLimit
         state.exceededBodyLimit = exceededSizeLimit
         if fileWriteError != 0 {
-            state.fileWriteError = .init(errno: fileWriteError, path: options.destination?.path ?? "the destination")
+            state.fileWriteError = .init(
+                errno: fileWriteError, path: token.options.destination?.path ?? "the destination")
         }
         state.headViolation = headParser.violation
         state.headBytes = headParser.byteCount
         state.headComplete = headParser.isComplete
         state.connected = (metrics?.preTransfer ?? 0) > 0
         state.requestDeadlinePassed = requestDeadlinePassed
-        if case .follow(let limit) = options.redirectPolicy { state.redirectLimit = limit }
+        if case .follow(let limit) = token.options.redirectPolicy { state.redirectLimit = limit }
         return state
     }
 

@@ -10,7 +10,7 @@ extension CurlTransfer {
     /// appended; any other answer (the server ignored the range, or `If-Range` did not match)
     /// replaces the file. A 206 from elsewhere is refused (returns false).
     func placeResumedBody() -> Bool {
-        guard let flow, let offset = options.resumeOffset, fileDescriptor >= 0 else { return true }
+        guard let flow, let offset = token.options.resumeOffset, fileDescriptor >= 0 else { return true }
         guard flow.finalStatus == 206 else {
             rewindDestination(to: 0)
             flow.downloadBase = 0
@@ -39,9 +39,9 @@ extension CurlTransfer {
     /// the response can be asked for again from there (it had a validator and was not
     /// content-encoded); nil otherwise (the partial file is then removed).
     func resumeData(after error: CourierError) -> ResumeData? {
-        guard let flow, let destination = options.destination else { return nil }
+        guard let flow, let destination = token.options.destination else { return nil }
         let url = request.url
-        if !flow.receivingBody, let offset = options.resumeOffset, ResumeData.isResumable(after: error),
+        if !flow.receivingBody, let offset = token.options.resumeOffset, ResumeData.isResumable(after: error),
             let validator = request.headers["If-Range"]
         {
             // A resumption that failed before any new body arrived: the kept bytes are still good.

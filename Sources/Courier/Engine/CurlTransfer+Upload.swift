@@ -29,7 +29,7 @@ extension CurlTransfer {
         set(easy, CURLOPT_READDATA, pointer: context)
         courier_easy_setopt_seek_cb(easy, courierSeekCallback)
         set(easy, CURLOPT_SEEKDATA, pointer: context)
-        if let size = options.uploadBufferSize { set(easy, CURLOPT_UPLOAD_BUFFERSIZE, size) }
+        if let size = token.options.uploadBufferSize { set(easy, CURLOPT_UPLOAD_BUFFERSIZE, size) }
         return nil
     }
 

@@ -24,7 +24,8 @@ final class CurlTransfer: DeadlineQueueElement {
     }
 
     private(set) var request: HTTPRequest
-    let options: TransferOptions
+    /// What the caller handed in: the options and the completion are read from it, not copied
+    /// (`TransferOptions` holds Foundation types, whose copies go through the runtime).
     let token: TransferToken
     /// Where the transfer stands; the loop feeds it events (CurlEngineLoop+Transfers.swift).
     var lifecycle = TransferLifecycle()
@@ -32,7 +33,6 @@ final class CurlTransfer: DeadlineQueueElement {
     let reports: TransferReports
     /// The loop's thread, for the debug-build checks of ``assertOnLoop()``.
     private let loopThread: pthread_t
-    private let completion: @Sendable (TransportResult) -> Void
 
     /// The easy handle while the transfer holds one (see ``EasyHandle``).
     @exclusivity(unchecked) private(set) var easy: EasyHandle?
@@ -85,9 +85,7 @@ final class CurlTransfer: DeadlineQueueElement {
     /// Created by the loop, on its thread.
     init(_ token: TransferToken, reports: TransferReports, loopThread: pthread_t) {
         request = token.request
-        options = token.options
         self.token = token
-        completion = token.completion
         requestDeadline = token.requestDeadline
         handleProfile = token.options.handleProfile
         self.reports = reports
@@ -205,8 +203,8 @@ final class CurlTransfer: DeadlineQueueElement {
             courier_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &location)
             let decision = RedirectDecision.decide(
                 current: request, status: statusCode, location: location.map { String(cString: $0) },
-                redirectsSoFar: redirectCount, policy: options.redirectPolicy,
-                security: options.security)
+                redirectsSoFar: redirectCount, policy: token.options.redirectPolicy,
+                security: token.options.security)
             switch decision {
             case .follow(let next):
                 nextHop = .redirect(next)
@@ -249,7 +247,7 @@ final class CurlTransfer: DeadlineQueueElement {
     /// Resets response state for the next hop of a redirect chain.
     func beginRedirect(to next: HTTPRequest) {
         request = next
-        multiplexOrigin = Self.multiplexOrigin(of: next.url, options: options)
+        multiplexOrigin = Self.multiplexOrigin(of: next.url, options: token.options)
         http1ResendStatus = nil
         redirectCount += 1
         resetResponseState()
@@ -279,7 +277,7 @@ final class CurlTransfer: DeadlineQueueElement {
         var data = Data()
         swap(&data, &body)
         // Built in one expression: a result set part by part after `init` is copied whole.
-        completion(
+        token.completion(
             TransportResult(
                 request: request, head: head.take(), data: data, metrics: metrics.take(), error: error,
                 resumeData: resumeData, transferred: totals))
