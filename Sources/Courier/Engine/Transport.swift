@@ -167,26 +167,27 @@ public struct TransportResult: Sendable {
     /// body in memory).
     var transferred: TransferTotals?
 
+    /// The response's status code; nil when no response arrived.
+    public var statusCode: Int? { head?.statusCode }
+
+    /// The response's headers in arrival order; empty when no response arrived.
+    public var headers: HTTPHeaders {
+        HTTPHeaders((head?.fields.pairs ?? []).map { HTTPHeader(name: $0.0, value: $0.1) })
+    }
+}
+
+// The initializers are in an extension so that the struct keeps its memberwise initializer
+// (request, head, data, metrics, error, resumeData, transferred), which the engine uses: it
+// builds the value in one piece, where an initializer assigning `self.x` one by one left the
+// optimizer copying the whole result once more.
+extension TransportResult {
     package init(
         request: HTTPRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
         error: CourierError?
     ) {
         self.init(
-            request: request, head: head, data: data, metrics: metrics, error: error, resumeData: nil, transferred: nil)
-    }
-
-    /// Every part at once (a result set part by part after `init` is copied whole).
-    init(
-        request: HTTPRequest, head: ResponseHead?, data: Data, metrics: TransferMetrics?,
-        error: CourierError?, resumeData: ResumeData?, transferred: TransferTotals?
-    ) {
-        self.request = request
-        self.head = head
-        self.data = data
-        self.metrics = metrics
-        self.error = error
-        self.resumeData = resumeData
-        self.transferred = transferred
+            request: request, head: head, data: data, metrics: metrics, error: error, resumeData: nil,
+            transferred: nil)
     }
 
     /// A response to `request`: `statusCode`, `headers` in order (repeats allowed) and `body`.
@@ -203,14 +204,6 @@ public struct TransportResult: Sendable {
     /// A failure of `request`, such as ``CourierError/cancelled`` or ``CourierError/timedOut``.
     public init(request: HTTPRequest, error: CourierError) {
         self.init(request: request, head: nil, data: Data(), metrics: nil, error: error)
-    }
-
-    /// The response's status code; nil when no response arrived.
-    public var statusCode: Int? { head?.statusCode }
-
-    /// The response's headers in arrival order; empty when no response arrived.
-    public var headers: HTTPHeaders {
-        HTTPHeaders((head?.fields.pairs ?? []).map { HTTPHeader(name: $0.0, value: $0.1) })
     }
 }
 

@@ -25,31 +25,6 @@ public struct DataResponse<Value: Sendable>: Sendable {
     /// observers that arrive late).
     var transferred: TransferTotals?
 
-    /// Creates a response; used by serializers and stubs.
-    public init(
-        request: HTTPRequest?, head: HTTPResponseHead?, data: Data?, metrics: TransferMetrics?,
-        result: Result<Value, CourierError>
-    ) {
-        self.init(request: request, responseHead: head?.head, data: data, metrics: metrics, result: result)
-    }
-
-    /// Every part at once. Built in one expression, a response is moved into place; setting parts
-    /// after `init` made the optimizer copy the whole value (hundreds of instructions).
-    init(
-        request: HTTPRequest?, responseHead: ResponseHead?, data: Data?, metrics: TransferMetrics?,
-        result: Result<Value, CourierError>, fileURL: URL? = nil, resumeData: ResumeData? = nil,
-        transferred: TransferTotals? = nil
-    ) {
-        self.request = request
-        self.responseHead = responseHead
-        self.data = data
-        self.metrics = metrics
-        self.result = result
-        self.fileURL = fileURL
-        self.resumeData = resumeData
-        self.transferred = transferred
-    }
-
     /// The status line and headers, if a response arrived (also present with some errors, such as
     /// a truncated body).
     public var head: HTTPResponseHead? { responseHead.map(HTTPResponseHead.init) }
@@ -101,6 +76,20 @@ public struct DataResponse<Value: Sendable>: Sendable {
         response.fileURL = fileURL
         response.resumeData = resumeData
         return response
+    }
+}
+
+// The public initializer is in an extension so that the struct keeps its memberwise initializer
+// (request, responseHead, data, metrics, result, fileURL, resumeData, transferred), which Courier
+// uses: it builds a response in one piece, where an initializer assigning `self.x` one by one (or
+// parts set after `init`) left the optimizer copying the whole value once more.
+extension DataResponse {
+    /// Creates a response; used by serializers and stubs.
+    public init(
+        request: HTTPRequest?, head: HTTPResponseHead?, data: Data?, metrics: TransferMetrics?,
+        result: Result<Value, CourierError>
+    ) {
+        self.init(request: request, responseHead: head?.head, data: data, metrics: metrics, result: result)
     }
 }
 
