@@ -52,7 +52,7 @@ extension CurlTransfer {
     /// Appends body bytes; returns false to abort when the size limit is exceeded.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         receivedBodyBytes += bytes.count
-        if let limit = token.options.bodyLimit, receivedBodyBytes > limit {
+        if let limit = bodyLimit, receivedBodyBytes > limit {
             exceededSizeLimit = true
             return false
         }
@@ -79,7 +79,7 @@ extension CurlTransfer {
     /// At the blank line after a final response's headers: size the body buffer once.
     private func headersEnded() {
         guard fileDescriptor < 0, body.isEmpty, let length = headParser.declaredLength else { return }
-        if length > 0, length <= (token.options.bodyLimit ?? 1 << 30) {
+        if length > 0, length <= (bodyLimit ?? 1 << 30) {
             body.reserveCapacity(length)
         }
     }

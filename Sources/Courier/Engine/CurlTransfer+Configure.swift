@@ -84,7 +84,7 @@ extension CurlTransfer {
         if token.options.tcpKeepAlive { set(easy, CURLOPT_TCP_KEEPALIVE, 1) }
         if token.options.automaticDecompression { set(easy, CURLOPT_ACCEPT_ENCODING, "") }
         if let size = token.options.receiveBufferSize { set(easy, CURLOPT_BUFFERSIZE, size) }
-        if let limit = token.options.bodyLimit {
+        if let limit = bodyLimit {
             courier_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
         if let connect = token.options.connectTimeout, connect > 0 {

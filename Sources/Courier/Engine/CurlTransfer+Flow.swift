@@ -105,7 +105,7 @@ extension CurlTransfer {
     func streamBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard let flow, let stream = token.options.responseStream else { return 0 }
         if flow.discardingHop { return bytes.count }
-        if let limit = token.options.bodyLimit, receivedBodyBytes + bytes.count > limit {
+        if let limit = bodyLimit, receivedBodyBytes + bytes.count > limit {
             exceededSizeLimit = true
             return 0
         }

@@ -15,7 +15,7 @@ extension CurlTransfer {
         state.host = request.url.host ?? ""
         state.url = request.url.absoluteString
         state.message = errorMessage(code)
-        state.bodyLimit = token.options.bodyLimit
+        state.bodyLimit = bodyLimit
         state.exceededBodyLimit = exceededSizeLimit
         if fileWriteError != 0 {
             state.fileWriteError = .init(

@@ -27,6 +27,9 @@ final class CurlTransfer: DeadlineQueueElement {
     /// What the caller handed in: the options and the completion are read from it, not copied
     /// (`TransferOptions` holds Foundation types, whose copies go through the runtime).
     let token: TransferToken
+    /// ``TransferOptions/bodyLimit``, worked out once: read for every chunk of the body, the
+    /// computed property copied the whole options each time.
+    let bodyLimit: Int?
     /// Where the transfer stands; the loop feeds it events (CurlEngineLoop+Transfers.swift).
     var lifecycle = TransferLifecycle()
     /// Where the transfer reports what the loop must know from its callbacks.
@@ -86,6 +89,7 @@ final class CurlTransfer: DeadlineQueueElement {
     init(_ token: TransferToken, reports: TransferReports, loopThread: pthread_t) {
         request = token.request
         self.token = token
+        bodyLimit = token.options.bodyLimit
         requestDeadline = token.requestDeadline
         handleProfile = token.options.handleProfile
         self.reports = reports
