@@ -81,8 +81,7 @@ struct RequestExtensions: Sendable {
                 outcome.result = .failure(Self.typed(error, plugin: plugin, hook: .process))
             }
             outcome.transferred = before.transferred
-            outcome.resumeData = before.resumeData
-            outcome.fileURL = before.fileURL
+            outcome.download = before.download
             if outcome.error != nil { outcome.discardFile() }
         }
         return outcome
