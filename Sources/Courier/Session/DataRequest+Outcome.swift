@@ -32,7 +32,7 @@ extension DataRequest {
         return DataResponse(
             request: outcome.request, responseHead: outcome.responseHead, data: outcome.data,
             metrics: outcome.metrics, result: result,
-            download: succeeded ? outcome.download : DownloadParts(fileURL: nil, resumeData: outcome.resumeData))
+            download: succeeded ? outcome.download : DownloadParts.make(fileURL: nil, resumeData: outcome.resumeData))
     }
 }
 
@@ -46,7 +46,7 @@ extension DataResponse where Value == Data? {
         self.init(
             request: request, responseHead: head, data: body.isEmpty && head == nil ? nil : body,
             metrics: metrics, result: error.map { .failure($0) } ?? .success(body.isEmpty ? nil : body),
-            download: DownloadParts(fileURL: fileURL, resumeData: resumeData), transferred: transferred)
+            download: DownloadParts.make(fileURL: fileURL, resumeData: resumeData), transferred: transferred)
     }
 
     /// An outcome that failed before any response: `error` alone.

@@ -27,13 +27,13 @@ public struct DataResponse<Value: Sendable>: Sendable {
     /// For a ``Session/download(_:to:)`` that succeeded, the file holding the body; else nil.
     public internal(set) var fileURL: URL? {
         get { download?.fileURL }
-        set { download = DownloadParts(fileURL: newValue, resumeData: download?.resumeData) }
+        set { download = DownloadParts.make(fileURL: newValue, resumeData: download?.resumeData) }
     }
     /// For a ``Session/download(_:to:)`` that failed or was cancelled part-way, what is needed to
     /// continue it with ``Session/download(_:resumingWith:)``; nil otherwise.
     public internal(set) var resumeData: ResumeData? {
         get { download?.resumeData }
-        set { download = DownloadParts(fileURL: download?.fileURL, resumeData: newValue) }
+        set { download = DownloadParts.make(fileURL: download?.fileURL, resumeData: newValue) }
     }
 
     /// The status line and headers, if a response arrived (also present with some errors, such as
@@ -114,10 +114,15 @@ final class DownloadParts: Sendable {
     let fileURL: URL?
     let resumeData: ResumeData?
 
-    /// Nil when there is neither: a response that is not a download holds no object.
-    init?(fileURL: URL?, resumeData: ResumeData?) {
-        if fileURL == nil && resumeData == nil { return nil }
+    private init(fileURL: URL?, resumeData: ResumeData?) {
         self.fileURL = fileURL
         self.resumeData = resumeData
+    }
+
+    /// Nil when there is neither: a response that is not a download holds no object. (A failable
+    /// initializer would allocate the object before it could fail.)
+    static func make(fileURL: URL?, resumeData: ResumeData?) -> DownloadParts? {
+        if fileURL == nil && resumeData == nil { return nil }
+        return DownloadParts(fileURL: fileURL, resumeData: resumeData)
     }
 }
