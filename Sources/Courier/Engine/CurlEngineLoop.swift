@@ -23,8 +23,8 @@ import FoundationNetworking
 /// are `@exclusivity(unchecked)`: Swift cannot prove statically that their accesses never overlap
 /// (growing an array calls into the runtime), so without the attribute each access pays a runtime
 /// check, about 5,000 instructions per request in all (3.7%, docs/performance.md). No access to
-/// them overlaps another: each is a plain read or mutation on the loop thread, and no callback
-/// runs inside one.
+/// them overlaps another: each runs on the loop thread, and none calls code that could reach the
+/// same property again (each property's comment says why).
 final class CurlEngineLoop {
     struct Settings: Sendable {
         var maxConnectionsPerHost: Int
@@ -45,23 +45,32 @@ final class CurlEngineLoop {
     var cancelledBeforeEpoch: UInt64 = 0
     /// Whether the loop spins before parking (its ``SpinPolicy`` is a local of ``run()``).
     private let spinsBeforeParking: Bool
+    // Unchecked (see the type's comment): read, inserted and removed by the loop's own methods;
+    // a removed transfer's `deinit` frees only its own buffer.
     /// Every transfer the loop holds and has not finished, by its token's identity; its
     /// ``TransferLifecycle`` says where it stands.
     @exclusivity(unchecked) var transfers: [ObjectIdentifier: CurlTransfer] = [:]
     /// Transfers waiting in ``admission``.
     var heldCount = 0
+    // Unchecked: a pure state machine; its methods call nothing outside it.
     /// When transfers to HTTP/2 origins may start (see ``StreamAdmission``).
     @exclusivity(unchecked) var admission = StreamAdmission<ObjectIdentifier>()
     /// What transfers reported from libcurl's callbacks during the last perform.
     let reports = TransferReports()
+    // Unchecked: appended in `takeReports`, emptied in `flushStreams`, whose only call out,
+    // `ResponseStreamBuffer.flush()`, resumes the reader's continuation and never reaches the loop.
     /// Response streams with bytes their readers have not been woken for yet.
     @exclusivity(unchecked) var streamsToFlush: [ResponseStreamBuffer] = []
     /// Since when ``streamsToFlush`` waits for the network to fall quiet.
     var streamsFlushHeldSince: MonotonicInstant?
+    // Unchecked: handles go in and out; one dropped calls `curl_easy_cleanup` on a handle that is
+    // in no multi, which runs none of Courier's callbacks.
     /// Easy handles kept for reuse.
     @exclusivity(unchecked) var handlePool = EasyHandlePool(capacity: 64)
+    // Unchecked: a heap whose only write outside itself is each transfer's `deadlineSlot`.
     /// The nearest deadline of every transfer with a time limit (CurlEngineLoop+Deadlines.swift).
     @exclusivity(unchecked) var deadlines = DeadlineQueue<CurlTransfer, MonotonicInstant>()
+    // Unchecked: lent (`inout`) to a transfer's `configure`, which touches no other loop state.
     /// The last header list built, reused by requests with the same headers.
     @exclusivity(unchecked) var headerLists = HeaderListCache()
 
@@ -261,6 +270,8 @@ final class TransferReports {
         case bytesQueued(ResponseStreamBuffer)
     }
 
+    // Unchecked (see `CurlEngineLoop`'s comment): `post` appends from libcurl's callbacks on the
+    // loop thread, `drain` reads and empties it between performs, and its handler never posts.
     @exclusivity(unchecked) private(set) var pending: [Report] = []
 
     var isEmpty: Bool { pending.isEmpty }

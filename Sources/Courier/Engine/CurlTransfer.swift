@@ -37,12 +37,17 @@ final class CurlTransfer: DeadlineQueueElement {
     /// The loop's thread, for the debug-build checks of ``assertOnLoop()``.
     private let loopThread: pthread_t
 
+    // Unchecked (see `CurlEngineLoop`'s comment): set in `prepare`, taken in `releaseHandle`,
+    // read to get the pointer; no access calls out.
     /// The easy handle while the transfer holds one (see ``EasyHandle``).
     @exclusivity(unchecked) private(set) var easy: EasyHandle?
     /// The header lines libcurl sends for this hop (shared with other transfers, see HeaderListCache).
     var headerList: CurlHeaderList?
     var bodyBuffer: UnsafeMutableRawPointer?
+    // Unchecked: one `Data` operation per access (reserve, append, swap out, reset).
     @exclusivity(unchecked) var body = Data()
+    // Unchecked: mutated only by `take` and `reset`, of a pure struct that calls nothing outside
+    // itself; the callbacks that follow a line run after the access ends.
     /// The response head as it arrives, cleaned and checked.
     @exclusivity(unchecked) var headParser = ResponseHeadParser()
     var receivedBodyBytes = 0

@@ -173,7 +173,7 @@ struct ResponseHeadParser {
         let cleaning = Self.containsCROrNUL(UnsafeRawBufferPointer(rebasing: line[start..<end]))
         fields.append(line: line, nameEnd: colon, valueStart: start, valueEnd: end, cleaning: cleaning)
         if !isComplete, colon == 14,
-            Self.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: line[0..<colon]), "content-length")
+            HeaderFields.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: line[0..<colon]), "content-length")
         {
             if !cleaning, let length = Self.plainDigits(UnsafeRawBufferPointer(rebasing: line[start..<end])) {
                 return agree(on: length)
@@ -294,13 +294,4 @@ struct ResponseHeadParser {
         return (first, last)
     }
 
-    /// ASCII case-insensitive comparison with a lowercase literal.
-    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        for index in 0..<bytes.count where bytes[index] | 0x20 != expected[index] {
-            return false
-        }
-        return true
-    }
 }

@@ -42,11 +42,7 @@ enum URLBuilder {
         private var table: [Parts: URL] = [:]
 
         mutating func url(for parts: Parts) -> URL? {
-            if let lastURL, lastParts.base == parts.base, lastParts.path == parts.path,
-                lastParts.extraQuery == parts.extraQuery
-            {
-                return lastURL
-            }
+            if let lastURL, lastParts == parts { return lastURL }
             guard let url = table[parts] else { return nil }
             lastParts = parts
             lastURL = url

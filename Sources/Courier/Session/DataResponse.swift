@@ -60,11 +60,9 @@ public struct DataResponse<Value: Sendable>: Sendable {
 
     /// The same response with its value transformed.
     public func map<NewValue: Sendable>(_ transform: (Value) -> NewValue) -> DataResponse<NewValue> {
-        var mapped = DataResponse<NewValue>(
-            request: request, head: head, data: data, metrics: metrics,
-            result: result.map(transform))
-        mapped.download = download
-        return mapped
+        DataResponse<NewValue>(
+            request: request, responseHead: responseHead, data: data, metrics: metrics,
+            result: result.map(transform), download: download)
     }
 
     /// The same response with its value transformed by a throwing function; a thrown
@@ -81,15 +79,14 @@ public struct DataResponse<Value: Sendable>: Sendable {
         case .failure(let error):
             mapped = .failure(error)
         }
-        var response = DataResponse<NewValue>(
-            request: request, head: head, data: data, metrics: metrics, result: mapped)
-        response.download = download
-        return response
+        return DataResponse<NewValue>(
+            request: request, responseHead: responseHead, data: data, metrics: metrics, result: mapped,
+            download: download)
     }
 }
 
 // The public initializer is in an extension so that the struct keeps its memberwise initializer
-// (request, responseHead, data, metrics, result, fileURL, resumeData, transferred), which Courier
+// (request, responseHead, data, metrics, result, download, transferred), which Courier
 // uses: it builds a response in one piece, where an initializer assigning `self.x` one by one (or
 // parts set after `init`) left the optimizer copying the whole value once more.
 extension DataResponse {

@@ -165,12 +165,19 @@ struct HeaderFields: Sendable {
     /// string is made.
     func nameEquals(at index: Int, lowercase: StaticString) -> Bool {
         let span = spans[index]
-        guard Int(span.nameEnd - span.nameStart) == lowercase.utf8CodeUnitCount else { return false }
-        let wanted = lowercase.utf8Start
-        var offset = Int(span.nameStart)
-        for position in 0..<lowercase.utf8CodeUnitCount {
-            guard Self.lower(bytes[offset]) == wanted[position] else { return false }
-            offset += 1
+        return bytes.withUnsafeBytes { buffer in
+            Self.equalsIgnoringCase(
+                UnsafeRawBufferPointer(rebasing: buffer[Int(span.nameStart)..<Int(span.nameEnd)]), lowercase)
+        }
+    }
+
+    /// Whether `bytes` spell `lowercase` without regard to ASCII case (a header line's name before
+    /// it is stored, or a stored one).
+    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = lowercase.utf8Start
+        for index in 0..<bytes.count where lower(bytes[index]) != expected[index] {
+            return false
         }
         return true
     }
