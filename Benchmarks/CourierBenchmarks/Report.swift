@@ -289,11 +289,17 @@ struct Report {
             let raw = instructions.first(where: { $0.client == .rawCurl })?.perRequest
         {
             let value = courier / raw
-            out.append(
-                "| W1 instructions/request ≤ 1.5× raw libcurl | \(String(format: "%.2f×", value)) (\(String(format: "%.0f", courier)) vs \(String(format: "%.0f", raw))) | \(value <= 1.5 ? "yes" : "**NO**") |"
-            )
+            let measured =
+                "\(String(format: "%.2f×", value)) (\(String(format: "%.0f", courier)) vs \(String(format: "%.0f", raw)))"
+            // Issue 14 set 1.5×; issue 21 (the request lifecycle) sets 1.8×.
+            for goal in [1.5, 1.8] {
+                out.append(
+                    "| W1 instructions/request ≤ \(goal)× raw libcurl | \(measured) | \(value <= goal ? "yes" : "**NO**") |"
+                )
+            }
         } else {
             out.append("| W1 instructions/request ≤ 1.5× raw libcurl | not measured | — |")
+            out.append("| W1 instructions/request ≤ 1.8× raw libcurl | not measured | — |")
         }
         ratioTarget("W1 req/s ≥ 8× URLSession", .w1, .urlSession, atLeast: 8)
         ratioTarget("W2 req/s ≥ 0.8× raw curl multi", .w2, .rawCurl, atLeast: 0.8)

@@ -54,7 +54,7 @@ extension CurlTransfer {
         }
         var ip: UnsafeMutablePointer<CChar>?
         courier_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &ip)
-        let address = ip.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let address = IPAddress(cString: ip)
         let version: HTTPVersion?
         switch long(CURLINFO_HTTP_VERSION) {
         case Int(CURL_HTTP_VERSION_1_0): version = .http1_0
@@ -75,9 +75,9 @@ extension CurlTransfer {
             bytesSent: Int64(long(CURLINFO_REQUEST_SIZE)) + off(CURLINFO_SIZE_UPLOAD_T),
             bytesReceived: Int64(long(CURLINFO_HEADER_SIZE)) + off(CURLINFO_SIZE_DOWNLOAD_T),
             httpVersion: version,
-            connectionReused: address != nil && long(CURLINFO_NUM_CONNECTS) == 0,
+            connectionReused: !address.isEmpty && long(CURLINFO_NUM_CONNECTS) == 0,
             redirectCount: redirectCount,
-            remoteAddress: address,
+            address: address,
             remotePort: remotePort > 0 ? remotePort : nil,
             localPort: localPort > 0 ? localPort : nil)
     }

@@ -85,7 +85,7 @@ extension DataRequest {
         var body = Data()
         swap(&body, &result.data)
         return Outcome(
-            request: result.request, head: result.head.take(), body: body, metrics: metrics,
+            request: result.request, head: result.head.take(), body: consume body, metrics: consume metrics,
             error: error, fileURL: succeeded ? destination : nil, resumeData: result.resumeData.take(),
             transferred: result.transferred.take())
     }

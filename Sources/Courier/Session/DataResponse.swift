@@ -119,7 +119,8 @@ final class DownloadParts: Sendable {
     /// Nil when there is neither: a response that is not a download holds no object. (A failable
     /// initializer would allocate the object before it could fail.)
     static func make(fileURL: URL?, resumeData: ResumeData?) -> DownloadParts? {
-        if fileURL == nil && resumeData == nil { return nil }
+        // Matched, not compared with `== nil`: `ResumeData`'s `==` copied both optionals.
+        if case .none = fileURL, case .none = resumeData { return nil }
         return DownloadParts(fileURL: fileURL, resumeData: resumeData)
     }
 }
