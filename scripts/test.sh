@@ -107,6 +107,7 @@ no_warnings() {
 run_suite() {
     local name="$1"; shift
     local log=".build/test-output-$name.log"
+    local started=$SECONDS
     echo "== $name: swift test $*"
     if [ "$name" = plain ]; then
         set +e
@@ -117,10 +118,13 @@ run_suite() {
         no_warnings ".build/build-$name.log" || { failed=$((failed + 1)); status=1; report+=("$name: compiler warnings"); return; }
         # The formatting of the tree (.swift-format) and the documentation site (DocC warnings,
         # undocumented symbols, guide code that does not compile) fail the run before any test does.
+        echo "== plain: built in $((SECONDS - started)) s"
         bash scripts/format.sh --check || { failed=$((failed + 1)); status=1; report+=("format: FAILED"); return; }
         bash scripts/docs.sh || { failed=$((failed + 1)); status=1; report+=("docs: FAILED"); return; }
+        echo "== plain: format and documentation checked at $((SECONDS - started)) s"
         # The public API against the last release: a break CHANGELOG.md does not announce fails.
         bash scripts/api-breakage.sh || { failed=$((failed + 1)); status=1; report+=("api-breakage: FAILED"); return; }
+        echo "== plain: API checked at $((SECONDS - started)) s"
     elif ! swift build --build-tests "$@" >".build/build-$name.log" 2>&1; then
         grep -E "error" ".build/build-$name.log" | head -40
         failed=$((failed + 1)); status=1; report+=("$name: build failed"); return
@@ -143,7 +147,7 @@ run_suite() {
     if [ "$code" -ne 0 ]; then status=1; fi
     local skipped=""
     if [ "${counts[2]}" -gt 0 ]; then skipped=", ${counts[2]} skipped"; fi
-    report+=("$name: ${counts[0]} passed, ${counts[1]} failed$skipped (exit $code)")
+    report+=("$name: ${counts[0]} passed, ${counts[1]} failed$skipped (exit $code, $((SECONDS - started)) s)")
 }
 
 extra_args=("$@")
@@ -161,11 +165,12 @@ if [[ "$runs" == *" budget "* ]]; then
     # Allocations per request, counted in a release build against httpbin (another process):
     # a change that adds allocations past the budget fails the run (docs/performance.md).
     echo "== budget: allocations per request (release build)"
+    started=$SECONDS
     budget_build=(swift build -c release --product AllocationBudget --scratch-path .build/budget)
     if "${budget_build[@]}" >.build/build-budget.log 2>&1 \
         && "$("${budget_build[@]}" --show-bin-path)/AllocationBudget" "$COURIER_HTTPBIN_URL" 1000 \
             "$ALLOCATION_BUDGET_HANDLER" "$ALLOCATION_BUDGET_ASYNC" | tee .build/test-output-budget.log; then
-        passed=$((passed + 1)); report+=("budget: passed")
+        passed=$((passed + 1)); report+=("budget: passed ($((SECONDS - started)) s)")
     else
         failed=$((failed + 1)); status=1; report+=("budget: FAILED (see .build/test-output-budget.log, .build/build-budget.log)")
     fi
@@ -173,6 +178,7 @@ fi
 
 if [[ "$runs" == *" fuzz "* ]]; then
     echo "== fuzz: a smoke run of every target"
+    started=$SECONDS
     set +e
     bash scripts/fuzz.sh 2>&1 | tee .build/test-output-fuzz.log
     set -e
@@ -180,13 +186,14 @@ if [[ "$runs" == *" fuzz "* ]]; then
     fuzz_failed=$(( $(find Fuzz -maxdepth 1 -name '*.swift' | wc -l) - fuzz_passed ))
     passed=$((passed + fuzz_passed)); failed=$((failed + fuzz_failed))
     if [ "$fuzz_failed" -ne 0 ]; then status=1; fi
-    report+=("fuzz: $fuzz_passed targets passed, $fuzz_failed failed")
+    report+=("fuzz: $fuzz_passed targets passed, $fuzz_failed failed ($((SECONDS - started)) s)")
 fi
 if [[ "$runs" == *" soak "* ]]; then
     echo "== soak: 5,000 requests"
+    started=$SECONDS
     if [ ! -x .build/debug/CourierSoak ]; then swift build --product CourierSoak; fi
     if .build/debug/CourierSoak --requests 5000; then
-        passed=$((passed + 1)); report+=("soak: passed")
+        passed=$((passed + 1)); report+=("soak: passed ($((SECONDS - started)) s)")
     else
         failed=$((failed + 1)); status=1; report+=("soak: FAILED")
     fi
@@ -194,6 +201,7 @@ fi
 
 if [[ "$runs" == *" generator "* ]]; then
     echo "== generator: courier-generate on the third-party OpenAPI documents"
+    started=$SECONDS
     set +e
     bash scripts/generator-check.sh 2>&1 | tee .build/test-output-generator.log
     set -e
@@ -201,10 +209,10 @@ if [[ "$runs" == *" generator "* ]]; then
     generator_failed=$(grep -c '^generator .*: FAILED' .build/test-output-generator.log || true)
     passed=$((passed + generator_passed)); failed=$((failed + generator_failed))
     if [ "$generator_failed" -ne 0 ]; then status=1; fi
-    report+=("generator: $generator_passed documents passed, $generator_failed failed")
+    report+=("generator: $generator_passed documents passed, $generator_failed failed ($((SECONDS - started)) s)")
 fi
 
-echo "== summary"
+echo "== summary ($SECONDS s in all)"
 printf '%s\n' "${report[@]}"
 # One plain closing line: totals over every run.
 echo "tests: $passed passed, $failed failed"
