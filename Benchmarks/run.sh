@@ -15,8 +15,9 @@
 #                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network),
 #                         generate (courier-generate on the 108-operation test document, no network),
 #                         cache-hit,coalesce64,coalesce64-off (the HTTP cache and request coalescing)
-#   --no-callgrind        skip the instruction-count mode
-#   --callgrind-only      only the instruction-count mode
+#   --no-callgrind        skip the counted mode (instructions under callgrind, heap allocations)
+#   --callgrind-only      only the counted mode: instructions and heap allocations per W1 request
+#                         for raw libcurl, the engine model and Courier
 #   --plugin-cost         also count W1 instructions with a NetworkLogger at .off and at .basic
 #   --port N              nginx port (default: the first free port from 28080)
 #
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
         --callgrind-only) TIMED=0 ;;
         --plugin-cost) PLUGIN_COST=1 ;;
         --port) PORT="$2"; shift ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
     shift
@@ -303,6 +304,35 @@ if [ "$CALLGRIND" = 1 ]; then
             FAILURES=$((FAILURES + 1))
         fi
     done
+    # Heap allocations per W1 request, counted the same way for every client: MallocCounter's
+    # counting wrappers built as a library and preloaded, the count printed at exit.
+    cat > "$CG/allocation-report.c" <<'C'
+#include <stdio.h>
+unsigned long long courier_allocation_count(void);
+__attribute__((destructor)) static void report_allocations(void) {
+    fprintf(stderr, "ALLOCATIONS %llu\n", courier_allocation_count());
+}
+C
+    if clang -shared -fPIC -O2 -I"$ROOT/Benchmarks/MallocCounter/include" -o "$CG/count-allocations.so" \
+            "$ROOT/Benchmarks/MallocCounter/counter.c" "$CG/allocation-report.c" 2>"$CG/count-allocations.log"; then
+        for entry in "raw-curl w1" "raw-engine engine-w1" "courier w1sync" "courier w1park"; do
+            set -- $entry
+            counts=()
+            for n in $N1 $N2; do
+                if [ "$1" = courier ]; then cmd=("$COURIER_BENCH" run courier "$2" "$n")
+                else cmd=("$RAW_BENCH" "$2" "$n" "$BENCH_BASE_URL"); fi
+                counts+=("$(LD_PRELOAD="$CG/count-allocations.so" "${cmd[@]}" 2>&1 >/dev/null \
+                    | sed -n 's/^ALLOCATIONS //p' | tail -1)")
+            done
+            if [ -n "${counts[0]}" ] && [ -n "${counts[1]}" ]; then
+                printf 'ALLOC\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$N1" "${counts[0]}" "$N2" "${counts[1]}" >> "$INSTR"
+            else
+                log "counting allocations of $1 $2 failed"; FAILURES=$((FAILURES + 1))
+            fi
+        done
+    else
+        log "could not build the allocation counter (see $CG/count-allocations.log)"
+    fi
     # The cost of plugins (Benchmarks/EXPERIMENTS.md): W1 with a NetworkLogger at .off (disabled, so the
     # direct path) and at .basic (the plugin path), against W1 without plugins above.
     if [ "$PLUGIN_COST" = 1 ]; then

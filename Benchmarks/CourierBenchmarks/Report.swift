@@ -37,6 +37,7 @@ struct Report {
 
     var runs: [Run] = []
     var instructions: [Instructions] = []
+    var allocations: [Allocations] = []
     var decodes: [DecodeRun] = []
     var generates: [GenerateRun] = []
 
@@ -76,6 +77,7 @@ struct Report {
             else { continue }
             instructions.append(Instructions(client: client, counts: (n1, n2), totals: (i1, i2)))
         }
+        allocations = text.split(separator: "\n").compactMap(Allocations.init(line:))
     }
 
     static func isBulk(_ workload: Workload) -> Bool { [.w4mem, .w4file, .w6, .w7].contains(workload) }
@@ -249,6 +251,7 @@ struct Report {
                         + "options and default headers (RAW_ENGINE_COURIER_OPTIONS=1): libcurl as Courier drives it, "
                         + "without Swift.")
             }
+            renderAllocations(into: &out)
         }
 
         renderEncoding(into: &out)
