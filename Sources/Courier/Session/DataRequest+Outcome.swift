@@ -12,17 +12,10 @@ extension DataRequest {
     /// each) and as serializers turn it into the caller's ``DataResponse``.
     typealias Outcome = DataResponse<Data?>
 
-    /// Delivers a serialized response on `queue` (the session's callback queue when nil).
-    func deliver<Value: Sendable>(
-        on queue: DispatchQueue?,
-        serializer: @escaping @Sendable (Outcome) -> Result<Value, CourierError>,
-        completionHandler: @escaping @Sendable (DataResponse<Value>) -> Void
-    ) {
-        whenComplete(on: queue) { outcome in
-            completionHandler(Self.makeResponse(outcome, serializer: serializer))
-        }
-    }
-
+    /// The caller's response for `outcome`, its value made by `serializer` (not called for a
+    /// failed outcome). Response handlers call it in the closure they hand to `whenComplete`,
+    /// which then captures only the handler: passed through a generic function, a handler of a
+    /// concrete type was converted by a thunk, one allocation per request.
     static func makeResponse<Value: Sendable>(
         _ outcome: Outcome, serializer: (Outcome) -> Result<Value, CourierError>
     ) -> DataResponse<Value> {

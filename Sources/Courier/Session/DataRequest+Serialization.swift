@@ -18,7 +18,7 @@ extension DataRequest {
         queue: DispatchQueue? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Data?>) -> Void
     ) -> Self {
-        deliver(on: queue, serializer: DataRequest.optionalData, completionHandler: completionHandler)
+        whenComplete(on: queue) { completionHandler(Self.makeResponse($0, serializer: DataRequest.optionalData)) }
         return self
     }
 
@@ -28,7 +28,7 @@ extension DataRequest {
         queue: DispatchQueue? = nil,
         completionHandler: @escaping @Sendable (DataResponse<Data>) -> Void
     ) -> Self {
-        deliver(on: queue, serializer: DataRequest.data, completionHandler: completionHandler)
+        whenComplete(on: queue) { completionHandler(Self.makeResponse($0, serializer: DataRequest.data)) }
         return self
     }
 
@@ -38,7 +38,9 @@ extension DataRequest {
         queue: DispatchQueue? = nil, encoding: String.Encoding? = nil,
         completionHandler: @escaping @Sendable (DataResponse<String>) -> Void
     ) -> Self {
-        deliver(on: queue, serializer: { Self.string($0, encoding: encoding) }, completionHandler: completionHandler)
+        whenComplete(on: queue) { outcome in
+            completionHandler(Self.makeResponse(outcome) { Self.string($0, encoding: encoding) })
+        }
         return self
     }
 
@@ -51,9 +53,9 @@ extension DataRequest {
         completionHandler: @escaping @Sendable (DataResponse<T>) -> Void
     ) -> Self {
         let decoder = decoder ?? session.configuration.decoder
-        deliver(
-            on: queue, serializer: { Self.decode(type, from: $0, decoder: decoder) },
-            completionHandler: completionHandler)
+        whenComplete(on: queue) { outcome in
+            completionHandler(Self.makeResponse(outcome) { Self.decode(type, from: $0, decoder: decoder) })
+        }
         return self
     }
 
