@@ -57,15 +57,18 @@ extension CurlTransfer {
             return false
         }
         if fileDescriptor >= 0 { return writeToDestination(bytes) }
-        if body.isEmpty, let base = bytes.baseAddress {
-            // The first bytes: the whole declared body at once (a small response's usual single
-            // call) is copied into a `Data` of its exact size, which costs ~800 instructions less
-            // than an append into reserved room; a first part reserves the declared length.
-            if bytes.count == expectedBodyLength {
-                body = Data(bytes: base, count: bytes.count)
+        if body.isEmpty, let base = bytes.baseAddress, let length = headParser.declaredLength, length > 0,
+            length <= (bodyLimit ?? 1 << 30)
+        {
+            // The first bytes of a body whose length the head declared: the whole body at once (a
+            // small response's usual single call) is copied into a `Data` of its exact size, which
+            // costs ~800 instructions less than an append into reserved room; a first part
+            // reserves the declared length, so the body grows once.
+            if bytes.count == length {
+                body = Data(bytes: base, count: length)
                 return true
             }
-            if expectedBodyLength > bytes.count { body.reserveCapacity(expectedBodyLength) }
+            if length > bytes.count { body.reserveCapacity(length) }
         }
         body.append(bytes.assumingMemoryBound(to: UInt8.self))
         return true
@@ -79,20 +82,9 @@ extension CurlTransfer {
         case .accepted:
             return true
         case .completedHead:
-            headersEnded()
             guard flowHeadersEnded() else { return false }
             if multiplexOrigin != nil { reports.post(.headArrived(self)) }
             return true
-        }
-    }
-
-    /// At the blank line after a final response's headers: the body's declared length, for
-    /// ``receiveBody(_:)`` to size its buffer once (0 when unknown, or too large to trust).
-    private func headersEnded() {
-        expectedBodyLength = 0
-        guard fileDescriptor < 0, body.isEmpty, let length = headParser.declaredLength else { return }
-        if length > 0, length <= (bodyLimit ?? 1 << 30) {
-            expectedBodyLength = length
         }
     }
 }

@@ -51,8 +51,6 @@ final class CurlTransfer: DeadlineQueueElement {
     /// The response head as it arrives, cleaned and checked.
     @exclusivity(unchecked) var headParser = ResponseHeadParser()
     var receivedBodyBytes = 0
-    /// The declared length of the body held in memory, once the head said (0: unknown).
-    var expectedBodyLength = 0
     var exceededSizeLimit = false
     /// The open destination file of a download, or -1.
     var fileDescriptor: Int32 = -1
@@ -270,7 +268,6 @@ final class CurlTransfer: DeadlineQueueElement {
         body = Data()
         headParser.reset()
         receivedBodyBytes = 0
-        expectedBodyLength = 0
         exceededSizeLimit = false
         lastProgress = (0, 0)
     }
