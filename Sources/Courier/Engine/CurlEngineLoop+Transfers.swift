@@ -79,7 +79,8 @@ extension CurlEngineLoop {
             return
         }
         let error = transfer.prepare(
-            handle, share: share, hasCookieJar: cookieJar != nil, headerLists: &headerLists)
+            handle, share: share, hasCookieJar: cookieJar != nil, headerLists: &headerLists,
+            urlHandles: &urlHandles)
         if let error {
             self.handle(transfer, .startFailed, result: error)
             return

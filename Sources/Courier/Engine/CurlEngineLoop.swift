@@ -73,6 +73,8 @@ final class CurlEngineLoop {
     // Unchecked: lent (`inout`) to a transfer's `configure`, which touches no other loop state.
     /// The last header list built, reused by requests with the same headers.
     @exclusivity(unchecked) var headerLists = HeaderListCache()
+    /// The URLs of recent requests, parsed once for the requests that repeat them.
+    var urlHandles = URLHandleCache()
 
     /// Sets the engine up on the calling thread, which becomes its loop thread; nil if libcurl
     /// cannot make a multi handle.

@@ -18,7 +18,7 @@ import FoundationNetworking
 extension CurlTransfer {
     func configure(
         _ easy: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
-        hasSessionOptions: Bool, headerLists: inout HeaderListCache
+        hasSessionOptions: Bool, headerLists: inout HeaderListCache, urlHandles: inout URLHandleCache
     ) -> CourierError? {
         keepsSessionOptions = false
         // The request was validated where it was built (HTTPRequest): nothing is checked again.
@@ -30,8 +30,18 @@ extension CurlTransfer {
         if let buffer = errorBuffer { set(easy, CURLOPT_ERRORBUFFER, pointer: buffer) }
         set(easy, CURLOPT_WRITEDATA, pointer: context)
         set(easy, CURLOPT_HEADERDATA, pointer: context)
-        guard set(easy, CURLOPT_URL, url.absoluteString) == CURLE_OK else {
-            return .invalidURL(url.absoluteString)
+        let urlText = url.absoluteString
+        if let handle = urlHandles.handle(for: urlText) {
+            // libcurl 7.88.1 reads a parsed URL only when no URL text is left from the handle's
+            // last transfer (`Curl_pretransfer`): the text is cleared first.
+            set(easy, CURLOPT_URL, pointer: nil)
+            set(easy, CURLOPT_CURLU, pointer: UnsafeRawPointer(handle.pointer))
+            urlHandle = handle
+        } else {
+            // A handle from the pool may still name a parsed URL, which overrides the text.
+            set(easy, CURLOPT_CURLU, pointer: nil)
+            urlHandle = nil
+            guard set(easy, CURLOPT_URL, urlText) == CURLE_OK else { return .invalidURL(urlText) }
         }
         // Wait for an HTTP/2 connection being set up rather than open another, only where HTTP/2
         // is possible: for cleartext http, waiting would make every concurrent request to a new

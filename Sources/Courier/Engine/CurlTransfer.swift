@@ -43,6 +43,8 @@ final class CurlTransfer: DeadlineQueueElement {
     @exclusivity(unchecked) private(set) var easy: EasyHandle?
     /// The header lines libcurl sends for this hop (shared with other transfers, see HeaderListCache).
     var headerList: CurlHeaderList?
+    /// The parsed URL the handle was given (`CURLOPT_CURLU`), kept while libcurl may read it.
+    var urlHandle: CurlURLHandle?
     var bodyBuffer: UnsafeMutableRawPointer?
     // Unchecked: one `Data` operation per access (reserve, append, swap out, reset).
     @exclusivity(unchecked) var body = Data()
@@ -140,7 +142,7 @@ final class CurlTransfer: DeadlineQueueElement {
     /// (the handle is kept, for ``releaseHandle()``).
     func prepare(
         _ handle: consuming EasyHandle, share: UnsafeMutableRawPointer?, hasCookieJar: Bool,
-        headerLists: inout HeaderListCache
+        headerLists: inout HeaderListCache, urlHandles: inout URLHandleCache
     ) -> CourierError? {
         let pointer = handle.pointer
         let hasSessionOptions = handle.profile != nil
@@ -152,13 +154,16 @@ final class CurlTransfer: DeadlineQueueElement {
         if startedAt == nil { startedAt = now }
         hopStartedAt = now
         easy?.errorBuffer[0] = 0
-        return configure(pointer, share: share, hasSessionOptions: hasSessionOptions, headerLists: &headerLists)
+        return configure(
+            pointer, share: share, hasSessionOptions: hasSessionOptions, headerLists: &headerLists,
+            urlHandles: &urlHandles)
     }
 
     /// Gives up the easy handle, its profile set when it keeps the session options (nil: it must
     /// be reset), and frees the header list and body copy. The handle must be out of the multi.
     func releaseHandle() -> EasyHandle? {
         headerList = nil
+        urlHandle = nil
         if let bodyBuffer {
             bodyBuffer.deallocate()
             self.bodyBuffer = nil

@@ -90,4 +90,26 @@ final class HandleReuseTests: XCTestCase {
         XCTAssertNotEqual(compressed, raw, "decompression follows each session's own setting")
         XCTAssertEqual(server.recordedRequests(path: "/gzip").last?.header("Accept-Encoding"), nil)
     }
+
+    func testEveryRequestReachesItsOwnURLWhetherItsParseIsReusedOrNot() async throws {
+        // A URL's second request gets the parse cached by the engine (`CURLOPT_CURLU`); a first
+        // one sends its text. Sequential, so all of them share one pooled handle, which switches
+        // between the two ways; a redirect's next hop takes the way of its own URL.
+        let repeated = "/echo?q=a%20b&x=%2F"
+        let steps = [
+            repeated, repeated, repeated, "/echo?k=b", repeated, "/echo?k=b", "/hello", "/echo?k=b", "/hello",
+            repeated, "/redirect?to=/hello", "/redirect?to=/hello", "/redirect?to=/hello", repeated
+        ]
+        for (index, target) in steps.enumerated() {
+            let response = await session.request(.urlRequest(request(target, method: "GET"))).validate().response()
+            XCTAssertNil(response.error, "step \(index)")
+            let path = target.hasPrefix("/redirect") ? "/hello" : String(target.prefix { $0 != "?" })
+            let expected = target.hasPrefix("/redirect") ? "/hello" : target
+            XCTAssertEqual(server.recordedRequests(path: path).last?.rawTarget, expected, "step \(index)")
+            XCTAssertEqual(response.head?.url, server.url(expected), "step \(index)")
+        }
+        XCTAssertEqual(server.recordedRequests(path: "/echo").count, 9)
+        XCTAssertEqual(server.recordedRequests(path: "/redirect").count, 3)
+        XCTAssertEqual(server.recordedRequests(path: "/hello").count, 5)
+    }
 }
