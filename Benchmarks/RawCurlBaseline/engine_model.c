@@ -34,6 +34,8 @@ typedef struct {
     /* RAW_ENGINE_COURIER_OPTIONS=1: libcurl set up as Courier sets it up (see `courier_options`). */
     int courier_options;
     struct curl_slist *courier_headers;
+    /* The URL parsed once (`CURLOPT_CURLU`), as Courier's engine gives a URL requested again. */
+    CURLU *courier_url;
     /* Caller → loop. */
     pthread_mutex_t inbox_lock;
     request_t *inbox;
@@ -129,7 +131,18 @@ static void courier_options(engine_t *engine, CURL *easy, CURLSH *share, char *e
 
 /* What Courier sets again for every request on a reused handle. */
 static void courier_request_options(engine_t *engine, CURL *easy, const char *url, int post) {
-    curl_easy_setopt(easy, CURLOPT_URL, url);
+    /* Every request of a workload is to one URL: Courier's engine hands libcurl its parse
+     * (URLHandleCache), clearing the text first so that libcurl 7.88.1 reads the parse. */
+    if (!engine->courier_url) {
+        engine->courier_url = curl_url();
+        if (!engine->courier_url || curl_url_set(engine->courier_url, CURLUPART_URL, url,
+                                                 CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) {
+            fprintf(stderr, "RawCurlBaseline: cannot parse %s\n", url);
+            exit(1);
+        }
+    }
+    curl_easy_setopt(easy, CURLOPT_URL, NULL);
+    curl_easy_setopt(easy, CURLOPT_CURLU, engine->courier_url);
     if (!post) curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, engine->courier_headers);
     curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, 60000L);
@@ -263,6 +276,7 @@ long long run_engine_model(const char *url, long count, long warmup, long in_fli
     }
     free(requests);
     curl_slist_free_all(headers);
+    if (engine.courier_url) curl_url_cleanup(engine.courier_url);
     curl_multi_cleanup(engine.multi);
     curl_share_cleanup(share);
     return total;
