@@ -32,9 +32,11 @@ extension CurlTransfer {
         set(easy, CURLOPT_HEADERDATA, pointer: context)
         let urlText = url.absoluteString
         if let handle = urlHandles.handle(for: urlText) {
-            // libcurl 7.88.1 reads a parsed URL only when no URL text is left from the handle's
-            // last transfer (`Curl_pretransfer`): the text is cleared first.
-            set(easy, CURLOPT_URL, pointer: nil)
+            // libcurl connects and builds the request from the parse; the text, the same URL, is
+            // what it keeps as the transfer's URL (`Curl_pretransfer` in 7.88.1 takes the text
+            // when one is set and would otherwise print one from the parse, about 8,000
+            // instructions; none of it reaches the wire).
+            guard set(easy, CURLOPT_URL, urlText) == CURLE_OK else { return .invalidURL(urlText) }
             set(easy, CURLOPT_CURLU, pointer: UnsafeRawPointer(handle.pointer))
             urlHandle = handle
         } else {
