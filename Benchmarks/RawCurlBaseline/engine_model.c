@@ -132,7 +132,8 @@ static void courier_options(engine_t *engine, CURL *easy, CURLSH *share, char *e
 /* What Courier sets again for every request on a reused handle. */
 static void courier_request_options(engine_t *engine, CURL *easy, const char *url, int post) {
     /* Every request of a workload is to one URL: Courier's engine hands libcurl its parse
-     * (URLHandleCache), clearing the text first so that libcurl 7.88.1 reads the parse. */
+     * (URLHandleCache) with the same URL as text, which libcurl keeps as the transfer's URL
+     * instead of printing one from the parse. */
     if (!engine->courier_url) {
         engine->courier_url = curl_url();
         if (!engine->courier_url || curl_url_set(engine->courier_url, CURLUPART_URL, url,
@@ -141,7 +142,7 @@ static void courier_request_options(engine_t *engine, CURL *easy, const char *ur
             exit(1);
         }
     }
-    curl_easy_setopt(easy, CURLOPT_URL, NULL);
+    curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_CURLU, engine->courier_url);
     if (!post) curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, engine->courier_headers);

@@ -5,9 +5,9 @@ import CCurlShim
 /// reads it and never changes it, so the transfers to one URL share it; it lives until its last
 /// transfer and the engine's cache let go of it.
 ///
-/// With `CURLOPT_URL` libcurl parses the URL text again for every transfer and builds its
-/// normalized form anew: about 12,000 instructions and 3 allocations per request with libcurl
-/// 7.88.1 (Benchmarks/EXPERIMENTS.md, "Parsed URLs").
+/// With `CURLOPT_URL` alone libcurl parses the URL text again for every transfer and prints its
+/// normalized form anew: about 11,000 instructions and 2 allocations per request with libcurl
+/// 7.88.1 (Benchmarks/EXPERIMENTS.md, Round 6).
 final class CurlURLHandle {
     let pointer: OpaquePointer
 
