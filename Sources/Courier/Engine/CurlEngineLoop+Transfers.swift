@@ -31,7 +31,7 @@ extension CurlEngineLoop {
                 submit(transfer)
             case .finish(let reason):
                 transfers.removeValue(forKey: transfer.id)
-                completed.append((transfer, reason == .cancelled ? .cancelled : result))
+                transfer.finish(error: reason == .cancelled ? .cancelled : result)
             }
         }
     }

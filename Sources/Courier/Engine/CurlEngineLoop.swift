@@ -52,11 +52,6 @@ final class CurlEngineLoop {
     @exclusivity(unchecked) var transfers: [ObjectIdentifier: CurlTransfer] = [:]
     /// Transfers waiting in ``admission``.
     var heldCount = 0
-    // Unchecked: appended by `handle`, emptied by `deliverCompleted`, whose only call out, a
-    // transfer's `finish` (its token's completion), never reaches the loop.
-    /// Transfers that finished in the current phase of a round, in the order they finished, with
-    /// what each finishes with; ``deliverCompleted()`` delivers them together.
-    @exclusivity(unchecked) var completed: [(transfer: CurlTransfer, error: CourierError?)] = []
     // Unchecked: a pure state machine; its methods call nothing outside it.
     /// When transfers to HTTP/2 origins may start (see ``StreamAdmission``).
     @exclusivity(unchecked) var admission = StreamAdmission<ObjectIdentifier>()
@@ -125,10 +120,8 @@ final class CurlEngineLoop {
         while true {
             engine.rounds.store(engine.rounds.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
             if drainInbox(into: &commands) { break }
-            deliverCompleted()
             curl_multi_perform(multi, &running)
             let finished = collectFinished()
-            deliverCompleted()
             observePlacements()
             takeReports()
             let started = startAdmitted()
@@ -138,7 +131,6 @@ final class CurlEngineLoop {
                 nextDeadline = min(nextDeadline ?? settling, settling)
             }
             let flushHold = flushStreams(now: now)
-            deliverCompleted()
             // Newly started transfers are performed (and placed) at once, without waiting.
             if started > 0 { continue }
             // Only after a round in which a transfer completed, with no other transfer waiting on a
@@ -149,7 +141,6 @@ final class CurlEngineLoop {
                 spinPolicy.isEnabled && finished > 0 && transfers.isEmpty && nextDeadline == nil && flushHold == nil
             let waitStart = awaitsCommand ? DispatchTime.now().uptimeNanoseconds : 0
             if awaitsCommand && spinForCommands(since: waitStart, policy: &spinPolicy) { continue }
-            assert(completed.isEmpty, "a finished transfer's result was not delivered before the loop waits")
             let mustWait = engine.inbox.withLock { box in
                 box.loopIsWaiting = box.commands.isEmpty
                 return box.loopIsWaiting
@@ -171,23 +162,9 @@ final class CurlEngineLoop {
         stop()
     }
 
-    /// Delivers the results of ``completed`` (``CurlTransfer/finish(error:)``) in order. Called
-    /// after each phase of a round that can finish transfers (the commands, the perform and its
-    /// finished transfers, admission and deadlines) and when the loop stops, so a result waits at
-    /// most for the rest of its phase. Delivered together, the results of a round reach the
-    /// scheduler's worker threads in one burst: with 64 requests in flight the engine thread woke
-    /// them three to six times less often, for about 5% less CPU per request
-    /// (Benchmarks/EXPERIMENTS.md, Round 6).
-    func deliverCompleted() {
-        guard !completed.isEmpty else { return }
-        for (transfer, error) in completed { transfer.finish(error: error) }
-        completed.removeAll(keepingCapacity: true)
-    }
-
     /// Completes every transfer with ``CourierError/cancelled`` and frees every handle.
     private func stop() {
         for transfer in Array(transfers.values) { handle(transfer, .cancel) }
-        deliverCompleted()
         reports.removeAll()
         streamsToFlush.removeAll()
         // No wakeup may reach the multi once it is freed.
