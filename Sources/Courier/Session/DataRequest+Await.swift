@@ -26,15 +26,15 @@ final class AwaitSpinner: Sendable {
         awaiting.wrappingSubtract(1, ordering: .relaxed)
     }
 
-    /// Watches `slot` for up to the policy's window; the outcome (and the wait observed) if it
-    /// arrived.
-    func spin<Value>(on slot: HandoffSlot<Value>, since start: UInt64) -> Value? {
+    /// Watches `arrived` for up to the policy's window; true (and the wait observed) if it became
+    /// true. A cancelled task stops watching.
+    func spin(until arrived: () -> Bool, since start: UInt64) -> Bool {
         let window = policy.withLock { $0.nextWindow() }
-        let result = SpinPolicy.spin(window: window, since: start) { slot.isFilled || Task.isCancelled }
+        let result = SpinPolicy.spin(window: window, since: start) { arrived() || Task.isCancelled }
         policy.withLock { $0.observe(result) }
-        guard case .arrived(let waited) = result, let value = slot.value else { return nil }
+        guard case .arrived(let waited) = result, arrived() else { return false }
         observe(wait: waited)
-        return value
+        return true
     }
 
     /// Records how long an outcome took to arrive after its task began to wait.

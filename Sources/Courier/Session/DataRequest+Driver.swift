@@ -170,7 +170,7 @@ extension DataRequest {
             case .none:
                 return
             case .transfer(let request, let attempt):
-                let result = await transfer(request, spins: attempt == 0)
+                let result = await transfer(request, attempt: attempt)
                 action = received(result, attempt: attempt)
             case .adapt(let attempt):
                 action = await adapt(attempt: attempt)
@@ -191,9 +191,7 @@ extension DataRequest {
         case .none:
             break
         case .transfer(let request, let attempt):
-            submit(request) { result in
-                queue.async { self.pump(self.received(result, attempt: attempt), on: queue) }
-            }
+            submit(request, attempt: attempt, queue: queue)
         case .adapt(let attempt):
             runUserCode(on: queue) { await self.adapt(attempt: attempt) }
         case .decide(let attempt):
@@ -217,6 +215,13 @@ extension DataRequest {
                 queue.async { request.pump(request.handle(.backoffElapsed), on: queue) }
             }
         }
+    }
+
+    /// Goes on with the transport's result on the queue the transfer was submitted with.
+    func resumeOnQueue() {
+        let (result, queue, attempt) = takeResult()
+        guard let queue else { return }
+        pump(received(result, attempt: attempt), on: queue)
     }
 
     /// Runs an adapter or a retrier (async code of yours) in a task that starts here and goes on

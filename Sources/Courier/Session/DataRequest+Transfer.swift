@@ -8,13 +8,34 @@ import FoundationNetworking
 /// The waits the driver (DataRequest+Driver.swift) hands off: a transfer to the transport, with
 /// this request's options and its cancel token, and a backoff on the session's clock.
 extension DataRequest {
-    /// Hands `request` to the transport with this request's options; `completion` gets the result
-    /// (on the engine thread: it must only hand it on). A cancel reaches the transfer.
-    func submit(_ request: HTTPRequest, completion: @escaping @Sendable (TransportResult) -> Void) {
+    /// Where an attempt's transport result waits for the driver, in the request's state: the
+    /// transport's completion (on the engine thread) stores it and wakes whoever takes it. Kept
+    /// in the state rather than in a slot made per attempt, and the completion captures only the
+    /// request, so handing a result over allocates nothing.
+    struct Delivery {
+        /// The result, from the transport's completion until the driver takes it.
+        var result: TransportResult?
+        /// An awaiting driver suspended until the result is in.
+        var waiter: UnsafeContinuation<Void, Never>?
+        /// For completion handlers: the queue the driver continues on, and the attempt the result
+        /// belongs to.
+        var queue: DispatchQueue?
+        var attempt = 0
+    }
+
+    /// Hands `request` to the transport with this request's options; the result goes to
+    /// ``State/delivery`` (see ``transportFinished(_:)``). A cancel reaches the transfer.
+    ///
+    /// With `queue`, the driver goes on there with ``resumeOnQueue()`` when the result is in;
+    /// without, an awaiting driver takes it with ``awaitResult()``.
+    func submit(_ request: HTTPRequest, attempt: Int, queue: DispatchQueue?) {
         var options = session.transferOptions(for: request, destination: destination)
-        let (progress, target, epoch, cachePolicy, coalesces) = state.withLock {
-            ($0.progress, $0.target, $0.epoch, $0.own?.cachePolicy, $0.own?.coalesces ?? true)
+        let (progress, target, epoch, cachePolicy, coalesces) = state.withLock { state in
+            state.delivery.queue = queue
+            state.delivery.attempt = attempt
+            return (state.progress, state.target, state.epoch, state.own?.cachePolicy, state.own?.coalesces ?? true)
         }
+        resultArrived.store(false, ordering: .relaxed)
         options.progress = progress
         options.target = target
         options.sessionEpoch = epoch
@@ -27,7 +48,7 @@ extension DataRequest {
         }
         // The token stays until the request is published: cancelling a finished transfer does
         // nothing (the transport's contract), so an earlier attempt's token needs no clearing.
-        let token = session.execute(request, options: options, completion: completion)
+        let token = session.execute(request, options: options) { [self] result in transportFinished(result) }
         let cancelNow = state.withLock { state -> Bool in
             if case .transferring(_, true) = state.machine.state { return true }
             if state.machine.state == .completing || state.machine.state == .finished { return false }
@@ -37,18 +58,65 @@ extension DataRequest {
         if cancelNow { token.cancel() }
     }
 
+    /// The transport's completion (on the engine thread, or wherever a transport completes):
+    /// stores the result, then resumes the awaiting driver or sends the driver to its queue.
+    /// The value passes through the state's mutex, so ThreadSanitizer sees the handoff (see
+    /// `HandoffSlot`).
+    private func transportFinished(_ result: consuming TransportResult) {
+        var result: TransportResult? = result
+        let (waiter, queue) = state.withLock { state in
+            state.delivery.result = result.take()
+            defer { state.delivery.waiter = nil }
+            return (state.delivery.waiter, state.delivery.queue)
+        }
+        resultArrived.store(true, ordering: .releasing)
+        if let waiter {
+            waiter.resume()
+        } else if let queue {
+            queue.async { [self] in resumeOnQueue() }
+        }
+    }
+
+    /// Takes the delivered result, with the queue and attempt it was submitted with.
+    func takeResult() -> (TransportResult, DispatchQueue?, attempt: Int) {
+        state.withLock { state in
+            let queue = state.delivery.queue
+            state.delivery.queue = nil
+            return (state.delivery.result.take()!, queue, state.delivery.attempt)
+        }
+    }
+
+    /// Suspends until the current attempt's result is in (at once if it is) and takes it.
+    ///
+    /// The continuation is an unsafe one (a checked one allocates for each wait): it is resumed
+    /// exactly once, here when the result is already in, or by ``transportFinished(_:)``, which
+    /// takes it out of the state under the lock.
+    private func awaitResult() async -> TransportResult {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.delivery.result != nil { return true }
+                state.delivery.waiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        return takeResult().0
+    }
+
     /// Runs one transfer and waits for it in this task. An awaiting caller alone on its session
     /// spins briefly before suspending (see ``AwaitSpinner``).
-    func transfer(_ request: HTTPRequest, spins: Bool) async -> TransportResult {
-        let slot = HandoffSlot<TransportResult>()
+    func transfer(_ request: HTTPRequest, attempt: Int) async -> TransportResult {
+        let spins = attempt == 0
         let spinner = session.awaitSpinner
         let alone = spins && spinner.enter()
         defer { if spins { spinner.leave() } }
-        submit(request) { slot.fill($0) }
-        guard alone, spinner.isEnabled else { return await slot.wait() }
+        submit(request, attempt: attempt, queue: nil)
+        guard alone, spinner.isEnabled else { return await awaitResult() }
         let start = DispatchTime.now().uptimeNanoseconds
-        if let result = spinner.spin(on: slot, since: start) { return result }
-        let result = await slot.wait()
+        if spinner.spin(until: { resultArrived.load(ordering: .acquiring) }, since: start) {
+            return takeResult().0
+        }
+        let result = await awaitResult()
         spinner.observe(wait: DispatchTime.now().uptimeNanoseconds - start)
         return result
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import CourierSync
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -51,6 +52,9 @@ public final class DataRequest: Sendable {
         var progress: ProgressRelay?
         /// The driver's working values, from the start (DataRequest+Driver.swift).
         var run: Run?
+        /// The current attempt's transport result on its way to the driver
+        /// (DataRequest+Transfer.swift).
+        var delivery = Delivery()
     }
 
     /// Who waits for the outcome: a completion handler on its queue, or an awaiting task (no queue).
@@ -68,6 +72,9 @@ public final class DataRequest: Sendable {
     /// For a resumed download, the bytes of `destination` to keep (see ``ResumeData``).
     let resumeOffset: Int64?
     let state: Locked<State>
+    /// Whether the current attempt's transport result is in ``State/delivery``: read without the
+    /// lock by an awaiting task that spins (``AwaitSpinner``).
+    let resultArrived = Atomic<Bool>(false)
 
     init(
         session: Session, target: any URLRequestConvertible, request: Result<HTTPRequest, CourierError>,
