@@ -170,8 +170,8 @@ extension DataRequest {
             case .none:
                 return
             case .transfer(let request, let attempt):
-                let result = await transfer(request, attempt: attempt)
-                action = received(result, attempt: attempt)
+                await transfer(request, attempt: attempt)
+                action = received()
             case .adapt(let attempt):
                 action = await adapt(attempt: attempt)
             case .decide(let attempt):
@@ -217,11 +217,10 @@ extension DataRequest {
         }
     }
 
-    /// Goes on with the transport's result on the queue the transfer was submitted with.
+    /// Goes on, once the attempt's outcome is in, on the queue the transfer was submitted with.
     func resumeOnQueue() {
-        let (result, queue, attempt) = takeResult()
-        guard let queue else { return }
-        pump(received(result, attempt: attempt), on: queue)
+        guard let queue = state.withLock({ $0.delivery.queue }) else { return }
+        pump(received(), on: queue)
     }
 
     /// Runs an adapter or a retrier (async code of yours) in a task that starts here and goes on
@@ -307,16 +306,11 @@ extension DataRequest {
         }
     }
 
-    /// The attempt's result arrived: it becomes the outcome, plugins see it.
-    private func received(_ result: consuming TransportResult, attempt: Int) -> RequestStateMachine.Action {
-        // Moved into the working values, not copied: an outcome is large.
-        var outcome: Outcome? = outcome(of: result, attempt: attempt)
+    /// The attempt's outcome is in the run (``transportFinished(_:)``): the lifecycle goes on,
+    /// and plugins see it.
+    private func received() -> RequestStateMachine.Action {
         let (plugins, next) = state.withLock { state in
-            let plugins = state.withRun { run in
-                run.outcome = outcome.take()
-                return run.hasPlugins
-            }
-            return (plugins, state.machine.handle(.transportFinished))
+            (state.run?.hasPlugins ?? false, state.machine.handle(.transportFinished))
         }
         if plugins {
             // What plugins see cannot change the outcome, so the next action is already known.

@@ -8,31 +8,32 @@ import FoundationNetworking
 /// The waits the driver (DataRequest+Driver.swift) hands off: a transfer to the transport, with
 /// this request's options and its cancel token, and a backoff on the session's clock.
 extension DataRequest {
-    /// Where an attempt's transport result waits for the driver, in the request's state: the
-    /// transport's completion (on the engine thread) stores it and wakes whoever takes it. Kept
-    /// in the state rather than in a slot made per attempt, and the completion captures only the
-    /// request, so handing a result over allocates nothing.
+    /// How an attempt's transport result reaches the driver: the transport's completion (on the
+    /// engine thread) moves it into the run's outcome, in the request's state, and wakes whoever
+    /// waits for it. Nothing is made per attempt (no slot, and the completion captures only the
+    /// request), and the state stays small: the result itself is not kept here (the state's
+    /// allocation must stay within glibc's per-thread cache, 1,032 bytes; see
+    /// Benchmarks/EXPERIMENTS.md).
     struct Delivery {
-        /// The result, from the transport's completion until the driver takes it.
-        var result: TransportResult?
-        /// An awaiting driver suspended until the result is in.
+        /// Whether the attempt's outcome is in the run.
+        var arrived = false
+        /// An awaiting driver suspended until it is.
         var waiter: UnsafeContinuation<Void, Never>?
-        /// For completion handlers: the queue the driver continues on, and the attempt the result
-        /// belongs to.
+        /// For completion handlers: the queue the driver continues on.
         var queue: DispatchQueue?
+        /// The attempt the result belongs to.
         var attempt = 0
     }
 
-    /// Hands `request` to the transport with this request's options; the result goes to
-    /// ``State/delivery`` (see ``transportFinished(_:)``). A cancel reaches the transfer.
+    /// Hands `request` to the transport with this request's options; the result becomes the
+    /// run's outcome (see ``transportFinished(_:)``). A cancel reaches the transfer.
     ///
-    /// With `queue`, the driver goes on there with ``resumeOnQueue()`` when the result is in;
-    /// without, an awaiting driver takes it with ``awaitResult()``.
+    /// With `queue`, the driver continues there with ``resumeOnQueue()`` once the outcome is in;
+    /// without, an awaiting driver waits with ``awaitOutcome()``.
     func submit(_ request: HTTPRequest, attempt: Int, queue: DispatchQueue?) {
         var options = session.transferOptions(for: request, destination: destination)
         let (progress, target, epoch, cachePolicy, coalesces) = state.withLock { state in
-            state.delivery.queue = queue
-            state.delivery.attempt = attempt
+            state.delivery = Delivery(queue: queue, attempt: attempt)
             return (state.progress, state.target, state.epoch, state.own?.cachePolicy, state.own?.coalesces ?? true)
         }
         resultArrived.store(false, ordering: .relaxed)
@@ -59,13 +60,15 @@ extension DataRequest {
     }
 
     /// The transport's completion (on the engine thread, or wherever a transport completes):
-    /// stores the result, then resumes the awaiting driver or sends the driver to its queue.
-    /// The value passes through the state's mutex, so ThreadSanitizer sees the handoff (see
-    /// `HandoffSlot`).
+    /// moves the result into the run's outcome (no user code runs: plugins see it in the
+    /// driver), then resumes the awaiting driver or sends the driver to its queue. The outcome
+    /// passes through the state's mutex, so ThreadSanitizer sees the handoff (see `HandoffSlot`).
     private func transportFinished(_ result: consuming TransportResult) {
         var result: TransportResult? = result
         let (waiter, queue) = state.withLock { state in
-            state.delivery.result = result.take()
+            let outcome = outcome(of: result.take()!, attempt: state.delivery.attempt)
+            state.withRun { $0.outcome = outcome }
+            state.delivery.arrived = true
             defer { state.delivery.waiter = nil }
             return (state.delivery.waiter, state.delivery.queue)
         }
@@ -77,48 +80,35 @@ extension DataRequest {
         }
     }
 
-    /// Takes the delivered result, with the queue and attempt it was submitted with.
-    func takeResult() -> (TransportResult, DispatchQueue?, attempt: Int) {
-        state.withLock { state in
-            let queue = state.delivery.queue
-            state.delivery.queue = nil
-            return (state.delivery.result.take()!, queue, state.delivery.attempt)
-        }
-    }
-
-    /// Suspends until the current attempt's result is in (at once if it is) and takes it.
+    /// Suspends until the current attempt's outcome is in the run (at once if it is).
     ///
     /// The continuation is an unsafe one (a checked one allocates for each wait): it is resumed
-    /// exactly once, here when the result is already in, or by ``transportFinished(_:)``, which
+    /// exactly once, here when the outcome is already in, or by ``transportFinished(_:)``, which
     /// takes it out of the state under the lock.
-    private func awaitResult() async -> TransportResult {
+    private func awaitOutcome() async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
-                if state.delivery.result != nil { return true }
+                if state.delivery.arrived { return true }
                 state.delivery.waiter = continuation
                 return false
             }
             if ready { continuation.resume() }
         }
-        return takeResult().0
     }
 
-    /// Runs one transfer and waits for it in this task. An awaiting caller alone on its session
-    /// spins briefly before suspending (see ``AwaitSpinner``).
-    func transfer(_ request: HTTPRequest, attempt: Int) async -> TransportResult {
+    /// Runs one transfer and waits, in this task, until its outcome is in the run. An awaiting
+    /// caller alone on its session spins briefly before suspending (see ``AwaitSpinner``).
+    func transfer(_ request: HTTPRequest, attempt: Int) async {
         let spins = attempt == 0
         let spinner = session.awaitSpinner
         let alone = spins && spinner.enter()
         defer { if spins { spinner.leave() } }
         submit(request, attempt: attempt, queue: nil)
-        guard alone, spinner.isEnabled else { return await awaitResult() }
+        guard alone, spinner.isEnabled else { return await awaitOutcome() }
         let start = DispatchTime.now().uptimeNanoseconds
-        if spinner.spin(until: { resultArrived.load(ordering: .acquiring) }, since: start) {
-            return takeResult().0
-        }
-        let result = await awaitResult()
+        if spinner.spin(until: { resultArrived.load(ordering: .acquiring) }, since: start) { return }
+        await awaitOutcome()
         spinner.observe(wait: DispatchTime.now().uptimeNanoseconds - start)
-        return result
     }
 
     /// Waits `seconds` on the session's clock; a cancel that finished the request ends it early.

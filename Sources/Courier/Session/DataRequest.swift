@@ -52,8 +52,7 @@ public final class DataRequest: Sendable {
         var progress: ProgressRelay?
         /// The driver's working values, from the start (DataRequest+Driver.swift).
         var run: Run?
-        /// The current attempt's transport result on its way to the driver
-        /// (DataRequest+Transfer.swift).
+        /// How the current attempt's result reaches the driver (DataRequest+Transfer.swift).
         var delivery = Delivery()
     }
 
@@ -72,8 +71,8 @@ public final class DataRequest: Sendable {
     /// For a resumed download, the bytes of `destination` to keep (see ``ResumeData``).
     let resumeOffset: Int64?
     let state: Locked<State>
-    /// Whether the current attempt's transport result is in ``State/delivery``: read without the
-    /// lock by an awaiting task that spins (``AwaitSpinner``).
+    /// Whether the current attempt's outcome is in (``State/delivery``): read without the lock by
+    /// an awaiting task that spins (``AwaitSpinner``).
     let resultArrived = Atomic<Bool>(false)
 
     init(
