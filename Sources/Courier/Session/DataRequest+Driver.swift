@@ -171,7 +171,7 @@ extension DataRequest {
                 return
             case .transfer(let request, let attempt):
                 await transfer(request, attempt: attempt)
-                action = received()
+                action = received().next
             case .adapt(let attempt):
                 action = await adapt(attempt: attempt)
             case .decide(let attempt):
@@ -219,8 +219,9 @@ extension DataRequest {
 
     /// Goes on, once the attempt's outcome is in, on the queue the transfer was submitted with.
     func resumeOnQueue() {
-        guard let queue = state.withLock({ $0.delivery.queue }) else { return }
-        pump(received(), on: queue)
+        let (next, queue) = received()
+        guard let queue else { return }
+        pump(next, on: queue)
     }
 
     /// Runs an adapter or a retrier (async code of yours) in a task that starts here and goes on
@@ -307,10 +308,11 @@ extension DataRequest {
     }
 
     /// The attempt's outcome is in the run (``transportFinished(_:)``): the lifecycle goes on,
-    /// and plugins see it.
-    private func received() -> RequestStateMachine.Action {
-        let (plugins, next) = state.withLock { state in
-            (state.run?.hasPlugins ?? false, state.machine.handle(.transportFinished))
+    /// and plugins see it. Returns the next action, and the queue the attempt was submitted
+    /// with (nil for an awaiting driver).
+    private func received() -> (next: RequestStateMachine.Action, queue: DispatchQueue?) {
+        let (plugins, next, queue) = state.withLock { state in
+            (state.run?.hasPlugins ?? false, state.machine.handle(.transportFinished), state.delivery.queue)
         }
         if plugins {
             // What plugins see cannot change the outcome, so the next action is already known.
@@ -319,7 +321,7 @@ extension DataRequest {
             }
             if let context { extensions.didReceive(outcome, context: context) }
         }
-        return next
+        return (next, queue)
     }
 
     /// Runs the adapters, then plugins' `prepare`, on the request as built.

@@ -14,10 +14,9 @@ extension DataRequest {
     /// request), and the state stays small: the result itself is not kept here (the state's
     /// allocation must stay within glibc's per-thread cache, 1,032 bytes; see
     /// Benchmarks/EXPERIMENTS.md).
+    /// Whether the outcome is in is ``resultArrived``, written under the state's lock.
     struct Delivery {
-        /// Whether the attempt's outcome is in the run.
-        var arrived = false
-        /// An awaiting driver suspended until it is.
+        /// An awaiting driver suspended until the outcome is in.
         var waiter: UnsafeContinuation<Void, Never>?
         /// For completion handlers: the queue the driver continues on.
         var queue: DispatchQueue?
@@ -34,9 +33,9 @@ extension DataRequest {
         var options = session.transferOptions(for: request, destination: destination)
         let (progress, target, epoch, cachePolicy, coalesces) = state.withLock { state in
             state.delivery = Delivery(queue: queue, attempt: attempt)
+            resultArrived.store(false, ordering: .relaxed)
             return (state.progress, state.target, state.epoch, state.own?.cachePolicy, state.own?.coalesces ?? true)
         }
-        resultArrived.store(false, ordering: .relaxed)
         options.progress = progress
         options.target = target
         options.sessionEpoch = epoch
@@ -68,11 +67,12 @@ extension DataRequest {
         let (waiter, queue) = state.withLock { state in
             let outcome = outcome(of: result.take()!, attempt: state.delivery.attempt)
             state.withRun { $0.outcome = outcome }
-            state.delivery.arrived = true
+            // Under the lock, so that a driver about to suspend either sees it or leaves its
+            // continuation for this completion to take.
+            resultArrived.store(true, ordering: .releasing)
             defer { state.delivery.waiter = nil }
             return (state.delivery.waiter, state.delivery.queue)
         }
-        resultArrived.store(true, ordering: .releasing)
         if let waiter {
             waiter.resume()
         } else if let queue {
@@ -88,7 +88,7 @@ extension DataRequest {
     private func awaitOutcome() async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
-                if state.delivery.arrived { return true }
+                if resultArrived.load(ordering: .relaxed) { return true }
                 state.delivery.waiter = continuation
                 return false
             }

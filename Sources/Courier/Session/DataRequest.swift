@@ -71,8 +71,8 @@ public final class DataRequest: Sendable {
     /// For a resumed download, the bytes of `destination` to keep (see ``ResumeData``).
     let resumeOffset: Int64?
     let state: Locked<State>
-    /// Whether the current attempt's outcome is in (``State/delivery``): read without the lock by
-    /// an awaiting task that spins (``AwaitSpinner``).
+    /// Whether the current attempt's outcome is in the run (see ``State/delivery``): written under
+    /// the state's lock, and read without it by an awaiting task that spins (``AwaitSpinner``).
     let resultArrived = Atomic<Bool>(false)
 
     init(
