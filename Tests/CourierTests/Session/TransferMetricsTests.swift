@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import Courier
@@ -32,6 +33,42 @@ final class TransferMetricsTests: XCTestCase {
         "".withCString { XCTAssertTrue(IPAddress(cString: $0).isEmpty) }
         "10.1.2.3".withCString { XCTAssertEqual(IPAddress(cString: $0).text, "10.1.2.3") }
         "fe80::1".withCString { XCTAssertEqual(IPAddress(cString: $0).text, "fe80::1") }
+    }
+
+    /// The dotted quads read without `inet_pton` give the same bytes as `inet_pton`, and what it
+    /// refuses, or what is not a plain quad, is left to it.
+    func testDottedQuadsReadAsInetPtonReadsThem() {
+        var texts = [
+            "0.0.0.0", "127.0.0.1", "255.255.255.255", "10.0.200.9", "1.2.3.4", "192.168.1.254",
+            "256.0.0.1", "1.256.0.1", "1.2.3.256", "1000.1.1.1", "01.2.3.4", "1.02.3.4", "1.2.3.00",
+            "1.2.3", "1.2.3.4.5", "1..2.3", ".1.2.3", "1.2.3.", "1.2.3.4 ", " 1.2.3.4", "a.b.c.d",
+            "1.2.3.4x", "::1", "::ffff:1.2.3.4", "", "0", "0.0.0.0.0", "9.9.9.9"
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let parts = (0..<Int.random(in: 3...5, using: &generator)).map { _ in
+                String(Int.random(in: 0...300, using: &generator))
+            }
+            texts.append(parts.joined(separator: "."))
+        }
+        for text in texts {
+            text.withCString { pointer in
+                var expected: UInt32 = 0
+                let accepted = inet_pton(AF_INET, pointer, &expected) == 1
+                let parsed = IPAddress.dottedQuad(pointer)
+                if let parsed {
+                    XCTAssertTrue(accepted, "\(text) read as a quad that inet_pton refuses")
+                    XCTAssertEqual(parsed, expected, text)
+                } else if accepted {
+                    // Only text that is not a plain quad may be left to inet_pton.
+                    XCTAssertTrue(
+                        text.split(separator: ".", omittingEmptySubsequences: false).contains {
+                            $0.count > 1 && $0.hasPrefix("0")
+                        }, "\(text) is a plain quad that was not read")
+                }
+                if accepted { XCTAssertEqual(IPAddress(cString: pointer).text, text) }
+            }
+        }
     }
 
     func testMetricsCompareByAddress() {
