@@ -159,8 +159,7 @@ struct ResponseHeadParser {
     private mutating func addField(_ line: UnsafeRawBufferPointer) -> Bool {
         let count = line.count
         // The name: token bytes up to the colon (a colon is not a token byte).
-        var colon = 0
-        while colon < count, HTTPToken.isTokenByte(line[colon]) { colon += 1 }
+        let colon = Self.tokenPrefixLength(line)
         guard colon > 0, colon < count, line[colon] == 0x3A else {
             guard let realColon = line.firstIndex(of: 0x3A) else {
                 return reject(.noColon(excerpt: Rejection.excerpt(line)))
@@ -172,9 +171,7 @@ struct ResponseHeadParser {
         // A CR or NUL inside the value is cleaned when the field is stored.
         let cleaning = Self.containsCROrNUL(UnsafeRawBufferPointer(rebasing: line[start..<end]))
         fields.append(line: line, nameEnd: colon, valueStart: start, valueEnd: end, cleaning: cleaning)
-        if !isComplete, colon == 14,
-            HeaderFields.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: line[0..<colon]), "content-length")
-        {
+        if !isComplete, colon == 14, Self.isContentLength(line) {
             if !cleaning, let length = Self.plainDigits(UnsafeRawBufferPointer(rebasing: line[start..<end])) {
                 return agree(on: length)
             }
@@ -263,28 +260,83 @@ struct ResponseHeadParser {
         return code
     }
 
-    /// Whether `bytes` holds a CR or a NUL: eight bytes at a time (a zero byte in a word, or in
-    /// the word XOR CRs, found with the usual carry trick), then the rest one by one.
-    static func containsCROrNUL(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
+    /// How many bytes at the start of `line` are token bytes (``HTTPToken/isTokenByte(_:)``).
+    /// Letters and `-`, which make up most field names, are taken eight at a time (each byte's
+    /// test done in its own lane of a 64-bit word, with no carry between lanes); the rest, from
+    /// the first other byte on, one at a time.
+    @inline(__always)
+    static func tokenPrefixLength(_ line: UnsafeRawBufferPointer) -> Int {
         let highs: UInt64 = 0x8080_8080_8080_8080
-        let carriageReturns: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        var length = 0
+        let count = line.count
+        while length + 8 <= count {
+            let word = line.loadUnaligned(fromByteOffset: length, as: UInt64.self)
+            // Lowercase, without the high bit (so that no lane borrows from the next).
+            let lower = (word | 0x2020_2020_2020_2020) & lows
+            let atLeastA = ((lower | highs) &- 0x6161_6161_6161_6161) & highs
+            let atMostZ = ((0x7A7A_7A7A_7A7A_7A7A | highs) &- lower) & highs
+            let dashes = word ^ 0x2D2D_2D2D_2D2D_2D2D
+            let isDash = ~(((dashes & lows) &+ lows) | dashes) & highs
+            let others = ~((atLeastA & atMostZ) | isDash) & highs | word & highs
+            if others != 0 {
+                length += others.trailingZeroBitCount >> 3
+                break
+            }
+            length += 8
+        }
+        while length < count, HTTPToken.isTokenByte(line[length]) { length += 1 }
+        return length
+    }
+
+    /// Whether the 14 bytes of a field name at the start of `line` spell `Content-Length` in any
+    /// ASCII case: two overlapping 8-byte words, made lowercase (OR 0x20 turns no other byte of
+    /// a token into a letter of these words: the name was checked to be a token). Asked of every
+    /// field line whose name is 14 bytes long.
+    static func isContentLength(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard line.count >= 14 else { return false }
+        let lowercase: UInt64 = 0x2020_2020_2020_2020
+        // "content-" and "t-length" as little-endian words.
+        let first = line.loadUnaligned(fromByteOffset: 0, as: UInt64.self) | lowercase
+        let last = line.loadUnaligned(fromByteOffset: 6, as: UInt64.self) | lowercase
+        return first == UInt64(littleEndian: 0x2D74_6E65_746E_6F63)
+            && last == UInt64(littleEndian: 0x6874_676E_656C_2D74)
+    }
+
+    /// Whether `bytes` holds a CR or a NUL: eight bytes at a time (a zero byte in a word, or in
+    /// the word XOR CRs, found with the usual carry trick); the last word overlaps the one before
+    /// instead of a byte-by-byte tail. Fewer than 8 bytes are read one by one.
+    @inline(__always)
+    static func containsCROrNUL(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        guard count >= 8 else {
+            var offset = 0
+            while offset < count {
+                if bytes[offset] == 0x0D || bytes[offset] == 0 { return true }
+                offset += 1
+            }
+            return false
+        }
         var offset = 0
-        while offset + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            let crs = word ^ carriageReturns
-            if ((word &- ones) & ~word | (crs &- ones) & ~crs) & highs != 0 { return true }
+        while offset + 8 < count {
+            if hasCROrNUL(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
             offset += 8
         }
-        while offset < bytes.count {
-            if bytes[offset] == 0x0D || bytes[offset] == 0 { return true }
-            offset += 1
-        }
-        return false
+        return hasCROrNUL(bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    }
+
+    /// Whether one of the eight bytes of `word` is a CR or a NUL.
+    @inline(__always)
+    private static func hasCROrNUL(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let crs = word ^ 0x0D0D_0D0D_0D0D_0D0D
+        return ((word &- ones) & ~word | (crs &- ones) & ~crs) & highs != 0
     }
 
     /// The range of `line` from `start` without leading and trailing SP, HTAB (and CR or NUL,
     /// which would become SP).
+    @inline(__always)
     private static func trimmed(_ line: UnsafeRawBufferPointer, from start: Int) -> (Int, Int) {
         func isTrimmed(_ byte: UInt8) -> Bool { isBlank(byte) || byte == 0x0D || byte == 0 }
         var first = start

@@ -34,6 +34,7 @@ struct HeaderFields: Sendable {
             }
         }
 
+        @inline(__always)
         mutating func append(_ span: Span) {
             if count < Self.inlineCount { first[count] = span } else { rest.append(span) }
             count += 1
@@ -82,15 +83,20 @@ struct HeaderFields: Sendable {
     /// `line[..<nameEnd]` and the value `line[valueStart..<valueEnd]` (what lies between, the
     /// colon and blanks, is kept but never read). `cleaning` says that the value holds a CR or a
     /// NUL, which become SP.
+    ///
+    /// The parser's head is at most ``SecurityPolicy/maxResponseHeadSize`` bytes, so every offset
+    /// fits an `Int32` without checks.
     mutating func append(line: UnsafeRawBufferPointer, nameEnd: Int, valueStart: Int, valueEnd: Int, cleaning: Bool) {
         reserveForAHead()
         let start = bytes.count
+        assert(start + line.count <= 2 * SecurityPolicy.maxResponseHeadSize)
         bytes.append(
             contentsOf: UnsafeRawBufferPointer(rebasing: line[0..<valueEnd]).assumingMemoryBound(to: UInt8.self))
         spans.append(
             Span(
-                nameStart: Int32(start), nameEnd: Int32(start + nameEnd), valueStart: Int32(start + valueStart),
-                valueEnd: Int32(start + valueEnd)))
+                nameStart: Int32(truncatingIfNeeded: start), nameEnd: Int32(truncatingIfNeeded: start + nameEnd),
+                valueStart: Int32(truncatingIfNeeded: start + valueStart),
+                valueEnd: Int32(truncatingIfNeeded: start + valueEnd)))
         if cleaning { cleanLastValue() }
     }
 

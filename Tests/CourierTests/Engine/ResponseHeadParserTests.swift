@@ -110,6 +110,66 @@ final class ResponseHeadParserTests: XCTestCase {
         }
     }
 
+    /// The word-at-a-time length of a name's token bytes agrees with a byte-by-byte count: every
+    /// byte value at every position of names of letters up to 24 bytes long, and random lines of
+    /// letters, digits, symbols, colons, blanks and bytes above 127.
+    func testTheTokenPrefixAgreesWithAPlainCount() {
+        func plain(_ bytes: [UInt8]) -> Int {
+            bytes.firstIndex { !HTTPToken.isTokenByte($0) } ?? bytes.count
+        }
+        func check(_ bytes: [UInt8]) -> Bool {
+            let found = bytes.withUnsafeBytes { ResponseHeadParser.tokenPrefixLength($0) }
+            guard found == plain(bytes) else {
+                XCTFail("\(bytes): \(found), expected \(plain(bytes))")
+                return false
+            }
+            return true
+        }
+        for length in 0...24 {
+            for position in 0..<max(length, 1) {
+                for byte in UInt8.min...UInt8.max {
+                    var name = Array(String(repeating: "Ab-z", count: 6).utf8.prefix(length))
+                    if length > 0 { name[position] = byte }
+                    guard check(name) else { return }
+                }
+            }
+        }
+        let alphabet = Array("azAZmM-09!#~._:; \t".utf8) + [0x80, 0xC3, 0xFF, 0x00, 0x7F, 0x40, 0x5B, 0x60, 0x7B]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let line = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }
+            guard check(line) else { return }
+        }
+    }
+
+    /// The word-at-a-time test for `Content-Length` agrees with a plain comparison without regard
+    /// to case: every token byte at every position of the name, and every mix of cases.
+    func testContentLengthIsRecognizedInAnyCaseAndOnlyThen() {
+        let name = Array("content-length".utf8)
+        func expected(_ bytes: [UInt8]) -> Bool {
+            bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } == name
+        }
+        for position in name.indices {
+            for byte in UInt8.min...UInt8.max where HTTPToken.isTokenByte(byte) {
+                var candidate = name
+                candidate[position] = byte
+                let line = candidate + Array(": 5".utf8)
+                XCTAssertEqual(
+                    line.withUnsafeBytes { ResponseHeadParser.isContentLength($0) }, expected(candidate),
+                    String(decoding: candidate, as: UTF8.self))
+            }
+        }
+        for mask in 0..<(1 << 14) {
+            let mixed = name.enumerated().map { index, byte in
+                mask & (1 << index) != 0 && byte != 0x2D ? byte & ~0x20 : byte
+            }
+            XCTAssertTrue(mixed.withUnsafeBytes { ResponseHeadParser.isContentLength($0) })
+        }
+        XCTAssertFalse(Array("content-lengt".utf8).withUnsafeBytes { ResponseHeadParser.isContentLength($0) })
+    }
+
     /// The word-at-a-time search for a CR or NUL in a value agrees with a byte-by-byte one: each
     /// byte value at each position of values up to 40 bytes long.
     func testTheSearchForCROrNULAgreesWithAPlainOne() {
