@@ -22,15 +22,13 @@ extension CurlTransfer {
     ) -> CourierError? {
         keepsSessionOptions = false
         // The request was validated where it was built (HTTPRequest): nothing is checked again.
-        let url = request.url
-
         if !hasSessionOptions { configureSessionOptions(easy, share: share) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         set(easy, CURLOPT_PRIVATE, pointer: context)
         if let buffer = errorBuffer { set(easy, CURLOPT_ERRORBUFFER, pointer: buffer) }
         set(easy, CURLOPT_WRITEDATA, pointer: context)
         set(easy, CURLOPT_HEADERDATA, pointer: context)
-        let urlText = url.absoluteString
+        let urlText = self.urlText
         if let handle = urlHandles.handle(for: urlText) {
             // libcurl connects and builds the request from the parse; the text, the same URL, is
             // what it keeps as the transfer's URL (`Curl_pretransfer` in 7.88.1 takes the text

@@ -9,11 +9,12 @@ import FoundationNetworking
 extension CurlTransfer {
     /// The origin (`https://host:port`) when the current hop may be multiplexed over HTTP/2, so
     /// that ``StreamAdmission`` paces it; nil for cleartext (never HTTP/2 here) and HTTP/1.1-only
-    /// requests. Worked out once per hop, into ``CurlTransfer/multiplexOrigin``.
-    static func multiplexOrigin(of url: URL, options: TransferOptions) -> String? {
-        // The scheme read from the URL's text first: `URL.scheme` parses, and a plain-http
-        // request (no multiplexing) would pay for it on every transfer.
-        guard options.maxHTTPVersion.rank >= HTTPVersion.http2.rank, Self.isHTTPS(url.absoluteString),
+    /// requests. Pure (the token works it out on the caller's thread for the first hop, the
+    /// loop for each redirect), into ``CurlTransfer/multiplexOrigin``.
+    static func multiplexOrigin(of url: URL, text: String, options: TransferOptions) -> String? {
+        // The scheme read from the URL's text (`text`) first: `URL.scheme` parses, and a
+        // plain-http request (no multiplexing) would pay for it on every transfer.
+        guard options.maxHTTPVersion.rank >= HTTPVersion.http2.rank, Self.isHTTPS(text),
             let host = url.host?.lowercased()
         else { return nil }
         return "https://\(host):\(url.port ?? 443)"

@@ -72,6 +72,8 @@ final class CurlTransfer: DeadlineQueueElement {
     /// The current hop's HTTP/2 origin, if it may be multiplexed (set at creation and at each
     /// redirect, since only the URL decides it).
     private(set) var multiplexOrigin: String?
+    /// The current hop's URL as text (what libcurl is given).
+    private(set) var urlText: String
     /// What follows the hop that just ended, when another one does.
     private var nextHop: NextHop?
     /// When the whole request must be over (counted from submission, queueing and redirects
@@ -101,7 +103,8 @@ final class CurlTransfer: DeadlineQueueElement {
         handleProfile = token.options.handleProfile
         self.reports = reports
         self.loopThread = loopThread
-        multiplexOrigin = Self.multiplexOrigin(of: token.request.url, options: token.options)
+        urlText = token.urlText
+        multiplexOrigin = token.multiplexOrigin
     }
 
     deinit {
@@ -261,7 +264,8 @@ final class CurlTransfer: DeadlineQueueElement {
     /// Resets response state for the next hop of a redirect chain.
     func beginRedirect(to next: HTTPRequest) {
         request = next
-        multiplexOrigin = Self.multiplexOrigin(of: next.url, options: token.options)
+        urlText = next.url.absoluteString
+        multiplexOrigin = Self.multiplexOrigin(of: next.url, text: urlText, options: token.options)
         http1ResendStatus = nil
         redirectCount += 1
         resetResponseState()

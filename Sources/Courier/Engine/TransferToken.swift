@@ -21,6 +21,11 @@ final class TransferToken: TransportCancellable {
     /// When the whole request must be over (counted from submission), if it has a limit.
     let requestDeadline: MonotonicInstant?
     let completion: @Sendable (TransportResult) -> Void
+    /// The request's URL as text, and the origin its HTTP/2 streams are admitted under (see
+    /// ``CurlTransfer/multiplexOrigin``): worked out here, on the caller's thread, so that the
+    /// engine's thread does not (about 600 instructions per transfer).
+    let urlText: String
+    let multiplexOrigin: String?
 
     init(
         engine: CurlEngine, request: HTTPRequest, options: TransferOptions,
@@ -30,6 +35,8 @@ final class TransferToken: TransportCancellable {
         self.request = request
         self.options = options
         self.completion = completion
+        urlText = request.url.absoluteString
+        multiplexOrigin = CurlTransfer.multiplexOrigin(of: request.url, text: urlText, options: options)
         requestDeadline = options.requestTimeout.flatMap { limit in
             limit > 0 ? MonotonicInstant.now.adding(milliseconds: CurlTransfer.milliseconds(limit)) : nil
         }

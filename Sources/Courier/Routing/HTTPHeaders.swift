@@ -149,8 +149,17 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
     }
 
     private func index(ofName name: String) -> Int? {
-        // Field names are ASCII tokens: compared without lowercasing copies.
-        storage.firstIndex { $0.name.caseInsensitiveEquals(name) }
+        // Field names are ASCII tokens: compared without lowercasing copies, and only when the
+        // lengths agree. Read in place: `firstIndex` copied each header out (four reference
+        // counts each, about 300 instructions per header on every look-up).
+        let length = name.utf8.count
+        return storage.withUnsafeBufferPointer { headers in
+            for index in headers.indices
+            where headers[index].name.utf8.count == length && headers[index].name.caseInsensitiveEquals(name) {
+                return index
+            }
+            return nil
+        }
     }
 }
 

@@ -15,7 +15,9 @@ final class MultiplexOriginTests: XCTestCase {
         ]
         for (text, expected) in table {
             let request = HTTPRequest(testing: URL(string: text)!)
-            XCTAssertEqual(CurlTransfer.multiplexOrigin(of: request.url, options: options), expected, text)
+            XCTAssertEqual(
+                CurlTransfer.multiplexOrigin(of: request.url, text: request.url.absoluteString, options: options),
+                expected, text)
         }
     }
 
@@ -24,7 +26,9 @@ final class MultiplexOriginTests: XCTestCase {
         configuration.maxHTTPVersion = .http1_1
         let request = HTTPRequest(testing: URL(string: "https://api.example.com/")!)
         XCTAssertNil(
-            CurlTransfer.multiplexOrigin(of: request.url, options: TransferOptions(configuration: configuration)))
+            CurlTransfer.multiplexOrigin(
+                of: request.url, text: request.url.absoluteString,
+                options: TransferOptions(configuration: configuration)))
     }
 
     func testTheSchemeTestReadsSixBytesInAnyCase() {
