@@ -32,7 +32,8 @@ final class DeadlineQueueTests: XCTestCase {
             case .remove(let name): queue.remove(item(name))
             case .popDue(let now, let expected):
                 var popped: [String] = []
-                while let due = queue.popDue(now: now) {
+                // Bounded, so that a queue that keeps handing out an item fails instead of hanging.
+                while popped.count <= items.count, let due = queue.popDue(now: now) {
                     popped.append(due.name)
                     XCTAssertEqual(due.deadlineSlot, -1, "a popped item is no longer queued", line: line)
                 }
@@ -96,10 +97,12 @@ final class DeadlineQueueTests: XCTestCase {
                 model[key] = nil
             default:
                 var popped: [(Int, Int)] = []
-                while let due = queue.popDue(now: round).flatMap({ Int($0.name) }) {
+                // Bounded, so that a queue that keeps handing out an item fails instead of hanging.
+                while popped.count <= items.count, let due = queue.popDue(now: round).flatMap({ Int($0.name) }) {
                     popped.append((model[due] ?? -1, due))
                     model[due] = nil
                 }
+                XCTAssertLessThanOrEqual(popped.count, items.count, "each key comes out once")
                 XCTAssertEqual(popped.map(\.0), popped.map(\.0).sorted(), "due keys come out soonest first")
                 XCTAssertFalse(popped.contains { $0.0 == -1 || $0.0 > round }, "only due keys come out")
                 XCTAssertFalse(model.values.contains { $0 <= round }, "every due key came out")
