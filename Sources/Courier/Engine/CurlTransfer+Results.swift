@@ -13,7 +13,7 @@ extension CurlTransfer {
     func failureState(_ code: CURLcode) -> TransferFailureState {
         var state = TransferFailureState()
         state.host = request.url.host ?? ""
-        state.url = request.url.absoluteString
+        state.url = urlText
         state.message = errorMessage(code)
         state.bodyLimit = bodyLimit
         state.exceededBodyLimit = exceededSizeLimit

@@ -169,7 +169,7 @@ struct ResponseHeadParser {
         }
         let (start, end) = Self.trimmed(line, from: colon + 1)
         // A CR or NUL inside the value is cleaned when the field is stored.
-        let cleaning = Self.containsCROrNUL(UnsafeRawBufferPointer(rebasing: line[start..<end]))
+        let cleaning = HeaderFields.containsCROrNUL(UnsafeRawBufferPointer(rebasing: line[start..<end]))
         fields.append(line: line, nameEnd: colon, valueStart: start, valueEnd: end, cleaning: cleaning)
         if !isComplete, colon == 14, Self.isContentLength(line) {
             if !cleaning, let length = Self.plainDigits(UnsafeRawBufferPointer(rebasing: line[start..<end])) {
@@ -301,37 +301,6 @@ struct ResponseHeadParser {
         let last = line.loadUnaligned(fromByteOffset: 6, as: UInt64.self) | lowercase
         return first == UInt64(littleEndian: 0x2D74_6E65_746E_6F63)
             && last == UInt64(littleEndian: 0x6874_676E_656C_2D74)
-    }
-
-    /// Whether `bytes` holds a CR or a NUL: eight bytes at a time (a zero byte in a word, or in
-    /// the word XOR CRs, found with the usual carry trick); the last word overlaps the one before
-    /// instead of a byte-by-byte tail. Fewer than 8 bytes are read one by one.
-    @inline(__always)
-    static func containsCROrNUL(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let count = bytes.count
-        guard count >= 8 else {
-            var offset = 0
-            while offset < count {
-                if bytes[offset] == 0x0D || bytes[offset] == 0 { return true }
-                offset += 1
-            }
-            return false
-        }
-        var offset = 0
-        while offset + 8 < count {
-            if hasCROrNUL(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
-            offset += 8
-        }
-        return hasCROrNUL(bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-    }
-
-    /// Whether one of the eight bytes of `word` is a CR or a NUL.
-    @inline(__always)
-    private static func hasCROrNUL(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let crs = word ^ 0x0D0D_0D0D_0D0D_0D0D
-        return ((word &- ones) & ~word | (crs &- ones) & ~crs) & highs != 0
     }
 
     /// The range of `line` from `start` without leading and trailing SP, HTAB (and CR or NUL,

@@ -76,7 +76,7 @@ struct HeaderFields: Sendable {
         let nameEnd = Int32(bytes.count)
         bytes.append(contentsOf: value.assumingMemoryBound(to: UInt8.self))
         spans.append(Span(nameStart: nameStart, nameEnd: nameEnd, valueStart: nameEnd, valueEnd: Int32(bytes.count)))
-        if Self.needsCleaning(value) { cleanLastValue() }
+        if Self.containsCROrNUL(value) { cleanLastValue() }
     }
 
     /// Adds the field of a header line, from its start to `valueEnd`, in one copy: the name is
@@ -114,16 +114,38 @@ struct HeaderFields: Sendable {
         if spans[last].valueEnd > spans[last].valueStart { bytes.append(0x20) }
         bytes.append(contentsOf: more.assumingMemoryBound(to: UInt8.self))
         spans[last].valueEnd = Int32(bytes.count)
-        if Self.needsCleaning(more) { cleanLastValue() }
+        if Self.containsCROrNUL(more) { cleanLastValue() }
     }
 
-    private static func needsCleaning(_ value: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
-        while index < value.count {
-            if value[index] == 0x0D || value[index] == 0 { return true }
-            index += 1
+    /// Whether `bytes` holds a CR or a NUL: eight bytes at a time (a zero byte in a word, or in
+    /// the word XOR CRs, found with the usual carry trick); the last word overlaps the one before
+    /// instead of a byte-by-byte tail. Fewer than 8 bytes are read one by one.
+    @inline(__always)
+    static func containsCROrNUL(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        guard count >= 8 else {
+            var offset = 0
+            while offset < count {
+                if bytes[offset] == 0x0D || bytes[offset] == 0 { return true }
+                offset += 1
+            }
+            return false
         }
-        return false
+        var offset = 0
+        while offset + 8 < count {
+            if hasCROrNUL(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+            offset += 8
+        }
+        return hasCROrNUL(bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    }
+
+    /// Whether one of the eight bytes of `word` is a CR or a NUL.
+    @inline(__always)
+    private static func hasCROrNUL(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let crs = word ^ 0x0D0D_0D0D_0D0D_0D0D
+        return ((word &- ones) & ~word | (crs &- ones) & ~crs) & highs != 0
     }
 
     /// Replaces every CR and NUL in the last field's value by SP.
