@@ -28,9 +28,10 @@ out="${COURIER_FUZZ_DIR:-.build/fuzz}"
 mkdir -p "$out/modules/CCurlShim"
 flags=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name courier -parse-as-library -warnings-as-errors)
 
-# The libraries are instrumented once; each target links against them. Rebuilt when a source changes.
+# The libraries are instrumented once; each target links against them. Rebuilt when a source (or
+# this script) changes.
 stamp="$out/modules/stamp"
-if [ ! -f "$stamp" ] || [ -n "$(find Sources/Courier Sources/CourierSync Sources/CCurlShim -newer "$stamp" -print -quit)" ]; then
+if [ ! -f "$stamp" ] || [ -n "$(find Sources/Courier Sources/CourierSync Sources/CCurlShim scripts/fuzz.sh -newer "$stamp" -print -quit)" ]; then
     echo "Building Courier for fuzzing"
     cat > "$out/modules/CCurlShim/module.modulemap" <<MAP
 module CCurlShim {
@@ -44,9 +45,17 @@ MAP
     swiftc "${flags[@]}" -module-name CourierSync -wmo -emit-module -emit-module-path "$out/modules/CourierSync.swiftmodule" \
         -c Sources/CourierSync/*.swift -o "$out/modules/CourierSync.o"
     mapfile -t sources < <(find Sources/Courier -name '*.swift' | sort)
-    swiftc "${flags[@]}" -module-name Courier -enable-testing -wmo -I "$out/modules" -I Sources/CCurl \
-        -I "$out/modules/CCurlShim" -emit-module -emit-module-path "$out/modules/Courier.swiftmodule" \
-        -c "${sources[@]}" -o "$out/modules/Courier.o"
+    # Whole-module optimization with code generation on every core: one object per source file,
+    # named in an output file map (the file names are unique across Sources/Courier).
+    rm -rf "$out/modules/Courier" && mkdir -p "$out/modules/Courier"
+    python3 - "$out/modules/Courier" "${sources[@]}" >"$out/modules/Courier.map.json" <<'PY'
+import json, os, sys
+folder = sys.argv[1]
+print(json.dumps({s: {"object": f"{folder}/{os.path.basename(s)[:-6]}.o"} for s in sys.argv[2:]}))
+PY
+    swiftc "${flags[@]}" -module-name Courier -enable-testing -wmo -num-threads "$(nproc)" -I "$out/modules" \
+        -I Sources/CCurl -I "$out/modules/CCurlShim" -emit-module -emit-module-path "$out/modules/Courier.swiftmodule" \
+        -c "${sources[@]}" -output-file-map "$out/modules/Courier.map.json"
     touch "$stamp"
 fi
 
@@ -58,7 +67,7 @@ for target in "${targets[@]}"; do
         echo "Building fuzz target $target"
         swiftc "${flags[@]}" -module-name "Fuzz$target" -I "$out/modules" -I Sources/CCurl -I "$out/modules/CCurlShim" \
             "Fuzz/$target.swift" Fuzz/Support/*.swift \
-            "$out/modules/Courier.o" "$out/modules/CourierSync.o" "$out/modules/shim.o" -lcurl -o "$binary"
+            "$out"/modules/Courier/*.o "$out/modules/CourierSync.o" "$out/modules/shim.o" -lcurl -o "$binary"
     fi
 done
 
