@@ -24,7 +24,9 @@ let package = Package(
         .target(name: "CourierSync", path: "Sources/CourierSync"),
         .target(name: "Courier", dependencies: ["CCurl", "CCurlShim", "CourierSync"], path: "Sources/Courier"),
         // In-process loopback HTTP/1.1 server with fault injection, for tests and the demo.
-        .target(name: "CourierTestServer", dependencies: ["CourierSync"], path: "Sources/CourierTestServer"),
+        .target(name: "CourierTestServer", dependencies: ["CourierSync", "CSHA256"], path: "Sources/CourierTestServer"),
+        // SHA-256's compression function in C, fast in the unoptimised, sanitized test builds.
+        .target(name: "CSHA256", path: "Sources/CSHA256"),
         // Stubbed sessions for users' tests: canned responses through the real pipeline.
         .target(name: "CourierTesting", dependencies: ["Courier", "CourierSync"], path: "Sources/CourierTesting"),
         // courier-generate (docs/generator.md): OpenAPI 3.0/3.1, JSON or YAML, to routers, models and

@@ -117,6 +117,64 @@ final class RouteTests: XCTestCase {
         }
     }
 
+    func testChecksumAgreesWithSha256sumAtEveryPaddingBoundary() throws {
+        // Sizes around the 55/56/64-byte padding cases, several blocks with a partial one, and
+        // the empty message; each against coreutils' sha256sum, which must be present.
+        let sizes = [0, 1, 3, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1_000, 100_003]
+        for (index, size) in sizes.enumerated() {
+            let body = TestHTTPServer.deterministicBytes(count: size, seed: UInt64(index))
+            let path = try temporaryFile(body, suffix: ".bin")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let output = try XCTUnwrap(runTool("/usr/bin/sha256sum", [path]), "sha256sum did not run")
+            XCTAssertEqual(
+                TestHTTPServer.checksum(body), String(decoding: output.prefix(64), as: UTF8.self), "\(size) bytes")
+        }
+        XCTAssertEqual(
+            TestHTTPServer.checksum(Data("abc".utf8)),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", "FIPS 180-4's one-block example")
+    }
+
+    func testDeterministicBytesAreTheGeneratorsWordsLeastSignificantByteFirst() {
+        // The xorshift64* words, written out byte by byte: the payloads tests and their digests rely on.
+        for seed: UInt64 in [0, 1, 7, 0xFFFF_FFFF_FFFF_FFFF] {
+            for count in [0, 1, 7, 8, 9, 15, 16, 17, 1_001] {
+                var expected = [UInt8]()
+                var state = (seed ^ 0x9E37_79B9_7F4A_7C15) | 1
+                while expected.count < count {
+                    state ^= state >> 12
+                    state ^= state << 25
+                    state ^= state >> 27
+                    let word = state &* 0x2545_F491_4F6C_DD1D
+                    for shift in stride(from: 0, to: 64, by: 8) where expected.count < count {
+                        expected.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+                    }
+                }
+                XCTAssertEqual(
+                    [UInt8](TestHTTPServer.deterministicBytes(count: count, seed: seed)), expected,
+                    "seed \(seed), \(count) bytes")
+            }
+        }
+    }
+
+    func testUploadDigestOfABodySentInUnevenPiecesIsTheWholeBodysDigest() throws {
+        let server = try makeServer(self)
+        let client = try RawHTTPClient(port: server.port)
+        let body = TestHTTPServer.deterministicBytes(count: 70_001, seed: 9)
+        client.send("POST /upload/digest HTTP/1.1\r\nHost: a\r\nContent-Length: \(body.count)\r\n\r\n")
+        // Pieces of 1, 63, 65, 127 ... bytes: every piece leaves a partial block behind.
+        var offset = 0
+        var piece = 1
+        while offset < body.count {
+            let end = min(offset + piece, body.count)
+            client.send(body.subdata(in: offset..<end))
+            offset = end
+            piece = piece == 1 ? 63 : piece + 64
+        }
+        let summary = try JSONDecoder().decode(TestHTTPUploadSummary.self, from: try client.readResponse().body)
+        XCTAssertEqual(summary.bytes, body.count)
+        XCTAssertEqual(summary.sha256, TestHTTPServer.checksum(body))
+    }
+
     func testUploadDigestHashesWithoutKeepingTheBody() throws {
         let server = try makeServer(self)
         let client = try RawHTTPClient(port: server.port)

@@ -135,6 +135,9 @@ def compiler_flags(bin_path: pathlib.Path) -> list[str]:
         "-Xcc", f"-fmodule-map-file={bin_path / 'CCurlShim.build' / 'module.modulemap'}",
         "-Xcc", "-I", "-Xcc", str(ROOT / "Sources" / "CCurlShim" / "include"),
         "-Xcc", f"-fmodule-map-file={ROOT / 'Sources' / 'CCurl' / 'module.modulemap'}",
+        # CourierTestServer's C module (its SHA-256), which SwiftPM hands its clients the same way.
+        "-Xcc", f"-fmodule-map-file={bin_path / 'CSHA256.build' / 'module.modulemap'}",
+        "-Xcc", "-I", "-Xcc", str(ROOT / "Sources" / "CSHA256" / "include"),
         "-I/usr/include/x86_64-linux-gnu",
         "-swift-version", "6",
     ]
