@@ -5,6 +5,7 @@
 #   bash scripts/fuzz.sh                 # build, then a smoke run: 5 s per target (CI)
 #   bash scripts/fuzz.sh --runs 1000000  # build, then 1,000,000 executions per target
 #   bash scripts/fuzz.sh --seconds 60 FormEncoding   # one target, one minute
+#   bash scripts/fuzz.sh --build-only    # build every target, run none (scripts/test.sh builds ahead)
 #
 # Crashes are written to .build/fuzz/crashes/<target>/ and make the script exit non-zero.
 # Corpora grow in .build/fuzz/corpus/<target>/ and are reused by later runs.
@@ -13,8 +14,10 @@ cd "$(dirname "$0")/.."
 
 mode=(-max_total_time=5)
 targets=()
+build_only=false
 while [ $# -gt 0 ]; do
     case "$1" in
+        --build-only) build_only=true; shift ;;
         --runs) mode=(-runs="$2"); shift 2 ;;
         --seconds) mode=(-max_total_time="$2"); shift 2 ;;
         *) targets+=("$1"); shift ;;
@@ -70,6 +73,7 @@ for target in "${targets[@]}"; do
             "$out"/modules/Courier/*.o "$out/modules/CourierSync.o" "$out/modules/shim.o" -lcurl -o "$binary"
     fi
 done
+if "$build_only"; then exit 0; fi
 
 failed=0
 for target in "${targets[@]}"; do

@@ -12,6 +12,8 @@
 #   7. courier-generate against the third-party OpenAPI documents in ../shared/data/openapi (when
 #      present beside the clone): each generated and built with warnings as errors, or rejected
 #      with a message naming a JSON pointer (scripts/generator-check.sh, docs/generator.md).
+# The builds of parts 2 to 5, and the whole of part 7, run ahead in the background at the lowest CPU
+# priority while earlier parts test (scripts/lib/build-ahead.sh); each part waits for its own.
 # Installs what is missing (libcurl headers, pkg-config, python venv support), creates a
 # virtualenv with httpbin + gunicorn + h2, starts httpbin, a TLS nginx and the HTTP/2 fault server
 # (scripts/lib/h2_fault_server.py) on 127.0.0.1, and stops them again. Extra arguments go to every `swift test` (e.g. `--filter X`); COURIER_TEST_RUNS picks
@@ -43,6 +45,33 @@ if [[ "$runs" == *" tsan "* || "$runs" == *" asan "* || "$runs" == *" fuzz "* ]]
     ensure_sanitizer_runtimes
 fi
 
+# The later parts' builds start now, in the background at the lowest CPU priority, one after
+# another (scripts/lib/build-ahead.sh): each part waits for its own, then builds again in the
+# foreground, which finds nothing left to do. The generator's check is a build, so it runs there
+# whole, and its log is read when its turn comes.
+ahead_dir=.build/ahead
+rm -rf "$ahead_dir" && mkdir -p "$ahead_dir"
+ahead_parts=()
+for part in tsan asan budget fuzz generator; do
+    if [[ "$runs" == *" $part "* ]]; then ahead_parts+=("$part"); fi
+done
+ahead_pid=""
+if [ "${#ahead_parts[@]}" -gt 0 ]; then
+    # Its own process group, so that an early exit stops its builds too.
+    setsid nice -n 19 bash scripts/lib/build-ahead.sh "$ahead_dir" "${ahead_parts[@]}" &
+    ahead_pid=$!
+fi
+stop_build_ahead() {
+    if [ -n "$ahead_pid" ]; then kill -- -"$ahead_pid" 2>/dev/null || true; fi
+}
+trap stop_build_ahead EXIT
+# wait_ahead PART: until the background step for PART has ended (or the steps have stopped).
+wait_ahead() {
+    local waited=$SECONDS
+    while [ -n "$ahead_pid" ] && [ ! -f "$ahead_dir/$1" ] && kill -0 "$ahead_pid" 2>/dev/null; do sleep 1; done
+    if [ $((SECONDS - waited)) -gt 0 ]; then echo "== $1: waited $((SECONDS - waited)) s for its build"; fi
+}
+
 # Every test talks to servers on 127.0.0.1: a proxy from the environment must not get in the way.
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY no_proxy NO_PROXY
 
@@ -50,7 +79,7 @@ port="$(free_port)"
 "$HTTPBIN_VENV/bin/gunicorn" --bind "127.0.0.1:$port" --workers 2 --worker-class gthread --threads 16 \
     --log-level warning httpbin:app >".build/httpbin.log" 2>&1 &
 httpbin_pid=$!
-trap 'kill "$httpbin_pid" 2>/dev/null || true; wait "$httpbin_pid" 2>/dev/null || true; stop_tls_server; stop_h2_fault_server' EXIT
+trap 'stop_build_ahead; kill "$httpbin_pid" 2>/dev/null || true; wait "$httpbin_pid" 2>/dev/null || true; stop_tls_server; stop_h2_fault_server' EXIT
 wait_for_http "http://127.0.0.1:$port/get" || { cat .build/httpbin.log; echo "httpbin did not start" >&2; exit 1; }
 export COURIER_HTTPBIN_URL="http://127.0.0.1:$port"
 echo "httpbin listening on $COURIER_HTTPBIN_URL"
@@ -128,7 +157,8 @@ run_suite() {
         # The public API against the last release: a break CHANGELOG.md does not announce fails.
         bash scripts/api-breakage.sh || { failed=$((failed + 1)); status=1; report+=("api-breakage: FAILED"); return; }
         echo "== plain: API checked at $((SECONDS - started)) s"
-    elif ! swift build --build-tests "$@" >".build/build-$name.log" 2>&1; then
+    elif ! { wait_ahead "$name"; if [ ! -f "$ahead_dir/$name" ]; then : >".build/build-$name.log"; fi
+        swift build --build-tests "$@" >>".build/build-$name.log" 2>&1; }; then
         grep -E "error" ".build/build-$name.log" | head -40
         failed=$((failed + 1)); status=1; report+=("$name: build failed"); return
     elif ! no_warnings ".build/build-$name.log"; then
@@ -187,7 +217,9 @@ if [[ "$runs" == *" budget "* ]]; then
     echo "== budget: allocations per request (release build)"
     started=$SECONDS
     budget_build=(swift build -c release --product AllocationBudget --scratch-path .build/budget)
-    if "${budget_build[@]}" >.build/build-budget.log 2>&1 \
+    wait_ahead budget
+    if [ ! -f "$ahead_dir/budget" ]; then : >.build/build-budget.log; fi
+    if "${budget_build[@]}" >>.build/build-budget.log 2>&1 \
         && "$("${budget_build[@]}" --show-bin-path)/AllocationBudget" "$COURIER_HTTPBIN_URL" 1000 \
             "$ALLOCATION_BUDGET_HANDLER" "$ALLOCATION_BUDGET_ASYNC" | tee .build/test-output-budget.log; then
         passed=$((passed + 1)); report+=("budget: passed ($((SECONDS - started)) s)")
@@ -199,6 +231,7 @@ fi
 if [[ "$runs" == *" fuzz "* ]]; then
     echo "== fuzz: a smoke run of every target"
     started=$SECONDS
+    wait_ahead fuzz
     set +e
     bash scripts/fuzz.sh 2>&1 | tee .build/test-output-fuzz.log
     set -e
@@ -222,8 +255,13 @@ fi
 if [[ "$runs" == *" generator "* ]]; then
     echo "== generator: courier-generate on the third-party OpenAPI documents"
     started=$SECONDS
+    wait_ahead generator
     set +e
-    bash scripts/generator-check.sh 2>&1 | tee .build/test-output-generator.log
+    if [ -f "$ahead_dir/generator" ]; then
+        cat .build/test-output-generator.log
+    else
+        bash scripts/generator-check.sh 2>&1 | tee .build/test-output-generator.log
+    fi
     set -e
     generator_passed=$(grep -c '^generator .*: passed' .build/test-output-generator.log || true)
     generator_failed=$(grep -c '^generator .*: FAILED' .build/test-output-generator.log || true)

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the later parts of scripts/test.sh ahead of time, one after another, so that their builds
+# use the core the running tests leave idle (a test run mostly waits on sockets and timers: the
+# plain suite uses about half of one core). scripts/test.sh starts this in the background at the
+# lowest CPU priority (`nice -n 19`), so it takes only CPU time nothing else wants.
+#
+#   bash scripts/lib/build-ahead.sh DIR PART...
+#
+# PART is tsan, asan (the test bundle under that sanitizer, in the scratch path scripts/test.sh
+# uses), budget (the release build of AllocationBudget), fuzz (scripts/fuzz.sh --build-only) or
+# generator (the whole of scripts/generator-check.sh, which is a build: its log is the result).
+# When a part's step has ended, its exit code is written to DIR/PART. Nothing here decides a
+# result: each part of scripts/test.sh waits for its step, then builds again in the foreground
+# (nothing is left to do when the step succeeded, and the same errors appear when it did not), and
+# the generator's log is read as if the check had run in the foreground.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+dir="$1"
+shift
+for part in "$@"; do
+    case "$part" in
+        tsan) swift build --build-tests --sanitize=thread --scratch-path .build/tsan >.build/build-tsan.log 2>&1 ;;
+        asan) swift build --build-tests --sanitize=address --scratch-path .build/asan >.build/build-asan.log 2>&1 ;;
+        budget)
+            swift build -c release --product AllocationBudget --scratch-path .build/budget \
+                >.build/build-budget.log 2>&1
+            ;;
+        fuzz) bash scripts/fuzz.sh --build-only >.build/build-fuzz.log 2>&1 ;;
+        generator) bash scripts/generator-check.sh >.build/test-output-generator.log 2>&1 ;;
+        *) echo "build-ahead: unknown part $part" >&2; false ;;
+    esac
+    echo "$?" >"$dir/$part"
+done
