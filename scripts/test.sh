@@ -57,7 +57,8 @@ for part in tsan asan budget fuzz generator; do
 done
 ahead_pid=""
 if [ "${#ahead_parts[@]}" -gt 0 ]; then
-    # Its own process group, so that an early exit stops its builds too.
+    # Its own session, so that an early exit stops its builds too (the script lowers its session's
+    # priority as well as its own: see there).
     setsid nice -n 19 bash scripts/lib/build-ahead.sh "$ahead_dir" "${ahead_parts[@]}" &
     ahead_pid=$!
 fi

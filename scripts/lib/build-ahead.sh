@@ -15,6 +15,10 @@
 # the generator's log is read as if the check had run in the foreground.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# Started in a session of its own (setsid). Where Linux schedules by session (autogroup, on unless
+# the tasks sit in a CPU cgroup), sessions share the CPU equally whatever their tasks' nice values,
+# so the session itself is set to the lowest priority too.
+if [ -w /proc/self/autogroup ]; then echo 19 >/proc/self/autogroup 2>/dev/null || true; fi
 dir="$1"
 shift
 for part in "$@"; do
