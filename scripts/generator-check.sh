@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # courier-generate against third-party documents (docs/generator.md): every OpenAPI document in
-# ../shared/data/openapi (beside the clone, when present) is generated into one target of a
-# temporary package that depends on Courier by path, and the package is built in Swift 6 mode with
-# warnings as errors. A document the tool rejects must be rejected with a message naming a JSON
-# pointer (never a crash); that is a pass, reported with the message. Prints one line per document:
+# ../shared/data/openapi (beside the clone, when present) is generated into a module of its own and
+# compiled in Swift 6 mode with warnings as errors, against the Courier module of the package's
+# debug build (as a target that depends on Courier is compiled; swiftc directly, so Courier is not
+# built a second time in another package). A document the tool rejects must be rejected with a
+# message naming a JSON pointer (never a crash); that is a pass, reported with the message. Prints
+# one line per document:
 #   generator <document>: passed (compiled, N files) | passed (rejected: <message>) | FAILED (<why>)
 # Exits non-zero if any document failed. COURIER_GENERATOR_DOCS overrides the folder.
 set -uo pipefail
@@ -15,9 +17,13 @@ if [ ! -d "$docs" ]; then
     echo "generator: $docs not found, third-party documents skipped"
     exit 0
 fi
-swift build --product courier-generate >/dev/null || { echo "generator build: FAILED"; exit 1; }
-tool="$(swift build --show-bin-path)/courier-generate"
-rm -rf "$work/Sources" && mkdir -p "$work/Sources"
+{ swift build --product courier-generate && swift build --target Courier; } >/dev/null \
+    || { echo "generator build: FAILED"; exit 1; }
+bin="$(swift build --show-bin-path)"
+tool="$bin/courier-generate"
+modules="$bin/Modules"
+if [ ! -d "$modules" ]; then modules="$bin"; fi
+rm -rf "$work" && mkdir -p "$work/Sources"
 targets=()
 declare -A outcome
 for document in "$docs"/*.yaml "$docs"/*.yml "$docs"/*.json; do
@@ -35,21 +41,6 @@ for document in "$docs"/*.yaml "$docs"/*.yml "$docs"/*.json; do
         outcome[$name]="FAILED (exit $code: $message)"
     fi
 done
-{
-    echo '// swift-tools-version:6.0'
-    echo 'import PackageDescription'
-    echo 'let package = Package('
-    echo '    name: "GeneratorCheck",'
-    echo "    dependencies: [.package(name: \"Courier\", path: \"$root\")],"
-    echo '    targets: ['
-    for target in "${targets[@]}"; do
-        echo "        .target(name: \"$target\", dependencies: [.product(name: \"Courier\", package: \"Courier\")],"
-        echo "            swiftSettings: [.unsafeFlags([\"-warnings-as-errors\"])]),"
-    done
-    echo '    ],'
-    echo '    swiftLanguageModes: [.v6]'
-    echo ')'
-} >"$work/Package.swift"
 failed=0
 for name in $(printf '%s\n' "${!outcome[@]}" | sort); do
     result="${outcome[$name]}"
@@ -57,7 +48,16 @@ for name in $(printf '%s\n' "${!outcome[@]}" | sort); do
         rejected:*) echo "generator $name: passed ($result)" ;;
         FAILED*) echo "generator $name: $result"; failed=$((failed + 1)) ;;
         *)
-            if swift build --package-path "$work" --target "$result" >"$work/$result.log" 2>&1; then
+            # The flags a package target that depends on Courier is compiled with (`swift build -v`):
+            # Courier's module, the module maps of the C modules it imports, Swift 6, debug.
+            mkdir -p "$work/objects/$result"
+            mapfile -t sources < <(find "$PWD/$work/Sources/$result" -name '*.swift' | sort)
+            if (cd "$work/objects/$result" && swiftc -module-name "$result" -parse-as-library -swift-version 6 \
+                -warnings-as-errors -Onone -g -enable-batch-mode -j"$(nproc)" -I "$modules" \
+                -Xcc -fmodule-map-file="$bin/CCurlShim.build/module.modulemap" \
+                -Xcc -I -Xcc "$root/Sources/CCurlShim/include" -Xcc -fmodule-map-file="$root/Sources/CCurl/module.modulemap" \
+                -module-cache-path "$PWD/../ModuleCache" -emit-module -emit-module-path "$result.swiftmodule" \
+                -c "${sources[@]}") >"$work/$result.log" 2>&1; then
                 echo "generator $name: passed (compiled, $(find "$work/Sources/$result" -name '*.swift' | wc -l) files)"
             else
                 echo "generator $name: FAILED (does not compile, see $work/$result.log)"
