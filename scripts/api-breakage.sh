@@ -8,8 +8,14 @@
 # "Unreleased" section of CHANGELOG.md. After a release, api/baseline names it and the list is
 # emptied.
 #
-#   bash scripts/api-breakage.sh          # exit 1 and the unannounced breaks, if any
-#   bash scripts/api-breakage.sh --list   # every break since the release, in the list's format
+# The release's API (the tool's JSON description of each module, made by building the release in a
+# checkout of its own, which takes most of the check's time) is kept in api/baseline-api, with the
+# release's commit and the toolchain that made it. When both match, the check reads it instead of
+# building the release again; otherwise it builds the release, as the tool does by default.
+#
+#   bash scripts/api-breakage.sh                   # exit 1 and the unannounced breaks, if any
+#   bash scripts/api-breakage.sh --list            # every break since the release, in the list's format
+#   bash scripts/api-breakage.sh --store-baseline  # build the release's API again and keep it in api/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 read -r release commit <api/baseline
@@ -22,11 +28,29 @@ log=.build/api-breakage.log
 mkdir -p .build
 allowlist=api/announced-breaks.txt
 if [ "${1:-}" = "--list" ]; then allowlist=/dev/null; fi
+modules=(Courier CourierTesting CourierTestServer)
+stored=api/baseline-api
+made_with="$commit $(swift --version 2>/dev/null | head -n 1)"
+cache=".build/api-baseline/$commit"
+regenerate=()
+if [ "${1:-}" = "--store-baseline" ]; then
+    regenerate=(--regenerate-baseline)
+elif [ ! -d "$cache" ] && [ "$(cat "$stored/made-with" 2>/dev/null)" = "$made_with" ]; then
+    mkdir -p "$cache"
+    for module in "${modules[@]}"; do gunzip -c "$stored/$module.json.gz" >"$cache/$module.json"; done
+fi
 set +e
-swift package diagnose-api-breaking-changes "$commit" --products Courier CourierTesting CourierTestServer \
+swift package diagnose-api-breaking-changes "$commit" --products "${modules[@]}" "${regenerate[@]}" \
     --baseline-dir ".build/api-baseline" --breakage-allowlist-path "$allowlist" >"$log" 2>&1
 code=$?
 set -e
+if [ "${1:-}" = "--store-baseline" ]; then
+    rm -rf "$stored" && mkdir -p "$stored"
+    for module in "${modules[@]}"; do gzip -9 -n -c "$cache/$module.json" >"$stored/$module.json.gz"; done
+    echo "$made_with" >"$stored/made-with"
+    echo "api-breakage: the API of $release ($commit) stored in $stored"
+    exit 0
+fi
 if [ "${1:-}" = "--list" ]; then
     sed -n 's/^ *💔 \(API breakage: .*\)$/\1/p' "$log" | sort -u
     exit 0
