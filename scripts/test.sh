@@ -159,7 +159,7 @@ run_suite() {
         bash scripts/api-breakage.sh || { failed=$((failed + 1)); status=1; report+=("api-breakage: FAILED"); return; }
         echo "== plain: API checked at $((SECONDS - started)) s"
     elif ! { wait_ahead "$name"; if [ ! -f "$ahead_dir/$name" ]; then : >".build/build-$name.log"; fi
-        swift build --build-tests "$@" >>".build/build-$name.log" 2>&1; }; then
+        bash scripts/lib/build-sanitized.sh "$@" >>".build/build-$name.log" 2>&1; }; then
         grep -E "error" ".build/build-$name.log" | head -40
         failed=$((failed + 1)); status=1; report+=("$name: build failed"); return
     elif ! no_warnings ".build/build-$name.log"; then

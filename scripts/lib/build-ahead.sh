@@ -6,9 +6,10 @@
 #
 #   bash scripts/lib/build-ahead.sh DIR PART...
 #
-# PART is tsan, asan (the test bundle under that sanitizer, in the scratch path scripts/test.sh
-# uses), budget (the release build of AllocationBudget), fuzz (scripts/fuzz.sh --build-only) or
-# generator (the whole of scripts/generator-check.sh, which is a build: its log is the result).
+# PART is tsan, asan (scripts/lib/build-sanitized.sh: the test bundle and the programs its tests
+# start, under that sanitizer, in the scratch path scripts/test.sh uses), budget (the release build
+# of AllocationBudget), fuzz (scripts/fuzz.sh --build-only) or generator (the whole of
+# scripts/generator-check.sh, which is a build: its log is the result).
 # When a part's step has ended, its exit code is written to DIR/PART. Nothing here decides a
 # result: each part of scripts/test.sh waits for its step, then builds again in the foreground
 # (nothing is left to do when the step succeeded, and the same errors appear when it did not), and
@@ -23,8 +24,8 @@ dir="$1"
 shift
 for part in "$@"; do
     case "$part" in
-        tsan) swift build --build-tests --sanitize=thread --scratch-path .build/tsan >.build/build-tsan.log 2>&1 ;;
-        asan) swift build --build-tests --sanitize=address --scratch-path .build/asan >.build/build-asan.log 2>&1 ;;
+        tsan) bash scripts/lib/build-sanitized.sh --sanitize=thread --scratch-path .build/tsan >.build/build-tsan.log 2>&1 ;;
+        asan) bash scripts/lib/build-sanitized.sh --sanitize=address --scratch-path .build/asan >.build/build-asan.log 2>&1 ;;
         budget)
             swift build -c release --product AllocationBudget --scratch-path .build/budget \
                 >.build/build-budget.log 2>&1
