@@ -45,6 +45,9 @@ swift package diagnose-api-breaking-changes "$commit" --products "${modules[@]}"
 code=$?
 set -e
 if [ "${1:-}" = "--store-baseline" ]; then
+    for module in "${modules[@]}"; do
+        [ -f "$cache/$module.json" ] || { echo "api-breakage: the release's API was not made (see $log)" >&2; exit 1; }
+    done
     rm -rf "$stored" && mkdir -p "$stored"
     for module in "${modules[@]}"; do gzip -9 -n -c "$cache/$module.json" >"$stored/$module.json.gz"; done
     echo "$made_with" >"$stored/made-with"
