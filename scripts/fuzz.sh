@@ -62,17 +62,38 @@ PY
     touch "$stamp"
 fi
 
+# The targets are linked as separate programs, one compiler per core at a time (each compile is
+# single-threaded); each one's output is printed when it ends.
+building=()
+build_failed=0
+finish_oldest_build() {
+    local target="${building[0]}"
+    building=("${building[@]:1}")
+    if ! wait "${build_pids[$target]}"; then
+        build_failed=1
+        echo "fuzz target $target: build FAILED"
+    fi
+    cat "$out/bin/$target.build.log"
+}
+declare -A build_pids
 for target in "${targets[@]}"; do
     binary="$out/bin/$target"
     mkdir -p "$out/bin"
     if [ ! -x "$binary" ] || [ "$stamp" -nt "$binary" ] || [ "Fuzz/$target.swift" -nt "$binary" ] \
         || [ -n "$(find Fuzz/Support -newer "$binary" -print -quit)" ]; then
+        if [ "${#building[@]}" -ge "$(nproc)" ]; then finish_oldest_build; fi
         echo "Building fuzz target $target"
+        rm -f "$binary"
         swiftc "${flags[@]}" -module-name "Fuzz$target" -I "$out/modules" -I Sources/CCurl -I "$out/modules/CCurlShim" \
             "Fuzz/$target.swift" Fuzz/Support/*.swift \
-            "$out"/modules/Courier/*.o "$out/modules/CourierSync.o" "$out/modules/shim.o" -lcurl -o "$binary"
+            "$out"/modules/Courier/*.o "$out/modules/CourierSync.o" "$out/modules/shim.o" -lcurl -o "$binary" \
+            >"$out/bin/$target.build.log" 2>&1 &
+        build_pids[$target]=$!
+        building+=("$target")
     fi
 done
+while [ "${#building[@]}" -gt 0 ]; do finish_oldest_build; done
+if [ "$build_failed" -ne 0 ]; then exit 1; fi
 if "$build_only"; then exit 0; fi
 
 failed=0
