@@ -1,26 +1,24 @@
 import Foundation
+import Synchronization
 
 /// A one-way "the server is stopping" flag that sleeping connection threads can wait on,
 /// so delays and trickles end promptly at shutdown instead of sleeping on.
 ///
-/// `@unchecked Sendable` is justified: the only mutable state, `stopped`, is read and
-/// written exclusively while holding `condition`'s lock, and `NSCondition` itself is
-/// designed for cross-thread use.
-final class StopSignal: @unchecked Sendable {
+/// The flag is an atomic, set and waited on while holding `condition`'s lock (so a sleeper
+/// cannot miss the broadcast); `NSCondition` is made for use across threads.
+final class StopSignal: Sendable {
     private let condition = NSCondition()
-    private var stopped = false
+    private let stopped = Atomic<Bool>(false)
 
     /// Whether ``stop()`` has been called.
     var isStopped: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopped
+        stopped.load(ordering: .acquiring)
     }
 
     /// Sets the flag and wakes every sleeper. Idempotent.
     func stop() {
         condition.lock()
-        stopped = true
+        stopped.store(true, ordering: .releasing)
         condition.broadcast()
         condition.unlock()
     }
@@ -31,9 +29,9 @@ final class StopSignal: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: Double(max(0, milliseconds)) / 1000)
         condition.lock()
         defer { condition.unlock() }
-        while !stopped {
+        while !isStopped {
             if !condition.wait(until: deadline) { break }
         }
-        return !stopped
+        return !isStopped
     }
 }

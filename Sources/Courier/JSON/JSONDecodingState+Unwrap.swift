@@ -169,8 +169,9 @@ extension JSONDecodingState {
 }
 
 /// Arrays are decoded element by element as `Array.init(from:)` does, without its generic
-/// unkeyed container traffic.
-protocol JSONDecodableArray {
+/// unkeyed container traffic. Its metatypes are `Sendable` (``SendableMetatype``), so that
+/// ``JSONTypeKind`` can hold them in the process-wide type cache.
+protocol JSONDecodableArray: SendableMetatype {
     /// Decodes the array at `value`; `R` is `Self` (passed as the caller's type so that the
     /// result needs no existential box).
     static func decodeJSONArray<R>(_ state: JSONDecodingState, value: UInt32, node: UInt32, as: R.Type) throws -> R
@@ -200,7 +201,7 @@ extension Array: JSONDecodableArray where Element: Decodable {
 /// `[String: V]` is decoded member by member, in document order, rather than through
 /// `allKeys` and a lookup per key. With a key strategy other than the default its keys are
 /// taken as written, as Foundation does.
-protocol JSONStringKeyedDictionary {
+protocol JSONStringKeyedDictionary: SendableMetatype {
     /// Decodes the object at `value`; `R` is `Self`, as for ``JSONDecodableArray``.
     static func decodeJSONObject<R>(_ state: JSONDecodingState, value: UInt32, node: UInt32, as: R.Type) throws -> R
 }

@@ -213,9 +213,9 @@ enum JSONTypeRegistry {
     }
 }
 
-/// How a type is decoded; see ``JSONWorkspace/kind(of:)``. Holds only metatypes, which
-/// never change.
-enum JSONTypeKind: @unchecked Sendable {
+/// How a type is decoded; see ``JSONWorkspace/kind(of:)``. Holds only metatypes of protocols
+/// that refine `SendableMetatype`, so the compiler sees that it is `Sendable`.
+enum JSONTypeKind: Sendable {
     case plain
     case array(any JSONDecodableArray.Type)
     case stringDictionary(any JSONStringKeyedDictionary.Type)
