@@ -4,14 +4,35 @@ struct ModelEmitter {
     let declarations: [String: ModelDecl]
     /// Structs that contain themselves without an array or dictionary between: emitted as classes.
     let recursive: Set<String>
+    /// Aliases that name themselves through aliases, arrays and dictionaries (`Nested = [Nested]`,
+    /// `Tree = [String: Tree]`). Swift refuses such a `typealias`, so each is emitted as a struct
+    /// holding its `value` and coded as that value alone. (An alias that is nothing but a chain of
+    /// names back to itself never gets here: ``SchemaResolver/declareComponents()`` refuses it.)
+    let wrapped: Set<String>
 
     init(declarations: [String: ModelDecl]) {
         self.declarations = declarations
         var recursive: Set<String> = []
-        for name in declarations.keys.sorted() where Self.reaches(name, from: name, in: declarations) {
-            recursive.insert(name)
+        var wrapped: Set<String> = []
+        for name in declarations.keys.sorted() {
+            if Self.reaches(name, from: name, in: declarations) { recursive.insert(name) }
+            if Self.aliasNamesItself(name, in: declarations) { wrapped.insert(name) }
         }
         self.recursive = recursive
+        self.wrapped = wrapped
+    }
+
+    /// Whether `alias` is an alias whose type leads back to it through other aliases' types.
+    private static func aliasNamesItself(_ alias: String, in declarations: [String: ModelDecl]) -> Bool {
+        guard case .alias(_, _, let type)? = declarations[alias] else { return false }
+        var seen: Set<String> = []
+        var queue = type.names
+        while let next = queue.popLast() {
+            if next == alias { return true }
+            guard seen.insert(next).inserted, case .alias(_, _, let nextType)? = declarations[next] else { continue }
+            queue += nextType.names
+        }
+        return false
     }
 
     /// Whether `target` is reachable from `start` through properties held directly (by value).
@@ -50,10 +71,38 @@ struct ModelEmitter {
             return out
         case .union(let name, let doc, let variants, let discriminator):
             return UnionEmitter(name: name, doc: doc, variants: variants, discriminator: discriminator).emit()
+        case .alias(let name, let doc, let type) where wrapped.contains(name):
+            return Self.wrapper(name, doc: doc, type: type)
         case .alias(let name, let doc, let type):
             return Self.docLines(doc ?? "\(name) in the document.", indent: "")
                 + ["public typealias \(name) = \(type.code)"]
         }
+    }
+
+    /// A struct holding a value of `type`, coded as the value alone (see ``wrapped``).
+    private static func wrapper(_ name: String, doc: String?, type: SwiftType) -> [String] {
+        docLines(doc ?? "\(name) in the document.", indent: "") + [
+            "public struct \(name): Codable, Sendable, Equatable {",
+            "    /// The value. (A type alias cannot name itself, so \(name) wraps it; the JSON has no wrapper.)",
+            "    public var value: \(type.code)",
+            "",
+            "    /// Wraps `value`.",
+            "    public init(_ value: \(type.code)) {",
+            "        self.value = value",
+            "    }",
+            "",
+            "    /// Decodes the value itself.",
+            "    public init(from decoder: any Decoder) throws {",
+            "        value = try decoder.singleValueContainer().decode(\(type.code).self)",
+            "    }",
+            "",
+            "    /// Encodes the value itself.",
+            "    public func encode(to encoder: any Encoder) throws {",
+            "        var container = encoder.singleValueContainer()",
+            "        try container.encode(value)",
+            "    }",
+            "}"
+        ]
     }
 
     private func object(_ name: String, doc: String?, properties: [ModelProperty], additional: SwiftType?) -> [String] {

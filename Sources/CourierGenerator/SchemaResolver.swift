@@ -22,11 +22,33 @@ final class SchemaResolver {
         }
     }
 
-    /// Declares every component schema.
+    /// Declares every component schema. A component that is nothing but references leading back
+    /// to itself (`A: {$ref: B}`, `B: {$ref: A}`) describes no value, and is refused.
     func declareComponents() throws(GeneratorError) {
-        for (key, schema) in document["components"]?["schemas"]?.members ?? [] {
+        let components = document["components"]?["schemas"]?.members ?? []
+        for (key, schema) in components {
             let pointer = JSONPointer.appending("#/components/schemas", key)
             try declareComponent(pointer, schema: schema)
+        }
+        var keys: [String: String] = [:]
+        for (key, _) in components {
+            if let name = componentNames[JSONPointer.appending("#/components/schemas", key)] { keys[name] = key }
+        }
+        for (key, _) in components {
+            let pointer = JSONPointer.appending("#/components/schemas", key)
+            guard let name = componentNames[pointer] else { continue }
+            var chain = [key]
+            var current = name
+            while case .alias(_, _, .named(let next))? = declarations[current], !chain.contains(keys[next] ?? next) {
+                current = next
+                chain.append(keys[next] ?? next)
+            }
+            if case .alias(_, _, .named(name))? = declarations[current] {
+                throw GeneratorError(
+                    pointer,
+                    "the schema is only references that lead back to it (\((chain + [key]).joined(separator: " → "))), "
+                        + "so it describes no value")
+            }
         }
     }
 

@@ -21,6 +21,16 @@ indirect enum SwiftType: Equatable, Sendable {
         }
     }
 
+    /// The generated models the type names, as itself or as its elements or values.
+    var names: [String] {
+        switch self {
+        case .named(let name): return [name]
+        case .array(let element): return element.names
+        case .dictionary(let value): return value.names
+        case .primitive, .json: return []
+        }
+    }
+
     /// A member-name-like spelling, for union case names.
     var caseStem: String {
         switch self {
@@ -60,7 +70,8 @@ enum ModelDecl: Equatable, Sendable {
     case enumeration(name: String, doc: String?, rawType: String, cases: [(name: String, raw: String)])
     /// A oneOf/anyOf: an enum with one case per variant.
     case union(name: String, doc: String?, variants: [UnionVariant], discriminator: String?)
-    /// A `typealias` for a component that is not an object (an array, a primitive).
+    /// A `typealias` for a component that is not an object (an array, a primitive); a struct
+    /// wrapping the value when the alias would name itself (see ``ModelEmitter/wrapped``).
     case alias(name: String, doc: String?, type: SwiftType)
 
     var name: String {

@@ -78,17 +78,36 @@ final class ErrorTests: XCTestCase {
         XCTAssertEqual(cycle?.pointer, "#/x/0")
     }
 
-    func testSelfReferencingSchemasDoNotRecurseForever() {
-        let document = """
+    func testSchemasThatAreOnlyReferencesToThemselvesAreRefused() {
+        let cycle = """
             openapi: 3.1.0
             components:
               schemas:
+                C: {allOf: [{$ref: '#/components/schemas/C'}, {properties: {x: {type: string}}}]}
                 A: {$ref: '#/components/schemas/B'}
                 B: {$ref: '#/components/schemas/A'}
-                C: {allOf: [{$ref: '#/components/schemas/C'}, {properties: {x: {type: string}}}]}
             """
-        // Either a clear error or a successful generation; the point is that it returns.
-        _ = error(document)
+        XCTAssertEqual(
+            error(cycle),
+            GeneratorError(
+                "#/components/schemas/A",
+                "the schema is only references that lead back to it (A → B → A), so it describes no value"))
+        let itself = "openapi: 3.0.3\ncomponents:\n  schemas:\n    Loop: {$ref: '#/components/schemas/Loop'}\n"
+        XCTAssertEqual(
+            error(itself),
+            GeneratorError(
+                "#/components/schemas/Loop",
+                "the schema is only references that lead back to it (Loop → Loop), so it describes no value"))
+        // A schema that contains itself through its properties, an array or a map has values.
+        let recursive = """
+            openapi: 3.1.0
+            components:
+              schemas:
+                C: {allOf: [{$ref: '#/components/schemas/C'}, {properties: {x: {type: string}}}]}
+                Lists: {type: array, items: {$ref: '#/components/schemas/Lists'}}
+                Maps: {type: object, additionalProperties: {$ref: '#/components/schemas/Maps'}}
+            """
+        XCTAssertNil(error(recursive))
     }
 
     /// The third-party Swagger 2.0 document (../shared/data beside the clone, when present).

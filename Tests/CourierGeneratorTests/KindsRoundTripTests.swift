@@ -50,6 +50,7 @@ final class KindsRoundTripTests: RoundTripCase {
         let body = #"""
             {"settings":{"theme":"dark","fontSize":14},
              "tree":{"name":"root","children":[{"name":"leaf","children":[]}],"parent":{"name":"up","children":[]}},
+             "nested":[[],[[]]],"bag":{"a":{"b":{}}},
              "odd":{"class":"c","first-name":"Ada","2fa":true,"@type":"person","self":"me","e-mail":null,
                     "extra":{"any":[1,"two",null]},"inline":{"level":"very-high"},"default":false}}
             """#
@@ -59,6 +60,11 @@ final class KindsRoundTripTests: RoundTripCase {
             XCTAssertEqual(misc.settings, Settings(theme: "dark", additionalProperties: ["fontSize": 14]))
             XCTAssertEqual(misc.tree?.children.first?.name, "leaf")
             XCTAssertEqual(misc.tree?.parent?.name, "up")
+            // Aliases that name themselves are structs wrapping their value, coded as the value.
+            XCTAssertEqual(misc.nested, Nested([Nested([]), Nested([Nested([])])]))
+            XCTAssertEqual(misc.bag?.value["a"]?.value["b"], Bag([:]))
+            XCTAssertEqual(try MiscResponse.encoded(misc.nested), "[[],[[]]]")
+            XCTAssertEqual(try MiscResponse.encoded(misc.bag), #"{"a":{"b":{}}}"#)
             let odd = try XCTUnwrap(misc.odd)
             XCTAssertEqual(odd.class, "c")
             XCTAssertEqual(odd.firstName, "Ada")

@@ -9,13 +9,21 @@ public struct MiscResponse: Codable, Sendable, Equatable {
     public var settings: Settings?
     /// `tree`.
     public var tree: TreeNode?
+    /// `nested`.
+    public var nested: Nested?
+    /// `bag`.
+    public var bag: Bag?
     /// `odd`.
     public var odd: OddNames?
 
     /// Creates a value from its properties.
-    public init(settings: Settings? = nil, tree: TreeNode? = nil, odd: OddNames? = nil) {
+    public init(
+        settings: Settings? = nil, tree: TreeNode? = nil, nested: Nested? = nil, bag: Bag? = nil, odd: OddNames? = nil
+    ) {
         self.settings = settings
         self.tree = tree
+        self.nested = nested
+        self.bag = bag
         self.odd = odd
     }
 }
