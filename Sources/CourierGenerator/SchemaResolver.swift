@@ -5,7 +5,7 @@ final class SchemaResolver {
     /// The declarations made so far, by name.
     private(set) var declarations: [String: ModelDecl] = [:]
     /// The Swift name of each component schema, by its pointer (`#/components/schemas/Pet`).
-    private var componentNames: [String: String] = [:]
+    private(set) var componentNames: [String: String] = [:]
     private var usedTypeNames: Set<String>
     /// Components being declared (their names are valid before their declarations exist).
     private var pending: Set<String> = []
@@ -22,34 +22,15 @@ final class SchemaResolver {
         }
     }
 
-    /// Declares every component schema. A component that is nothing but references leading back
-    /// to itself (`A: {$ref: B}`, `B: {$ref: A}`) describes no value, and is refused.
+    /// Declares every component schema, then refuses the cycles no Swift type can express
+    /// (SchemaCycles.swift).
     func declareComponents() throws(GeneratorError) {
         let components = document["components"]?["schemas"]?.members ?? []
         for (key, schema) in components {
             let pointer = JSONPointer.appending("#/components/schemas", key)
             try declareComponent(pointer, schema: schema)
         }
-        var keys: [String: String] = [:]
-        for (key, _) in components {
-            if let name = componentNames[JSONPointer.appending("#/components/schemas", key)] { keys[name] = key }
-        }
-        for (key, _) in components {
-            let pointer = JSONPointer.appending("#/components/schemas", key)
-            guard let name = componentNames[pointer] else { continue }
-            var chain = [key]
-            var current = name
-            while case .alias(_, _, .named(let next))? = declarations[current], !chain.contains(keys[next] ?? next) {
-                current = next
-                chain.append(keys[next] ?? next)
-            }
-            if case .alias(_, _, .named(name))? = declarations[current] {
-                throw GeneratorError(
-                    pointer,
-                    "the schema is only references that lead back to it (\((chain + [key]).joined(separator: " → "))), "
-                        + "so it describes no value")
-            }
-        }
+        try refuseCycles(components)
     }
 
     private func declareComponent(_ pointer: String, schema: DocumentValue) throws(GeneratorError) {

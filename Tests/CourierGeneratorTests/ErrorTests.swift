@@ -78,36 +78,45 @@ final class ErrorTests: XCTestCase {
         XCTAssertEqual(cycle?.pointer, "#/x/0")
     }
 
-    func testSchemasThatAreOnlyReferencesToThemselvesAreRefused() {
-        let cycle = """
-            openapi: 3.1.0
-            components:
-              schemas:
-                C: {allOf: [{$ref: '#/components/schemas/C'}, {properties: {x: {type: string}}}]}
-                A: {$ref: '#/components/schemas/B'}
-                B: {$ref: '#/components/schemas/A'}
-            """
-        XCTAssertEqual(
-            error(cycle),
-            GeneratorError(
-                "#/components/schemas/A",
-                "the schema is only references that lead back to it (A → B → A), so it describes no value"))
-        let itself = "openapi: 3.0.3\ncomponents:\n  schemas:\n    Loop: {$ref: '#/components/schemas/Loop'}\n"
-        XCTAssertEqual(
-            error(itself),
-            GeneratorError(
-                "#/components/schemas/Loop",
-                "the schema is only references that lead back to it (Loop → Loop), so it describes no value"))
+    func testCyclesNoSwiftTypeCanExpressAreRefused() {
+        let only = "the schema is only references that lead back to it"
+        let table: [(schemas: String, pointer: String, message: String)] = [
+            (
+                "C: {allOf: [{$ref: '#/components/schemas/C'}, {properties: {x: {type: string}}}]}\n"
+                    + "A: {$ref: '#/components/schemas/B'}\nB: {$ref: '#/components/schemas/A'}",
+                "#/components/schemas/A", "\(only) (A → B → A), so it describes no value"
+            ),
+            (
+                "Loop: {$ref: '#/components/schemas/Loop'}", "#/components/schemas/Loop",
+                "\(only) (Loop → Loop), so it describes no value"
+            ),
+            (
+                "U: {anyOf: [{$ref: '#/components/schemas/U'}, {type: string}]}", "#/components/schemas/U",
+                "a variant leads back to U itself, with no object, array or map between, so decoding it would never end"
+            ),
+            (
+                "U: {oneOf: [{$ref: '#/components/schemas/V'}, {type: string}]}\n"
+                    + "V: {oneOf: [{$ref: '#/components/schemas/W'}, {type: integer}]}\nW: {$ref: '#/components/schemas/U'}",
+                "#/components/schemas/U",
+                "a variant leads back to U itself, with no object, array or map between, so decoding it would never end"
+            )
+        ]
+        for (schemas, pointer, message) in table {
+            let document = "openapi: 3.1.0\ncomponents:\n  schemas:\n" + Self.indented(schemas)
+            XCTAssertEqual(error(document), GeneratorError(pointer, message), schemas)
+        }
         // A schema that contains itself through its properties, an array or a map has values.
         let recursive = """
-            openapi: 3.1.0
-            components:
-              schemas:
-                C: {allOf: [{$ref: '#/components/schemas/C'}, {properties: {x: {type: string}}}]}
-                Lists: {type: array, items: {$ref: '#/components/schemas/Lists'}}
-                Maps: {type: object, additionalProperties: {$ref: '#/components/schemas/Maps'}}
+            C: {allOf: [{$ref: '#/components/schemas/C'}, {properties: {x: {type: string}}}]}
+            Lists: {type: array, items: {$ref: '#/components/schemas/Lists'}}
+            Maps: {type: object, additionalProperties: {$ref: '#/components/schemas/Maps'}}
+            Tree: {oneOf: [{type: array, items: {$ref: '#/components/schemas/Tree'}}, {type: string}]}
             """
-        XCTAssertNil(error(recursive))
+        XCTAssertNil(error("openapi: 3.1.0\ncomponents:\n  schemas:\n" + Self.indented(recursive)))
+    }
+
+    private static func indented(_ lines: String) -> String {
+        lines.split(separator: "\n").map { "    " + $0 + "\n" }.joined()
     }
 
     /// The third-party Swagger 2.0 document (../shared/data beside the clone, when present).
