@@ -1,3 +1,5 @@
+import Foundation
+
 /// Swift names for the document's names: types in UpperCamelCase, members in lowerCamelCase,
 /// reserved words in backticks, anything else made into a valid identifier.
 enum Naming {
@@ -34,12 +36,13 @@ enum Naming {
         "decodeBody"
     ]
 
-    /// The words of `name`: split at non-alphanumerics and at lower→upper case changes.
+    /// The words of `name`: split at non-alphanumerics and at lower→upper case changes. Letters
+    /// lose their accents first (`Rückgaben` → `Ruckgaben`); other non-ASCII characters split.
     static func words(_ name: String) -> [String] {
         var words: [String] = []
         var current = ""
         var previous: Character?
-        for character in name {
+        for character in name.folding(options: .diacriticInsensitive, locale: nil) {
             guard character.isLetter || character.isNumber, character.isASCII else {
                 if !current.isEmpty { words.append(current) }
                 current = ""

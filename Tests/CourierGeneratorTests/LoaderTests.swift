@@ -59,12 +59,14 @@ final class LoaderTests: XCTestCase {
     func testNamesBecomeValidSwift() {
         let members: [(String, String)] = [
             ("first-name", "firstName"), ("2fa", "_2fa"), ("@type", "type"), ("self", "selfValue"),
-            ("class", "class"), ("URL", "url"), ("user_id", "userId"), ("X-Request-ID", "xRequestID"), ("", "value")
+            ("class", "class"), ("URL", "url"), ("user_id", "userId"), ("X-Request-ID", "xRequestID"), ("", "value"),
+            ("prénom", "prenom"), ("naïve café", "naiveCafe"), ("日付", "value")
         ]
         for (name, expected) in members { XCTAssertEqual(Naming.memberName(name), expected, name) }
         XCTAssertEqual(Naming.escaped("class"), "`class`")
         XCTAssertEqual(Naming.typeName("odd names"), "OddNames")
         XCTAssertEqual(Naming.typeName("Error"), "ErrorModel")
         XCTAssertEqual(Naming.typeName("404"), "_404")
+        XCTAssertEqual(Naming.typeName("Bestellungen & Rückgaben"), "BestellungenRuckgaben")
     }
 }
