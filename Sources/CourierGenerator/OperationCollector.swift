@@ -108,7 +108,8 @@ struct OperationCollector {
         if case .named = type, !isEnum {
             type = location == .query ? .dictionary(.primitive("String")) : .primitive("String")
         }
-        if location != .query, case .array = type { type = .primitive("String") }
+        // Arrays left here (of primitives or raw-value enums) go out in the path and in headers
+        // comma-separated, OpenAPI's `simple` style; objects there are text the caller writes.
         if location != .query, case .dictionary = type { type = .primitive("String") }
         let optional = location != .path && (value["required"]?.boolValue != true || nullable)
         return OperationParameter(

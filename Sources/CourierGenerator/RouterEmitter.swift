@@ -99,7 +99,7 @@ struct RouterEmitter {
                 name = ""
             } else if character == "}", let current = name {
                 let parameter = operation.pathParameters.first { $0.name == current }!
-                out += "\\(segment: \(valueText(parameter, Naming.escaped(parameter.swiftName))))"
+                out += "\\(segment: \(simpleText(parameter, Naming.escaped(parameter.swiftName))))"
                 name = nil
             } else if name != nil {
                 name!.append(character)
@@ -115,6 +115,19 @@ struct RouterEmitter {
         if parameter.isEnum { return "\(name).rawValue" }
         if parameter.type == .primitive("Date") { return "\(names.coding).text(\(name))" }
         return name
+    }
+
+    /// ``valueText(_:_:)`` for the path and headers, where an array is one text, its elements
+    /// separated by commas (OpenAPI's `simple` style).
+    private func simpleText(_ parameter: OperationParameter, _ name: String) -> String {
+        guard case .array(let element) = parameter.type else { return valueText(parameter, name) }
+        let comma = ".joined(separator: \",\")"
+        if parameter.elementIsEnum { return "\(name).map(\\.rawValue)\(comma)" }
+        switch element {
+        case .primitive("String"): return name + comma
+        case .primitive("Date"): return "\(name).map { \(names.coding).text($0) }\(comma)"
+        default: return "\(name).map { \"\\($0)\" }\(comma)"
+        }
     }
 
     private func parameters(_ operation: Operation) -> String {
@@ -173,10 +186,10 @@ struct RouterEmitter {
                 let name = Naming.escaped(parameter.swiftName)
                 let value: String
                 if parameter.optional {
-                    let element = valueText(parameter, "$0")
+                    let element = simpleText(parameter, "$0")
                     value = parameter.type == .primitive("String") ? name : "\(name).map { \"\\(\(element))\" }"
                 } else {
-                    value = "\"\\(\(valueText(parameter, name)))\""
+                    value = "\"\\(\(simpleText(parameter, name)))\""
                 }
                 return "\(Naming.literal(parameter.name)): \(value)"
             }

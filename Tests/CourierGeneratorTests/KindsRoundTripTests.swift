@@ -101,6 +101,28 @@ final class KindsRoundTripTests: RoundTripCase {
         XCTAssertEqual(EdgeMode.allCases.map(\.rawValue).last, "\u{1F642}")
     }
 
+    func testKindsArraysInThePathAndHeadersAreCommaSeparated() async throws {
+        server.route("GET", "/batch/1,2,3") { _ in .jsonString(#"{"k":"v"}"#) }
+        server.route("GET", "/batch/1%2C2%2C3") { _ in .jsonString(#"{"k":"v"}"#) }
+        server.route("GET", "/batch/4") { _ in .jsonString(#"{}"#) }
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            let labels = try await MiscService.shared.batch(
+                ids: [1, 2, 3], xNames: ["a b", "c"], xLevels: [.low, .high]
+            )
+            .get()
+            XCTAssertEqual(labels, ["k": "v"])
+            let request = try XCTUnwrap(
+                server.recordedRequests(path: "/batch/1,2,3").last
+                    ?? server.recordedRequests(path: "/batch/1%2C2%2C3").last)
+            XCTAssertEqual(request.headers.header("X-Names"), "a b,c")
+            XCTAssertEqual(request.headers.header("X-Levels"), "low,high")
+            _ = try await MiscService.shared.batch(ids: [4], xNames: []).get()
+            let single = try lastRequest("/batch/4")
+            XCTAssertEqual(single.headers.header("X-Names"), "")
+            XCTAssertNil(single.headers.header("X-Levels"))
+        }
+    }
+
     func testKindsSampleDecodes() throws {
         let decoder = KindsCoding.makeDecoder()
         XCTAssertEqual(

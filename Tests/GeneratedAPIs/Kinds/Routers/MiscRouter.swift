@@ -6,6 +6,10 @@ import Foundation
 
 /// The `Misc` endpoints: one case per operation, parameters as associated values.
 public enum MiscRouter: KindsBaseRouter {
+    /// Arrays in the path and in headers, comma-separated.
+    ///
+    /// `GET /batch/{ids}`
+    case batch(ids: [Int], xNames: [String], xLevels: [BatchXLevelsItem]? = nil)
     /// Named like a Service member.
     ///
     /// `POST /edge/{path}`
@@ -20,6 +24,7 @@ public enum MiscRouter: KindsBaseRouter {
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
         switch self {
+        case .batch(let ids, _, _): return "/batch/\(segment: ids.map { "\($0)" }.joined(separator: ","))"
         case .decoder2(let path, _): return "/edge/\(segment: path)"
         case .misc: return "/misc"
         case .path2(let path, _, _, _): return "/edge/\(segment: path)"
@@ -29,6 +34,7 @@ public enum MiscRouter: KindsBaseRouter {
     /// The operation's method.
     public var method: HTTPMethod {
         switch self {
+        case .batch: return .get
         case .decoder2: return .post
         case .misc: return .get
         case .path2: return .get
@@ -38,6 +44,7 @@ public enum MiscRouter: KindsBaseRouter {
     /// Query parameters and body.
     public var parameters: RequestParams {
         switch self {
+        case .batch: return .requestPlain
         case .decoder2(_, let body): return .jsonEncodable(body, encoder: KindsCoding.makeEncoder())
         case .misc: return .requestPlain
         case .path2(_, let days, let queue2, _):
@@ -50,6 +57,12 @@ public enum MiscRouter: KindsBaseRouter {
     /// The header parameters that have a value.
     public var headers: HTTPHeaders {
         switch self {
+        case .batch(_, let xNames, let xLevels):
+            return HTTPHeaders(
+                ([
+                    "X-Names": "\(xNames.joined(separator: ","))",
+                    "X-Levels": xLevels.map { "\($0.map(\.rawValue).joined(separator: ","))" }
+                ] as [String: String?]).compactMapValues { $0 })
         case .decoder2: return HTTPHeaders()
         case .misc: return HTTPHeaders()
         case .path2(_, _, _, let completion2):
@@ -60,6 +73,7 @@ public enum MiscRouter: KindsBaseRouter {
     /// The document's example response, for stubbing.
     public var sampleData: Data {
         switch self {
+        case .batch: return Data(#"{}"#.utf8)
         case .decoder2: return Data()
         case .misc:
             return Data(
@@ -75,6 +89,7 @@ public enum MiscRouter: KindsBaseRouter {
     /// The status of the sample response.
     public var sampleStatusCode: Int {
         switch self {
+        case .batch: return 200
         case .decoder2: return 204
         case .misc: return 200
         case .path2: return 200

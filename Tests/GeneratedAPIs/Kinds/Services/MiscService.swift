@@ -17,6 +17,20 @@ public final class MiscService: Service {
 
     private init() {}
 
+    /// Arrays in the path and in headers, comma-separated.
+    public func batch(ids: [Int], xNames: [String], xLevels: [BatchXLevelsItem]? = nil) async -> NetworkResult<Labels> {
+        await request(MiscRouter.batch(ids: ids, xNames: xNames, xLevels: xLevels))
+    }
+
+    /// Arrays in the path and in headers, comma-separated. Calls `completion` once, on `queue` or the session's callback queue.
+    @discardableResult
+    public func batch(
+        ids: [Int], xNames: [String], xLevels: [BatchXLevelsItem]? = nil, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (NetworkResult<Labels>) -> Void
+    ) -> DataRequest {
+        request(MiscRouter.batch(ids: ids, xNames: xNames, xLevels: xLevels), queue: queue, completion: completion)
+    }
+
     /// Named like a Service member.
     public func decoder2(path: String, body: Edge) async -> NetworkResult<Empty> {
         await request(MiscRouter.decoder2(path: path, body: body))
