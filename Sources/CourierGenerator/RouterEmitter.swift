@@ -76,7 +76,14 @@ struct RouterEmitter {
         out.append("    public var \(name): \(type) {")
         out.append("        switch self {")
         for (operation, text) in zip(operations, values) {
-            out.append("        case \(pattern(operation, binding: uses(operation))): return \(text)")
+            let lines = text.split(separator: "\n")
+            if lines.count == 1 {
+                out.append("        case \(pattern(operation, binding: uses(operation))): return \(text)")
+            } else {
+                // Statements ending with a `return`.
+                out.append("        case \(pattern(operation, binding: uses(operation))):")
+                out += lines.map { "            " + $0 }
+            }
         }
         out.append("        }")
         out.append("    }")
@@ -177,26 +184,30 @@ struct RouterEmitter {
         }
     }
 
+    /// The header lines in the document's order (`Content-Type` first): a dictionary literal of
+    /// `HTTPHeaders` (which keeps its order), or, when some parameters are optional, statements
+    /// that set each one that has a value.
     private func headers(_ operation: Operation) -> String {
-        let contentType = operation.jsonContentType.map { ["\"Content-Type\": \(Naming.literal($0))"] } ?? []
-        guard !operation.headerParameters.isEmpty || !contentType.isEmpty else { return "HTTPHeaders()" }
-        let pairs =
-            contentType
-            + operation.headerParameters.map { parameter -> String in
-                let name = Naming.escaped(parameter.swiftName)
-                let value: String
-                if parameter.optional {
-                    let element = simpleText(parameter, "$0")
-                    value = parameter.type == .primitive("String") ? name : "\(name).map { \"\\(\(element))\" }"
-                } else {
-                    value = "\"\\(\(simpleText(parameter, name)))\""
-                }
-                return "\(Naming.literal(parameter.name)): \(value)"
+        var pairs =
+            operation.jsonContentType.map { [(name: Naming.literal("Content-Type"), value: Naming.literal($0))] } ?? []
+        for parameter in operation.headerParameters {
+            let name = Naming.escaped(parameter.swiftName)
+            let value: String
+            if parameter.optional {
+                let element = simpleText(parameter, "$0")
+                value = parameter.type == .primitive("String") ? name : "\(name).map { \"\\(\(element))\" }"
+            } else {
+                value = "\"\\(\(simpleText(parameter, name)))\""
             }
-        let optional = operation.headerParameters.contains(where: \.optional)
-        return optional
-            ? "HTTPHeaders(([\(pairs.joined(separator: ", "))] as [String: String?]).compactMapValues { $0 })"
-            : "HTTPHeaders([\(pairs.joined(separator: ", "))])"
+            pairs.append((name: Naming.literal(parameter.name), value: value))
+        }
+        if pairs.isEmpty { return "HTTPHeaders()" }
+        guard operation.headerParameters.contains(where: \.optional) else {
+            return "[\(pairs.map { "\($0.name): \($0.value)" }.joined(separator: ", "))]"
+        }
+        let lines =
+            ["var headers = HTTPHeaders()"] + pairs.map { "headers[\($0.name)] = \($0.value)" } + ["return headers"]
+        return lines.joined(separator: "\n")
     }
 
     /// A raw string literal (`#"..."#`) with enough `#`s for `text`.

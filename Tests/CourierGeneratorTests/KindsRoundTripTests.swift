@@ -116,6 +116,9 @@ final class KindsRoundTripTests: RoundTripCase {
                     ?? server.recordedRequests(path: "/batch/1%2C2%2C3").last)
             XCTAssertEqual(request.headers.header("X-Names"), "a b,c")
             XCTAssertEqual(request.headers.header("X-Levels"), "low,high")
+            // In the document's order, on the wire.
+            let names = request.headers.fields.map(\.name).filter { $0.hasPrefix("X-") }
+            XCTAssertEqual(names, ["X-Names", "X-Levels"])
             _ = try await MiscService.shared.batch(ids: [4], xNames: []).get()
             let single = try lastRequest("/batch/4")
             XCTAssertEqual(single.headers.header("X-Names"), "")

@@ -58,15 +58,16 @@ public enum MiscRouter: KindsBaseRouter {
     public var headers: HTTPHeaders {
         switch self {
         case .batch(_, let xNames, let xLevels):
-            return HTTPHeaders(
-                ([
-                    "X-Names": "\(xNames.joined(separator: ","))",
-                    "X-Levels": xLevels.map { "\($0.map(\.rawValue).joined(separator: ","))" }
-                ] as [String: String?]).compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Names"] = "\(xNames.joined(separator: ","))"
+            headers["X-Levels"] = xLevels.map { "\($0.map(\.rawValue).joined(separator: ","))" }
+            return headers
         case .decoder2: return HTTPHeaders()
         case .misc: return HTTPHeaders()
         case .path2(_, _, _, let completion2):
-            return HTTPHeaders((["completion": completion2] as [String: String?]).compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["completion"] = completion2
+            return headers
         }
     }
 

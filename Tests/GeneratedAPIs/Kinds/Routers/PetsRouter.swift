@@ -23,9 +23,10 @@ public enum PetsRouter: KindsBaseRouter {
     public var headers: HTTPHeaders {
         switch self {
         case .getPet(_, let xRequestID, let xTrace):
-            return HTTPHeaders(
-                (["X-Request-ID": "\(xRequestID)", "X-Trace": xTrace.map { "\($0)" }] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Request-ID"] = "\(xRequestID)"
+            headers["X-Trace"] = xTrace.map { "\($0)" }
+            return headers
         }
     }
 

@@ -107,11 +107,12 @@ public enum ArticlesRouter: MarketplaceBaseRouter {
         case .deleteArticle: return HTTPHeaders()
         case .exportArticle: return HTTPHeaders()
         case .getArticle(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listArticles: return HTTPHeaders()
-        case .patchArticle: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchArticle: return ["Content-Type": "application/merge-patch+json"]
         case .replaceArticle: return HTTPHeaders()
         case .searchArticles: return HTTPHeaders()
         case .uploadArticleAttachment: return HTTPHeaders()

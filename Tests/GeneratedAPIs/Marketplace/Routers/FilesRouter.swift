@@ -107,11 +107,12 @@ public enum FilesRouter: MarketplaceBaseRouter {
         case .deleteFile: return HTTPHeaders()
         case .exportFile: return HTTPHeaders()
         case .getFile(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listFiles: return HTTPHeaders()
-        case .patchFile: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchFile: return ["Content-Type": "application/merge-patch+json"]
         case .replaceFile: return HTTPHeaders()
         case .searchFiles: return HTTPHeaders()
         case .uploadFileAttachment: return HTTPHeaders()

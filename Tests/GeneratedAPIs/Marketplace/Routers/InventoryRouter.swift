@@ -107,11 +107,12 @@ public enum InventoryRouter: MarketplaceBaseRouter {
         case .deleteInventoryItem: return HTTPHeaders()
         case .exportInventoryItem: return HTTPHeaders()
         case .getInventoryItem(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listInventory: return HTTPHeaders()
-        case .patchInventoryItem: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchInventoryItem: return ["Content-Type": "application/merge-patch+json"]
         case .replaceInventoryItem: return HTTPHeaders()
         case .searchInventory: return HTTPHeaders()
         case .uploadInventoryItemAttachment: return HTTPHeaders()

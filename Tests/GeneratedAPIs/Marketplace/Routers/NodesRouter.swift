@@ -107,11 +107,12 @@ public enum NodesRouter: MarketplaceBaseRouter {
         case .deleteNode: return HTTPHeaders()
         case .exportNode: return HTTPHeaders()
         case .getNode(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listNodes: return HTTPHeaders()
-        case .patchNode: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchNode: return ["Content-Type": "application/merge-patch+json"]
         case .replaceNode: return HTTPHeaders()
         case .searchNodes: return HTTPHeaders()
         case .uploadNodeAttachment: return HTTPHeaders()

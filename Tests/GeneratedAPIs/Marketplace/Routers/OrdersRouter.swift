@@ -107,11 +107,12 @@ public enum OrdersRouter: MarketplaceBaseRouter {
         case .deleteOrder: return HTTPHeaders()
         case .exportOrder: return HTTPHeaders()
         case .getOrder(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listOrders: return HTTPHeaders()
-        case .patchOrder: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchOrder: return ["Content-Type": "application/merge-patch+json"]
         case .replaceOrder: return HTTPHeaders()
         case .searchOrders: return HTTPHeaders()
         case .uploadOrderAttachment: return HTTPHeaders()

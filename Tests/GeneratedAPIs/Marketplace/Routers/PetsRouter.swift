@@ -107,11 +107,12 @@ public enum PetsRouter: MarketplaceBaseRouter {
         case .deletePet: return HTTPHeaders()
         case .exportPet: return HTTPHeaders()
         case .getPet(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listPets: return HTTPHeaders()
-        case .patchPet: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchPet: return ["Content-Type": "application/merge-patch+json"]
         case .replacePet: return HTTPHeaders()
         case .searchPets: return HTTPHeaders()
         case .uploadPetAttachment: return HTTPHeaders()

@@ -107,11 +107,12 @@ public enum ProductsRouter: MarketplaceBaseRouter {
         case .deleteProduct: return HTTPHeaders()
         case .exportProduct: return HTTPHeaders()
         case .getProduct(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listProducts: return HTTPHeaders()
-        case .patchProduct: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchProduct: return ["Content-Type": "application/merge-patch+json"]
         case .replaceProduct: return HTTPHeaders()
         case .searchProducts: return HTTPHeaders()
         case .uploadProductAttachment: return HTTPHeaders()

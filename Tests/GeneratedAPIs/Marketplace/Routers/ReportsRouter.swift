@@ -107,11 +107,12 @@ public enum ReportsRouter: MarketplaceBaseRouter {
         case .deleteReport: return HTTPHeaders()
         case .exportReport: return HTTPHeaders()
         case .getReport(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listReports: return HTTPHeaders()
-        case .patchReport: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchReport: return ["Content-Type": "application/merge-patch+json"]
         case .replaceReport: return HTTPHeaders()
         case .searchReports: return HTTPHeaders()
         case .uploadReportAttachment: return HTTPHeaders()

@@ -107,11 +107,12 @@ public enum ReviewsRouter: MarketplaceBaseRouter {
         case .deleteReview: return HTTPHeaders()
         case .exportReview: return HTTPHeaders()
         case .getReview(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listReviews: return HTTPHeaders()
-        case .patchReview: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchReview: return ["Content-Type": "application/merge-patch+json"]
         case .replaceReview: return HTTPHeaders()
         case .searchReviews: return HTTPHeaders()
         case .uploadReviewAttachment: return HTTPHeaders()

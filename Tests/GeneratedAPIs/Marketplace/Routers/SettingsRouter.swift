@@ -107,11 +107,12 @@ public enum SettingsRouter: MarketplaceBaseRouter {
         case .deleteSetting: return HTTPHeaders()
         case .exportSetting: return HTTPHeaders()
         case .getSetting(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listSettings: return HTTPHeaders()
-        case .patchSetting: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchSetting: return ["Content-Type": "application/merge-patch+json"]
         case .replaceSetting: return HTTPHeaders()
         case .searchSettings: return HTTPHeaders()
         case .uploadSettingAttachment: return HTTPHeaders()

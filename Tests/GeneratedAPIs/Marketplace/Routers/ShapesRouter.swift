@@ -107,11 +107,12 @@ public enum ShapesRouter: MarketplaceBaseRouter {
         case .deleteShape: return HTTPHeaders()
         case .exportShape: return HTTPHeaders()
         case .getShape(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listShapes: return HTTPHeaders()
-        case .patchShape: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchShape: return ["Content-Type": "application/merge-patch+json"]
         case .replaceShape: return HTTPHeaders()
         case .searchShapes: return HTTPHeaders()
         case .uploadShapeAttachment: return HTTPHeaders()

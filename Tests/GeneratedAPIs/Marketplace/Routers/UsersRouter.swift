@@ -107,11 +107,12 @@ public enum UsersRouter: MarketplaceBaseRouter {
         case .deleteUser: return HTTPHeaders()
         case .exportUser: return HTTPHeaders()
         case .getUser(_, let xPriority, let xRequestID):
-            return HTTPHeaders(
-                (["X-Priority": "\(xPriority.rawValue)", "X-Request-ID": xRequestID] as [String: String?])
-                    .compactMapValues { $0 })
+            var headers = HTTPHeaders()
+            headers["X-Priority"] = "\(xPriority.rawValue)"
+            headers["X-Request-ID"] = xRequestID
+            return headers
         case .listUsers: return HTTPHeaders()
-        case .patchUser: return HTTPHeaders(["Content-Type": "application/merge-patch+json"])
+        case .patchUser: return ["Content-Type": "application/merge-patch+json"]
         case .replaceUser: return HTTPHeaders()
         case .searchUsers: return HTTPHeaders()
         case .uploadUserAttachment: return HTTPHeaders()
