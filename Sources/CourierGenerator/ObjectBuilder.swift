@@ -41,25 +41,32 @@ struct ObjectBuilder {
         return .named(name)
     }
 
+    /// Adds `schema`'s properties (and its `allOf` parts', recursively). `referrer` is where the
+    /// `$ref` that led here is, for errors: the place to fix is there.
     private func collect(
-        _ schema: DocumentValue, pointer: String, into collected: inout Collected
+        _ schema: DocumentValue, pointer: String, referrer: String? = nil, into collected: inout Collected
     )
         throws(GeneratorError)
     {
         if let reference = schema["$ref"]?.stringValue {
             guard collected.visited.insert(reference).inserted else { return }
-            try collect(try resolver.dereference(reference, at: pointer), pointer: reference, into: &collected)
+            try collect(
+                try resolver.dereference(reference, at: pointer), pointer: reference, referrer: referrer ?? pointer,
+                into: &collected)
             return
         }
         for (index, part) in (schema["allOf"]?.elements ?? []).enumerated() {
             try collect(
                 part, pointer: JSONPointer.appending(JSONPointer.appending(pointer, "allOf"), String(index)),
-                into: &collected)
+                referrer: referrer, into: &collected)
         }
         for variantKeyword in ["oneOf", "anyOf"] where schema[variantKeyword] != nil && schema["properties"] == nil {
+            let union = JSONPointer.appending(pointer, variantKeyword)
             throw GeneratorError(
-                JSONPointer.appending(pointer, variantKeyword),
-                "oneOf/anyOf inside allOf is not supported (declare the union as its own schema)")
+                referrer ?? union,
+                (referrer == nil ? "" : "the allOf part \(union) is a union: ")
+                    + "oneOf/anyOf inside allOf is not supported, as an object cannot be merged with a union "
+                    + "(use the union alone, or list the properties in the object)")
         }
         let propertiesPointer = JSONPointer.appending(pointer, "properties")
         for (key, property) in schema["properties"]?.members ?? [] {

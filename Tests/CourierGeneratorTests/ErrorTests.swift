@@ -51,6 +51,17 @@ final class ErrorTests: XCTestCase {
             (
                 "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      parameters:\n        - {in: query}\n      responses: {}\n",
                 "#/paths/~1a/get/parameters/0", "a parameter has no name"
+            ),
+            (
+                "openapi: 3.1.0\ncomponents:\n  schemas:\n    P: {allOf: [{oneOf: [{type: string}, {type: integer}]}, "
+                    + "{properties: {x: {type: string}}}]}\n",
+                "#/components/schemas/P/allOf/0/oneOf", "oneOf/anyOf inside allOf is not supported"
+            ),
+            (
+                "openapi: 3.1.0\ncomponents:\n  schemas:\n    K: {anyOf: [{type: string}, {type: integer}]}\n"
+                    + "    P: {allOf: [{$ref: '#/components/schemas/K'}, {properties: {x: {type: string}}}]}\n",
+                "#/components/schemas/P/allOf/0",
+                "the allOf part #/components/schemas/K/anyOf is a union: oneOf/anyOf inside allOf is not supported"
             )
         ]
         for row in table {
