@@ -41,6 +41,7 @@ struct OperationCollector {
             parameters.append(
                 try self.parameter(parameter.value, pointer: parameter.pointer, stem: typeStem, used: &used))
         }
+        if let problem = Self.templateProblem(path) { throw GeneratorError(pointer, "the path \(path) \(problem)") }
         for match in Self.templateNames(path)
         where !parameters.contains(where: { $0.location == .path && $0.name == match }) {
             throw GeneratorError(pointer, "path parameter {\(match)} is not declared")
@@ -195,6 +196,22 @@ struct OperationCollector {
     }
 
     /// The `{name}`s of a path template.
+    /// What is wrong with the braces of a path template, if anything: every `{` must be closed
+    /// by a `}` before the next `{`, and every `}` must close one.
+    static func templateProblem(_ path: String) -> String? {
+        var open = false
+        for character in path {
+            switch character {
+            case "{" where open: return "opens a parameter inside another"
+            case "{": open = true
+            case "}" where !open: return "has a } that closes no parameter"
+            case "}": open = false
+            default: break
+            }
+        }
+        return open ? "has a { that is not closed" : nil
+    }
+
     static func templateNames(_ path: String) -> [String] {
         var names: [String] = []
         var current: String?

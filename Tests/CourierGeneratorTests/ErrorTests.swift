@@ -53,6 +53,18 @@ final class ErrorTests: XCTestCase {
                 "#/paths/~1a/get/parameters/0", "a parameter has no name"
             ),
             (
+                "openapi: 3.0.0\npaths:\n  /a/{id:\n    get:\n      responses: {}\n", "#/paths/~1a~1{id/get",
+                "the path /a/{id has a { that is not closed"
+            ),
+            (
+                "openapi: 3.0.0\npaths:\n  /a/id}:\n    get:\n      responses: {}\n", "#/paths/~1a~1id}/get",
+                "the path /a/id} has a } that closes no parameter"
+            ),
+            (
+                "openapi: 3.0.0\npaths:\n  /a/{{id}}:\n    get:\n      responses: {}\n", "#/paths/~1a~1{{id}}/get",
+                "the path /a/{{id}} opens a parameter inside another"
+            ),
+            (
                 "openapi: 3.1.0\ncomponents:\n  schemas:\n    P: {allOf: [{oneOf: [{type: string}, {type: integer}]}, "
                     + "{properties: {x: {type: string}}}]}\n",
                 "#/components/schemas/P/allOf/0/oneOf", "oneOf/anyOf inside allOf is not supported"
