@@ -15,7 +15,7 @@ struct ModelEmitter {
         var recursive: Set<String> = []
         var wrapped: Set<String> = []
         for name in declarations.keys.sorted() {
-            if Self.reaches(name, from: name, in: declarations) { recursive.insert(name) }
+            if Self.containsItself(name, in: declarations) { recursive.insert(name) }
             if Self.aliasNamesItself(name, in: declarations) { wrapped.insert(name) }
         }
         self.recursive = recursive
@@ -25,26 +25,17 @@ struct ModelEmitter {
     /// Whether `alias` is an alias whose type leads back to it through other aliases' types.
     private static func aliasNamesItself(_ alias: String, in declarations: [String: ModelDecl]) -> Bool {
         guard case .alias(_, _, let type)? = declarations[alias] else { return false }
-        var seen: Set<String> = []
-        var queue = type.names
-        while let next = queue.popLast() {
-            if next == alias { return true }
-            guard seen.insert(next).inserted, case .alias(_, _, let nextType)? = declarations[next] else { continue }
-            queue += nextType.names
+        return ModelGraph.reaches(alias, from: type.names) { name in
+            if case .alias(_, _, let aliased)? = declarations[name] { return aliased.names }
+            return []
         }
-        return false
     }
 
-    /// Whether `target` is reachable from `start` through properties held directly (by value).
-    private static func reaches(_ target: String, from start: String, in declarations: [String: ModelDecl]) -> Bool {
-        var seen: Set<String> = []
-        var queue = directNames(of: start, in: declarations)
-        while let next = queue.popLast() {
-            if next == target { return true }
-            guard seen.insert(next).inserted else { continue }
-            queue += directNames(of: next, in: declarations)
+    /// Whether `name` is reachable from itself through properties held directly (by value).
+    private static func containsItself(_ name: String, in declarations: [String: ModelDecl]) -> Bool {
+        ModelGraph.reaches(name, from: directNames(of: name, in: declarations)) {
+            directNames(of: $0, in: declarations)
         }
-        return false
     }
 
     private static func directNames(of name: String, in declarations: [String: ModelDecl]) -> [String] {

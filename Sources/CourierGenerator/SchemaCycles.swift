@@ -51,18 +51,15 @@ extension SchemaResolver {
 
     /// Whether a variant of union `name` is `name` again, through aliases and other unions.
     private func unionLeadsBack(to name: String, _ variants: [UnionVariant]) -> Bool {
-        var seen: Set<String> = []
-        var queue = variants.map(\.type)
-        while let type = queue.popLast() {
-            guard case .named(let next) = type else { continue }
-            if next == name { return true }
-            guard seen.insert(next).inserted else { continue }
+        func named(_ types: [SwiftType]) -> [String] {
+            types.compactMap { if case .named(let name) = $0 { name } else { nil } }
+        }
+        return ModelGraph.reaches(name, from: named(variants.map(\.type))) { next in
             switch declarations[next] {
-            case .union(_, _, let more, _)?: queue += more.map(\.type)
-            case .alias(_, _, let aliased)?: queue.append(aliased)
-            default: break
+            case .union(_, _, let more, _)?: return named(more.map(\.type))
+            case .alias(_, _, let aliased)?: return named([aliased])
+            default: return []
             }
         }
-        return false
     }
 }

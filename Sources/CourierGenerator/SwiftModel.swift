@@ -84,3 +84,17 @@ enum ModelDecl: Equatable, Sendable {
 
     static func == (lhs: ModelDecl, rhs: ModelDecl) -> Bool { lhs.name == rhs.name }
 }
+
+/// Reachability among the generated models, for the checks that find types containing
+/// themselves: whether `target` is reached from `starts` by following `next` (each name once).
+enum ModelGraph {
+    static func reaches(_ target: String, from starts: [String], next: (String) -> [String]) -> Bool {
+        var seen: Set<String> = []
+        var queue = starts
+        while let name = queue.popLast() {
+            if name == target { return true }
+            if seen.insert(name).inserted { queue += next(name) }
+        }
+        return false
+    }
+}
