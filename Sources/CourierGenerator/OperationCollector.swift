@@ -195,7 +195,6 @@ struct OperationCollector {
             || base == "text/json"
     }
 
-    /// The `{name}`s of a path template.
     /// What is wrong with the braces of a path template, if anything: every `{` must be closed
     /// by a `}` before the next `{`, and every `}` must close one.
     static func templateProblem(_ path: String) -> String? {
@@ -212,6 +211,7 @@ struct OperationCollector {
         return open ? "has a { that is not closed" : nil
     }
 
+    /// The `{name}`s of a path template.
     static func templateNames(_ path: String) -> [String] {
         var names: [String] = []
         var current: String?
