@@ -106,6 +106,7 @@ passed=0
 failed=0
 status=0
 report=()
+sanitizer_logs=()
 
 # XCTest totals of one log: "passed failed skipped" (XCTest then
 # writes "Executed N tests, with S tests skipped and F failures").
@@ -192,6 +193,7 @@ run_suite() {
     if [ "$reports" -gt 0 ]; then
         failed=$((failed + 1)); status=1
         report+=("$name: $reports sanitizer reports (see $log)")
+        sanitizer_logs+=("$log")
     fi
     if [ "$code" -ne 0 ]; then status=1; fi
     local skipped=""
@@ -271,6 +273,13 @@ if [[ "$runs" == *" generator "* ]]; then
     report+=("generator: $generator_passed documents passed, $generator_failed failed ($((SECONDS - started)) s)")
 fi
 
+# A sanitizer report is printed again just above the summary, so a run whose output is read
+# only at its tail (CI) still shows which race or leak it was.
+for log in "${sanitizer_logs[@]}"; do
+    echo "== the first sanitizer report in $log"
+    awk '/WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer/ { on = 1 }
+         on { print; if (/^SUMMARY:/) exit }' "$log" | head -120
+done
 echo "== summary ($SECONDS s in all)"
 printf '%s\n' "${report[@]}"
 # One plain closing line: totals over every run.

@@ -38,6 +38,32 @@ final class DecodingModeTests: XCTestCase {
         XCTAssertEqual(result.failure?.message, "locked")
     }
 
+    func testBodyModeHandsOverTheBytesOrTheTextWithoutDecoding() {
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF])
+        // Whatever the service's envelope, the body is not opened.
+        XCTAssertEqual(StatusService().judgeStatus(by: 200, png, type: Data.self, decodingMode: .body), .success(png))
+        XCTAssertEqual(StatusService().judgeStatus(by: 200, body, type: Data.self, decodingMode: .body), .success(body))
+        XCTAssertEqual(
+            PlainService().judgeStatus(by: 200, Data("plain text, é".utf8), type: String.self, decodingMode: .body),
+            .success("plain text, é"))
+        XCTAssertEqual(PlainService().judgeStatus(by: 204, Data(), type: Data.self, decodingMode: .body), .success(Data()))
+        XCTAssertEqual(PlainService().judgeStatus(by: 200, Data(), type: String.self, decodingMode: .body), .success(""))
+
+        let notText = PlainService().judgeStatus(by: 200, png, type: String.self, decodingMode: .body)
+        XCTAssertSameError(notText.failure?.error, .decodingFailed(path: "", reason: "the response body is not UTF-8 text"))
+        XCTAssertEqual(notText.kind, .pathErr)
+        let notBytes = PlainService().judgeStatus(by: 200, body, type: Item.self, decodingMode: .body)
+        XCTAssertSameError(
+            notBytes.failure?.error,
+            .decodingFailed(path: "", reason: "decoding mode .body yields Data or String, not Item"))
+        // Statuses are judged as in every mode: a 404's JSON message still reaches the caller.
+        let missing = StatusService().judgeStatus(
+            by: 404, json(#"{"status":404,"success":false,"message":"no such file"}"#), type: Data.self,
+            decodingMode: .body)
+        XCTAssertEqual(missing.kind, .requestErr)
+        XCTAssertEqual(missing.failure?.message, "no such file")
+    }
+
     func testModesWithoutAnEnvelope() {
         let plain = json(#"{"message":"hello"}"#)
         struct Greeting: Decodable, Sendable, Equatable { let message: String }

@@ -29,6 +29,8 @@ final class ServiceDeliveryTests: XCTestCase {
             .jsonString(#"{"status":404,"success":false,"message":"no such item"}"#, status: 404)
         }
         server.route("GET", "/gone") { _ in .empty(status: 204) }
+        server.route("GET", "/avatar.png") { _ in .data(Self.avatar, contentType: "image/png") }
+        server.route("GET", "/readme") { _ in .text("Read me, café.") }
         self.server = server
         return server
     }
@@ -113,6 +115,23 @@ final class ServiceDeliveryTests: XCTestCase {
 
         let fetched = try await service().requestValue(.url(server.url("/item")), as: ServiceReply<Item>.self)
         XCTAssertEqual(fetched.statusCode, 200)
+    }
+
+    private static let avatar = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+
+    func testBodyModeReturnsTheBytesAndTheTextOverTheWire() async throws {
+        let server = try startServer()
+        let image = try await service().requestValue(.url(server.url("/avatar.png")), as: Data.self, decodingMode: .body)
+        XCTAssertEqual(image, Self.avatar)
+        let text: NetworkResult<String> = await service().request(.url(server.url("/readme")), decodingMode: .body)
+        XCTAssertEqual(text, .success("Read me, café."))
+        let reply = try await service().requestValue(
+            .url(server.url("/avatar.png")), as: ServiceReply<Data>.self, decodingMode: .body)
+        XCTAssertEqual(reply.value.count, 3000)
+        XCTAssertEqual(reply.headers["content-type"], "image/png")
+        let missing: NetworkResult<Data> = await service().request(.url(server.url("/missing")), decodingMode: .body)
+        XCTAssertEqual(missing.kind, .requestErr)
+        XCTAssertEqual(missing.failure?.message, "no such item")
     }
 
     /// Cancelling the awaiting task cancels the transfer: the result is `networkFail` whose

@@ -4,6 +4,7 @@
 /// await request(AuthRouter.signIn(email: e, pw: p), as: SignIn.self)                // .payload
 /// await request(AuthRouter.signOut, as: String.self, decodingMode: .message)         // "bye"
 /// await request(AuthRouter.me, as: StatusEnvelope.Body<User>.self, decodingMode: .envelope)
+/// await request(FileRouter.avatar(id: 7), as: Data.self, decodingMode: .body)          // the bytes
 /// ```
 public enum DecodingMode: Sendable, Equatable {
     /// The envelope's payload field (`data` or `result`), or the whole body for ``NoEnvelope``.
@@ -16,4 +17,9 @@ public enum DecodingMode: Sendable, Equatable {
     /// ``StatusEnvelope/Body``), ignoring the service's ``Service/envelope``; a false success flag
     /// in a ``ResponseEnvelope`` is still a ``NetworkResult/requestErr(_:)``.
     case envelope
+    /// The body itself, not decoded (a content coding such as gzip is still undone): `Data` for its bytes, or `String` for its text
+    /// (UTF-8), for images, files and plain-text replies. An empty body is an empty value. Any
+    /// other type is a ``NetworkResult/pathErr(_:)`` naming the mode; non-2xx statuses are
+    /// judged as in every mode.
+    case body
 }

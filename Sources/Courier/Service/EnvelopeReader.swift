@@ -16,6 +16,7 @@ struct EnvelopeReader {
 
     /// The value the body holds, or why not.
     func value<T: Decodable>(of type: T.Type, from data: Data, mode: DecodingMode) -> Result<T, Rejection> {
+        if mode == .body { return body(as: type, from: data) }
         if data.isEmpty {
             if let empty = Empty() as? T { return .success(empty) }
             return .failure(
@@ -28,6 +29,8 @@ struct EnvelopeReader {
             return decodeWhole(type, from: data)
         case .message:
             return message(as: type, from: data)
+        case .body:
+            return body(as: type, from: data)
         case .payload:
             if let empty = Empty() as? T {
                 // Without an envelope any body is acceptable when no value was asked for.
@@ -88,6 +91,21 @@ struct EnvelopeReader {
             }
             return .success(value)
         }
+    }
+
+    private func body<T>(as type: T.Type, from data: Data) -> Result<T, Rejection> {
+        if let bytes = data as? T { return .success(bytes) }
+        if T.self == String.self {
+            if let text = String(validating: data, as: UTF8.self) as? T { return .success(text) }
+            return .failure(
+                .undecodable(
+                    .decodingFailed(path: "", reason: "the response body is not UTF-8 text"),
+                    message: nil, appCode: nil))
+        }
+        return .failure(
+            .undecodable(
+                .decodingFailed(path: "", reason: "decoding mode .body yields Data or String, not \(T.self)"),
+                message: nil, appCode: nil))
     }
 
     private func decodeWhole<T: Decodable>(_ type: T.Type, from data: Data) -> Result<T, Rejection> {
