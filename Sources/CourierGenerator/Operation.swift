@@ -44,8 +44,11 @@ struct Operation: Sendable {
     var parameters: [OperationParameter]
     var body: OperationBody?
     var bodyName: String
-    /// The success type (`Empty` when the document names none or it is not JSON).
+    /// The success type: its JSON model; `String` (a `text/…` response) or `Data` (any other
+    /// media type) when it is not JSON; `Empty` when the document describes no body.
     var response: String
+    /// Whether the success value is the body itself (`decodingMode: .body`), not decoded JSON.
+    var responseIsBody: Bool
     var sample: String?
     var sampleStatus: Int
     var authorization: String

@@ -52,12 +52,13 @@ struct OperationCollector {
         let bodyName = Naming.unique("body", in: &used)
         let body = try requestBody(
             operation, pointer: pointer, stem: typeStem, hasQuery: parameters.contains { $0.location == .query })
-        let (response, sample, status) = try successResponse(operation, pointer: pointer, stem: typeStem)
+        let success = try successResponse(operation, pointer: pointer, stem: typeStem)
         return Operation(
             tag: tag, caseName: caseName, method: method, path: path, pointer: pointer,
             summary: (operation["summary"]?.stringValue ?? operation["description"]?.stringValue).map(Naming.sentence),
-            parameters: parameters, body: body, bodyName: bodyName, response: response, sample: sample,
-            sampleStatus: status, authorization: try security.authorization(for: operation, pointer: pointer))
+            parameters: parameters, body: body, bodyName: bodyName, response: success.type,
+            responseIsBody: success.isBody, sample: success.sample, sampleStatus: success.status,
+            authorization: try security.authorization(for: operation, pointer: pointer))
     }
 
     /// Path-item parameters overridden by the operation's (same name and location).
@@ -166,27 +167,33 @@ struct OperationCollector {
         return .raw(contentType: contentType)
     }
 
-    /// The first 2xx response (then `default`): its JSON type, sample and status.
+    /// The first 2xx response (then `default`): its type (JSON first, else the first media
+    /// type's body as `String` or `Data`), whether that is the body itself, its sample and status.
     private func successResponse(
         _ operation: DocumentValue, pointer: String, stem: String
     )
-        throws(GeneratorError) -> (String, String?, Int)
+        throws(GeneratorError) -> (type: String, isBody: Bool, sample: String?, status: Int)
     {
         let responses = operation["responses"]?.members ?? []
         let ordered = responses.filter { $0.key.hasPrefix("2") } + responses.filter { $0.key == "default" }
-        guard let chosen = ordered.first else { return ("Empty", nil, 200) }
+        guard let chosen = ordered.first else { return ("Empty", false, nil, 200) }
         let at = JSONPointer.appending(JSONPointer.appending(pointer, "responses"), chosen.key)
         let status = Int(chosen.key) ?? 200
         let response = try resolver.followed(chosen.value, at: at)
-        guard let json = response["content"]?.members.first(where: { Self.isJSON($0.key) }) else {
-            return ("Empty", nil, status)
+        let content = response["content"]?.members ?? []
+        guard let json = content.first(where: { Self.isJSON($0.key) }) else {
+            guard let media = content.first else { return ("Empty", false, nil, status) }
+            // Not JSON: the body itself, as text for `text/…`, as bytes otherwise; a text example
+            // is the stub's sample.
+            let isText = media.key.lowercased().hasPrefix("text/")
+            return (isText ? "String" : "Data", true, media.value["example"]?.stringValue, status)
         }
         let mediaPointer = JSONPointer.appending(JSONPointer.appending(at, "content"), json.key)
         let schema = json.value["schema"] ?? .object([])
         let (type, nullable) = try resolver.resolve(
             schema, pointer: JSONPointer.appending(mediaPointer, "schema"), name: stem + "Response")
         let sample = try SampleBuilder(resolver: resolver).sample(media: json.value, pointer: mediaPointer)
-        return (nullable ? "\(type.code)?" : type.code, sample, status)
+        return (nullable ? "\(type.code)?" : type.code, false, sample, status)
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

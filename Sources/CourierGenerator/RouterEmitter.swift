@@ -46,7 +46,9 @@ struct RouterEmitter {
         }
         out += property("sampleData", type: "Data", doc: "The document's example response, for stubbing.") {
             guard let sample = $0.sample else { return "Data()" }
-            return "Data(\(Self.rawLiteral(sample)).utf8)"
+            // A raw literal holds a line; a text example of several is written escaped.
+            let literal = sample.contains(where: \.isNewline) ? Naming.literal(sample) : Self.rawLiteral(sample)
+            return "Data(\(literal).utf8)"
         }
         if operations.contains(where: { $0.sampleStatus != 200 }) {
             out += property("sampleStatusCode", type: "Int", doc: "The status of the sample response.") {

@@ -54,7 +54,8 @@ struct ServiceEmitter {
             out.append(
                 "    public func \(Naming.escaped(operation.caseName))(\(parameters.joined(separator: ", "))) async -> \(result) {"
             )
-            out.append("        await request(\(route))")
+            let mode = operation.responseIsBody ? ", decodingMode: .body" : ""
+            out.append("        await request(\(route)\(mode))")
             out.append("    }")
             out.append("")
             out.append("    /// \(summary) Calls `completion` once, on `queue` or the session's callback queue.")
@@ -66,7 +67,7 @@ struct ServiceEmitter {
             out.append(
                 "    public func \(Naming.escaped(operation.caseName))(\(handler.joined(separator: ", "))) -> DataRequest {"
             )
-            out.append("        request(\(route), queue: queue, completion: completion)")
+            out.append("        request(\(route)\(mode), queue: queue, completion: completion)")
             out.append("    }")
         }
         out.append("}")

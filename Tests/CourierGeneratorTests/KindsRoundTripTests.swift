@@ -126,6 +126,29 @@ final class KindsRoundTripTests: RoundTripCase {
         }
     }
 
+    /// A success response that is not JSON is the body itself: bytes for `image/png`, text for
+    /// `text/plain`, and the text example is the stub's sample.
+    func testKindsResponsesThatAreNotJSONAreTheBody() async throws {
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFE, 0xFF])
+        server.route("GET", "/articles/3/cover") { _ in .data(png, contentType: "image/png") }
+        server.route("GET", "/articles/3/text") { _ in .text("Title\n\nBody, café.") }
+        server.route("GET", "/articles/4/text") { _ in .jsonString(#"{"message":"no such article"}"#, status: 404) }
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            let cover: Data = try await ArticlesService.shared.getCover(id: 3).get()
+            XCTAssertEqual(cover, png)
+            let text: String = try await ArticlesService.shared.getText(id: 3).get()
+            XCTAssertEqual(text, "Title\n\nBody, café.")
+            let missing = await ArticlesService.shared.getText(id: 4)
+            guard case .requestErr(let failure) = missing else { return XCTFail("expected requestErr, got \(missing)") }
+            XCTAssertEqual(failure.statusCode, 404)
+            XCTAssertEqual(failure.message, "no such article")
+        }
+        XCTAssertEqual(
+            String(decoding: ArticlesRouter.getText(id: 1).sampleData, as: UTF8.self),
+            "Title\n\nBody, \"quoted\", café.")
+        XCTAssertEqual(ArticlesRouter.getCover(id: 1).sampleData, Data())
+    }
+
     func testKindsSampleDecodes() throws {
         let decoder = KindsCoding.makeDecoder()
         XCTAssertEqual(

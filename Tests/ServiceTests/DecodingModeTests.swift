@@ -46,11 +46,14 @@ final class DecodingModeTests: XCTestCase {
         XCTAssertEqual(
             PlainService().judgeStatus(by: 200, Data("plain text, é".utf8), type: String.self, decodingMode: .body),
             .success("plain text, é"))
-        XCTAssertEqual(PlainService().judgeStatus(by: 204, Data(), type: Data.self, decodingMode: .body), .success(Data()))
-        XCTAssertEqual(PlainService().judgeStatus(by: 200, Data(), type: String.self, decodingMode: .body), .success(""))
+        XCTAssertEqual(
+            PlainService().judgeStatus(by: 204, Data(), type: Data.self, decodingMode: .body), .success(Data()))
+        XCTAssertEqual(
+            PlainService().judgeStatus(by: 200, Data(), type: String.self, decodingMode: .body), .success(""))
 
         let notText = PlainService().judgeStatus(by: 200, png, type: String.self, decodingMode: .body)
-        XCTAssertSameError(notText.failure?.error, .decodingFailed(path: "", reason: "the response body is not UTF-8 text"))
+        XCTAssertSameError(
+            notText.failure?.error, .decodingFailed(path: "", reason: "the response body is not UTF-8 text"))
         XCTAssertEqual(notText.kind, .pathErr)
         let notBytes = PlainService().judgeStatus(by: 200, body, type: Item.self, decodingMode: .body)
         XCTAssertSameError(

@@ -121,7 +121,8 @@ final class ServiceDeliveryTests: XCTestCase {
 
     func testBodyModeReturnsTheBytesAndTheTextOverTheWire() async throws {
         let server = try startServer()
-        let image = try await service().requestValue(.url(server.url("/avatar.png")), as: Data.self, decodingMode: .body)
+        let image = try await service().requestValue(
+            .url(server.url("/avatar.png")), as: Data.self, decodingMode: .body)
         XCTAssertEqual(image, Self.avatar)
         let text: NetworkResult<String> = await service().request(.url(server.url("/readme")), decodingMode: .body)
         XCTAssertEqual(text, .success("Read me, café."))

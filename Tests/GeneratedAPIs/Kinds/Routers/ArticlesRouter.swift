@@ -8,6 +8,14 @@ import Foundation
 public enum ArticlesRouter: KindsBaseRouter {
     /// `POST /articles/{id}/attachment`.
     case attach(id: Int, body: AttachMultipart)
+    /// The cover image, as bytes.
+    ///
+    /// `GET /articles/{id}/cover`
+    case getCover(id: Int)
+    /// The article as plain text.
+    ///
+    /// `GET /articles/{id}/text`
+    case getText(id: Int)
     /// `PUT /articles`.
     case putArticle(body: PutArticleForm)
     /// `PUT /articles/{id}/raw`.
@@ -17,6 +25,8 @@ public enum ArticlesRouter: KindsBaseRouter {
     public var path: String {
         switch self {
         case .attach(let id, _): return "/articles/\(segment: id)/attachment"
+        case .getCover(let id): return "/articles/\(segment: id)/cover"
+        case .getText(let id): return "/articles/\(segment: id)/text"
         case .putArticle: return "/articles"
         case .putRaw(let id, _, _): return "/articles/\(segment: id)/raw"
         }
@@ -26,6 +36,8 @@ public enum ArticlesRouter: KindsBaseRouter {
     public var method: HTTPMethod {
         switch self {
         case .attach: return .post
+        case .getCover: return .get
+        case .getText: return .get
         case .putArticle: return .put
         case .putRaw: return .put
         }
@@ -35,6 +47,8 @@ public enum ArticlesRouter: KindsBaseRouter {
     public var parameters: RequestParams {
         switch self {
         case .attach(_, let body): return .multipart(body.multipartFormData)
+        case .getCover: return .requestPlain
+        case .getText: return .requestPlain
         case .putArticle(let body): return .formEncodable(body)
         case .putRaw(_, let since, let body):
             return .queryData(
@@ -47,6 +61,8 @@ public enum ArticlesRouter: KindsBaseRouter {
     public var sampleData: Data {
         switch self {
         case .attach: return Data()
+        case .getCover: return Data()
+        case .getText: return Data("Title\n\nBody, \"quoted\", café.".utf8)
         case .putArticle: return Data(#"{"id":"string","priority":1,"title":"string"}"#.utf8)
         case .putRaw: return Data(#"{}"#.utf8)
         }
@@ -56,6 +72,8 @@ public enum ArticlesRouter: KindsBaseRouter {
     public var sampleStatusCode: Int {
         switch self {
         case .attach: return 204
+        case .getCover: return 200
+        case .getText: return 200
         case .putArticle: return 200
         case .putRaw: return 200
         }

@@ -31,6 +31,32 @@ public final class ArticlesService: Service {
         request(ArticlesRouter.attach(id: id, body: body), queue: queue, completion: completion)
     }
 
+    /// The cover image, as bytes.
+    public func getCover(id: Int) async -> NetworkResult<Data> {
+        await request(ArticlesRouter.getCover(id: id), decodingMode: .body)
+    }
+
+    /// The cover image, as bytes. Calls `completion` once, on `queue` or the session's callback queue.
+    @discardableResult
+    public func getCover(
+        id: Int, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
+    ) -> DataRequest {
+        request(ArticlesRouter.getCover(id: id), decodingMode: .body, queue: queue, completion: completion)
+    }
+
+    /// The article as plain text.
+    public func getText(id: Int) async -> NetworkResult<String> {
+        await request(ArticlesRouter.getText(id: id), decodingMode: .body)
+    }
+
+    /// The article as plain text. Calls `completion` once, on `queue` or the session's callback queue.
+    @discardableResult
+    public func getText(
+        id: Int, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<String>) -> Void
+    ) -> DataRequest {
+        request(ArticlesRouter.getText(id: id), decodingMode: .body, queue: queue, completion: completion)
+    }
+
     /// `PUT /articles`.
     public func putArticle(body: PutArticleForm) async -> NetworkResult<Article> {
         await request(ArticlesRouter.putArticle(body: body))

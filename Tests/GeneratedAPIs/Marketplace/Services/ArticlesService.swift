@@ -44,16 +44,16 @@ public final class ArticlesService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportArticle(id: String) async -> NetworkResult<Empty> {
-        await request(ArticlesRouter.exportArticle(id: id))
+    public func exportArticle(id: String) async -> NetworkResult<Data> {
+        await request(ArticlesRouter.exportArticle(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportArticle(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(ArticlesRouter.exportArticle(id: id), queue: queue, completion: completion)
+        request(ArticlesRouter.exportArticle(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

@@ -44,16 +44,16 @@ public final class FilesService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportFile(id: String) async -> NetworkResult<Empty> {
-        await request(FilesRouter.exportFile(id: id))
+    public func exportFile(id: String) async -> NetworkResult<Data> {
+        await request(FilesRouter.exportFile(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportFile(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(FilesRouter.exportFile(id: id), queue: queue, completion: completion)
+        request(FilesRouter.exportFile(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

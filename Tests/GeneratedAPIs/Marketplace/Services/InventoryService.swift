@@ -45,16 +45,16 @@ public final class InventoryService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportInventoryItem(id: String) async -> NetworkResult<Empty> {
-        await request(InventoryRouter.exportInventoryItem(id: id))
+    public func exportInventoryItem(id: String) async -> NetworkResult<Data> {
+        await request(InventoryRouter.exportInventoryItem(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportInventoryItem(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(InventoryRouter.exportInventoryItem(id: id), queue: queue, completion: completion)
+        request(InventoryRouter.exportInventoryItem(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

@@ -44,16 +44,16 @@ public final class NodesService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportNode(id: String) async -> NetworkResult<Empty> {
-        await request(NodesRouter.exportNode(id: id))
+    public func exportNode(id: String) async -> NetworkResult<Data> {
+        await request(NodesRouter.exportNode(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportNode(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(NodesRouter.exportNode(id: id), queue: queue, completion: completion)
+        request(NodesRouter.exportNode(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

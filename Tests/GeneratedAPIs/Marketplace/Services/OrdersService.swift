@@ -44,16 +44,16 @@ public final class OrdersService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportOrder(id: String) async -> NetworkResult<Empty> {
-        await request(OrdersRouter.exportOrder(id: id))
+    public func exportOrder(id: String) async -> NetworkResult<Data> {
+        await request(OrdersRouter.exportOrder(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportOrder(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(OrdersRouter.exportOrder(id: id), queue: queue, completion: completion)
+        request(OrdersRouter.exportOrder(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

@@ -44,16 +44,16 @@ public final class PetsService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportPet(id: String) async -> NetworkResult<Empty> {
-        await request(PetsRouter.exportPet(id: id))
+    public func exportPet(id: String) async -> NetworkResult<Data> {
+        await request(PetsRouter.exportPet(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportPet(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(PetsRouter.exportPet(id: id), queue: queue, completion: completion)
+        request(PetsRouter.exportPet(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

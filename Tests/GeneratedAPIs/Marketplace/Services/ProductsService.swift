@@ -44,16 +44,16 @@ public final class ProductsService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportProduct(id: String) async -> NetworkResult<Empty> {
-        await request(ProductsRouter.exportProduct(id: id))
+    public func exportProduct(id: String) async -> NetworkResult<Data> {
+        await request(ProductsRouter.exportProduct(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportProduct(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(ProductsRouter.exportProduct(id: id), queue: queue, completion: completion)
+        request(ProductsRouter.exportProduct(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

@@ -44,16 +44,16 @@ public final class ReportsService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportReport(id: String) async -> NetworkResult<Empty> {
-        await request(ReportsRouter.exportReport(id: id))
+    public func exportReport(id: String) async -> NetworkResult<Data> {
+        await request(ReportsRouter.exportReport(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportReport(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(ReportsRouter.exportReport(id: id), queue: queue, completion: completion)
+        request(ReportsRouter.exportReport(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

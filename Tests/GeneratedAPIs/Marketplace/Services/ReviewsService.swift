@@ -44,16 +44,16 @@ public final class ReviewsService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportReview(id: String) async -> NetworkResult<Empty> {
-        await request(ReviewsRouter.exportReview(id: id))
+    public func exportReview(id: String) async -> NetworkResult<Data> {
+        await request(ReviewsRouter.exportReview(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportReview(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(ReviewsRouter.exportReview(id: id), queue: queue, completion: completion)
+        request(ReviewsRouter.exportReview(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

@@ -44,16 +44,16 @@ public final class SettingsService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportSetting(id: String) async -> NetworkResult<Empty> {
-        await request(SettingsRouter.exportSetting(id: id))
+    public func exportSetting(id: String) async -> NetworkResult<Data> {
+        await request(SettingsRouter.exportSetting(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportSetting(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(SettingsRouter.exportSetting(id: id), queue: queue, completion: completion)
+        request(SettingsRouter.exportSetting(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

@@ -44,16 +44,16 @@ public final class ShapesService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportShape(id: String) async -> NetworkResult<Empty> {
-        await request(ShapesRouter.exportShape(id: id))
+    public func exportShape(id: String) async -> NetworkResult<Data> {
+        await request(ShapesRouter.exportShape(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportShape(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(ShapesRouter.exportShape(id: id), queue: queue, completion: completion)
+        request(ShapesRouter.exportShape(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

@@ -44,16 +44,16 @@ public final class UsersService: Service {
     }
 
     /// Exports one as bytes.
-    public func exportUser(id: String) async -> NetworkResult<Empty> {
-        await request(UsersRouter.exportUser(id: id))
+    public func exportUser(id: String) async -> NetworkResult<Data> {
+        await request(UsersRouter.exportUser(id: id), decodingMode: .body)
     }
 
     /// Exports one as bytes. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func exportUser(
-        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        id: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Data>) -> Void
     ) -> DataRequest {
-        request(UsersRouter.exportUser(id: id), queue: queue, completion: completion)
+        request(UsersRouter.exportUser(id: id), decodingMode: .body, queue: queue, completion: completion)
     }
 
     /// Reads one.

@@ -18,15 +18,15 @@ public final class DefaultService: Service {
     private init() {}
 
     /// `GET /health`.
-    public func health() async -> NetworkResult<Empty> {
-        await request(DefaultRouter.health)
+    public func health() async -> NetworkResult<String> {
+        await request(DefaultRouter.health, decodingMode: .body)
     }
 
     /// `GET /health`. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func health(
-        queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+        queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<String>) -> Void
     ) -> DataRequest {
-        request(DefaultRouter.health, queue: queue, completion: completion)
+        request(DefaultRouter.health, decodingMode: .body, queue: queue, completion: completion)
     }
 }
