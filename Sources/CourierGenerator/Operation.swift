@@ -39,6 +39,8 @@ struct Operation: Sendable {
     var caseName: String
     var method: String
     var path: String
+    /// `path`, read into its literal text and parameters.
+    var template: PathTemplate
     var pointer: String
     var summary: String?
     var parameters: [OperationParameter]

@@ -41,12 +41,16 @@ struct OperationCollector {
             parameters.append(
                 try self.parameter(parameter.value, pointer: parameter.pointer, stem: typeStem, used: &used))
         }
-        if let problem = Self.templateProblem(path) { throw GeneratorError(pointer, "the path \(path) \(problem)") }
-        for match in Self.templateNames(path)
+        let template: PathTemplate
+        switch PathTemplate.parse(path) {
+        case .success(let parsed): template = parsed
+        case .failure(let problem): throw GeneratorError(pointer, "the path \(path) \(problem.text)")
+        }
+        for match in template.parameterNames
         where !parameters.contains(where: { $0.location == .path && $0.name == match }) {
             throw GeneratorError(pointer, "path parameter {\(match)} is not declared")
         }
-        parameters = parameters.filter { $0.location != .path || Self.templateNames(path).contains($0.name) }
+        parameters = parameters.filter { $0.location != .path || template.parameterNames.contains($0.name) }
         // Required before optional, each group in document (sorted) order, keeps call sites short.
         parameters = parameters.filter { !$0.optional } + parameters.filter(\.optional)
         let bodyName = Naming.unique("body", in: &used)
@@ -54,7 +58,7 @@ struct OperationCollector {
             operation, pointer: pointer, stem: typeStem, hasQuery: parameters.contains { $0.location == .query })
         let success = try successResponse(operation, pointer: pointer, stem: typeStem)
         return Operation(
-            tag: tag, caseName: caseName, method: method, path: path, pointer: pointer,
+            tag: tag, caseName: caseName, method: method, path: path, template: template, pointer: pointer,
             summary: (operation["summary"]?.stringValue ?? operation["description"]?.stringValue).map(Naming.sentence),
             parameters: parameters, body: body, bodyName: bodyName, response: success.type,
             responseIsBody: success.isBody, sample: success.sample, sampleStatus: success.status,
@@ -200,38 +204,5 @@ struct OperationCollector {
         let base = mediaType.split(separator: ";").first.map(String.init) ?? mediaType
         return base == "application/json" || base.hasSuffix("+json") || base == "*/*" || base == "application/*"
             || base == "text/json"
-    }
-
-    /// What is wrong with the braces of a path template, if anything: every `{` must be closed
-    /// by a `}` before the next `{`, and every `}` must close one.
-    static func templateProblem(_ path: String) -> String? {
-        var open = false
-        for character in path {
-            switch character {
-            case "{" where open: return "opens a parameter inside another"
-            case "{": open = true
-            case "}" where !open: return "has a } that closes no parameter"
-            case "}": open = false
-            default: break
-            }
-        }
-        return open ? "has a { that is not closed" : nil
-    }
-
-    /// The `{name}`s of a path template.
-    static func templateNames(_ path: String) -> [String] {
-        var names: [String] = []
-        var current: String?
-        for character in path {
-            if character == "{" {
-                current = ""
-            } else if character == "}", let name = current {
-                names.append(name)
-                current = nil
-            } else if current != nil {
-                current!.append(character)
-            }
-        }
-        return names
     }
 }

@@ -102,18 +102,14 @@ struct RouterEmitter {
 
     private func pathLiteral(_ operation: Operation) -> String {
         var out = "\""
-        var name: String?
-        for character in operation.path {
-            if character == "{" {
-                name = ""
-            } else if character == "}", let current = name {
-                let parameter = operation.pathParameters.first { $0.name == current }!
+        for piece in operation.template.pieces {
+            switch piece {
+            case .literal(let text):
+                out += String(Naming.literal(text).dropFirst().dropLast())
+            case .parameter(let name):
+                // The collector refuses a template naming a parameter the operation does not declare.
+                let parameter = operation.pathParameters.first { $0.name == name }!
                 out += "\\(segment: \(simpleText(parameter, Naming.escaped(parameter.swiftName))))"
-                name = nil
-            } else if name != nil {
-                name!.append(character)
-            } else {
-                out += String(Naming.literal(String(character)).dropFirst().dropLast())
             }
         }
         return out + "\""
