@@ -17,9 +17,9 @@ public enum DecodingMode: Sendable, Equatable {
     /// ``StatusEnvelope/Body``), ignoring the service's ``Service/envelope``; a false success flag
     /// in a ``ResponseEnvelope`` is still a ``NetworkResult/requestErr(_:)``.
     case envelope
-    /// The body itself, not decoded (a content coding such as gzip is still undone): `Data` for its bytes, or `String` for its text
-    /// (UTF-8), for images, files and plain-text replies. An empty body is an empty value. Any
-    /// other type is a ``NetworkResult/pathErr(_:)`` naming the mode; non-2xx statuses are
-    /// judged as in every mode.
+    /// The body itself, not decoded: `Data` for its bytes, or `String` for its text (UTF-8), for
+    /// images, files and plain-text replies (a content coding such as gzip is still undone). An
+    /// empty body is an empty value; any other type is a ``NetworkResult/pathErr(_:)`` naming
+    /// the mode. Non-2xx statuses are judged as in every mode.
     case body
 }

@@ -16,8 +16,7 @@ struct EnvelopeReader {
 
     /// The value the body holds, or why not.
     func value<T: Decodable>(of type: T.Type, from data: Data, mode: DecodingMode) -> Result<T, Rejection> {
-        if mode == .body { return body(as: type, from: data) }
-        if data.isEmpty {
+        if data.isEmpty, mode != .body {
             if let empty = Empty() as? T { return .success(empty) }
             return .failure(
                 .undecodable(
