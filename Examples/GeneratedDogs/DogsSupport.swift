@@ -77,7 +77,9 @@ public enum JSONValue: Codable, Sendable, Equatable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number.
+    /// A whole number that fits `Int`, kept exact (an ID past 2^53 would not survive a `Double`).
+    case integer(Int)
+    /// Any other number.
     case number(Double)
     /// A string.
     case string(String)
@@ -93,6 +95,8 @@ public enum JSONValue: Codable, Sendable, Equatable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
@@ -110,6 +114,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)

@@ -162,7 +162,9 @@ struct SupportEmitter {
             case null
             /// `true` or `false`.
             case bool(Bool)
-            /// A number.
+            /// A whole number that fits `Int`, kept exact (an ID past 2^53 would not survive a `Double`).
+            case integer(Int)
+            /// Any other number.
             case number(Double)
             /// A string.
             case string(String)
@@ -178,6 +180,8 @@ struct SupportEmitter {
                     self = .null
                 } else if let value = try? container.decode(Bool.self) {
                     self = .bool(value)
+                } else if let value = try? container.decode(Int.self) {
+                    self = .integer(value)
                 } else if let value = try? container.decode(Double.self) {
                     self = .number(value)
                 } else if let value = try? container.decode(String.self) {
@@ -195,6 +199,7 @@ struct SupportEmitter {
                 switch self {
                 case .null: try container.encodeNil()
                 case .bool(let value): try container.encode(value)
+                case .integer(let value): try container.encode(value)
                 case .number(let value): try container.encode(value)
                 case .string(let value): try container.encode(value)
                 case .array(let value): try container.encode(value)

@@ -52,7 +52,7 @@ final class KindsRoundTripTests: RoundTripCase {
              "tree":{"name":"root","children":[{"name":"leaf","children":[]}],"parent":{"name":"up","children":[]}},
              "nested":[[],[[]]],"bag":{"a":{"b":{}}},
              "odd":{"class":"c","first-name":"Ada","2fa":true,"@type":"person","self":"me","e-mail":null,
-                    "extra":{"any":[1,"two",null]},"inline":{"level":"very-high"},"default":false}}
+                    "extra":{"any":[1,"two",null,9007199254740993,2.5,true]},"inline":{"level":"very-high"},"default":false}}
             """#
         server.route("GET", "/misc") { _ in .jsonString(body) }
         try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
@@ -73,7 +73,16 @@ final class KindsRoundTripTests: RoundTripCase {
             XCTAssertEqual(odd.selfValue, "me")
             XCTAssertNil(odd.eMail)
             XCTAssertEqual(odd.inline?.level, .veryHigh)
-            XCTAssertEqual(odd.extra, .object(["any": .array([.number(1), .string("two"), .null])]))
+            // Whole numbers stay exact, past what a Double holds (2^53 + 1), and are written back as they came.
+            XCTAssertEqual(
+                odd.extra,
+                .object([
+                    "any": .array([
+                        .integer(1), .string("two"), .null, .integer(9_007_199_254_740_993), .number(2.5), .bool(true)
+                    ])
+                ]))
+            XCTAssertEqual(
+                try MiscResponse.encoded(odd.extra), #"{"any":[1,"two",null,9007199254740993,2.5,true]}"#)
             let encoded = try MiscResponse.encoded(odd)
             XCTAssertTrue(encoded.contains(#""first-name":"Ada""#) && encoded.contains(#""@type":"person""#), encoded)
         }
