@@ -137,6 +137,14 @@ struct ModelEmitter {
         }
         if let additional {
             out += ExtraPropertiesEmitter(properties: properties, additional: additional, isClass: isClass).emit()
+        } else if properties.contains(where: \.encodesNull) {
+            // The synthesized encoder leaves a `nil` out; a required member must be there, as `null`.
+            out.append("")
+            out.append("    /// Encodes every member; a required one that is `nil` as `null`.")
+            out.append("    public func encode(to encoder: any Encoder) throws {")
+            out.append("        var container = encoder.container(keyedBy: CodingKeys.self)")
+            out += properties.map { "        " + Self.encodeLine($0) }
+            out.append("    }")
         }
         if isClass {
             out.append("")
@@ -152,6 +160,13 @@ struct ModelEmitter {
         }
         out.append("}")
         return out
+    }
+
+    /// The statement that encodes `property`: left out when it is `nil`, unless it is required.
+    static func encodeLine(_ property: ModelProperty) -> String {
+        let method = property.optional && !property.encodesNull ? "encodeIfPresent" : "encode"
+        let member = Naming.escaped(property.swiftName)
+        return "try container.\(method)(\(member), forKey: .\(member))"
     }
 
     private func typeCode(_ property: ModelProperty) -> String {
@@ -192,11 +207,7 @@ private struct ExtraPropertiesEmitter {
         out.append("    /// Encodes the declared members, then the others in key order.")
         out.append("    public func encode(to encoder: any Encoder) throws {")
         if !properties.isEmpty { out.append("        var container = encoder.container(keyedBy: CodingKeys.self)") }
-        for property in properties {
-            let method = property.optional ? "encodeIfPresent" : "encode"
-            let member = Naming.escaped(property.swiftName)
-            out.append("        try container.\(method)(\(member), forKey: .\(member))")
-        }
+        out += properties.map { "        " + ModelEmitter.encodeLine($0) }
         out.append("        var extra = encoder.container(keyedBy: GeneratedCodingKey.self)")
         out.append(
             "        for (key, value) in additionalProperties.sorted(by: { $0.key < $1.key })"

@@ -25,7 +25,8 @@ struct ObjectBuilder {
             properties.append(
                 ModelProperty(
                     jsonName: key, swiftName: swiftName, type: type,
-                    optional: nullable || !collected.required.contains(key), doc: SchemaResolver.doc(propertySchema)))
+                    optional: nullable || !collected.required.contains(key),
+                    encodesNull: nullable && collected.required.contains(key), doc: SchemaResolver.doc(propertySchema)))
         }
         var additional: SwiftType?
         if let (extra, extraPointer) = collected.additional {

@@ -92,7 +92,8 @@ final class SchemaResolver {
         guard schema.isObject else { throw GeneratorError(pointer, "a schema must be an object") }
         let nullable = schema["nullable"]?.boolValue == true || typeList(schema).contains("null")
         if let reference = schema["$ref"]?.stringValue {
-            return (try referenced(reference, at: pointer), nullable)
+            let (type, target) = try referenced(reference, at: pointer)
+            return (type, nullable || target)
         }
         var typeName: String { declareAs ?? freshName(name) }
         if let values = schema["enum"]?.elements, !values.isEmpty {
@@ -139,11 +140,7 @@ final class SchemaResolver {
             guard let items = schema["items"] else { return (.array(.json), nullable) }
             let (element, elementNullable) = try resolve(
                 items, pointer: JSONPointer.appending(pointer, "items"), name: (declareAs ?? name) + "Item")
-            if elementNullable, element != .json {
-                throw GeneratorError(
-                    JSONPointer.appending(pointer, "items"), "arrays of nullable elements are not supported")
-            }
-            return (.array(element), nullable)
+            return (.array(Self.admittingNull(element, elementNullable)), nullable)
         case "object", nil:
             if schema["properties"] != nil {
                 return (try ObjectBuilder(resolver: self).merged(schema, pointer: pointer, name: typeName), nullable)
@@ -152,7 +149,7 @@ final class SchemaResolver {
                 let (value, valueNullable) = try resolve(
                     additional, pointer: JSONPointer.appending(pointer, "additionalProperties"),
                     name: (declareAs ?? name) + "Value")
-                return (.dictionary(valueNullable ? .json : value), nullable)
+                return (.dictionary(Self.admittingNull(value, valueNullable)), nullable)
             }
             return (.json, nullable || types.isEmpty)
         case let other?:
@@ -160,15 +157,35 @@ final class SchemaResolver {
         }
     }
 
-    /// A `$ref` to a schema: the component's name, or an inline resolution of another place.
-    func referenced(_ reference: String, at pointer: String) throws(GeneratorError) -> SwiftType {
+    /// An element or value type that admits `null` when `nullable` (`JSONValue` has `.null` already).
+    private static func admittingNull(_ type: SwiftType, _ nullable: Bool) -> SwiftType {
+        nullable && type != .json ? .optional(type) : type
+    }
+
+    /// A `$ref` to a schema: the component's name, or an inline resolution of another place; and
+    /// whether the schema there admits `null` (a nullable component makes what refers to it optional).
+    func referenced(_ reference: String, at pointer: String) throws(GeneratorError) -> (SwiftType, nullable: Bool) {
         let target = try dereference(reference, at: pointer)
         if let name = componentNames[reference] {
             try declareComponent(reference, schema: target)
-            return .named(name)
+            return (.named(name), admitsNull(target))
         }
         let last = JSONPointer.tokens(reference)?.last ?? "Value"
-        return try resolve(target, pointer: reference, name: last).0
+        return try resolve(target, pointer: reference, name: last)
+    }
+
+    /// Whether a schema says that `null` is a value: `nullable`, a `null` type, or `null` among its
+    /// `enum` values, itself or through the `$ref`s it is an alias of.
+    func admitsNull(_ schema: DocumentValue, hops: Int = 0) -> Bool {
+        if schema["nullable"]?.boolValue == true || typeList(schema).contains("null")
+            || schema["enum"]?.elements.contains(.null) == true
+        {
+            return true
+        }
+        guard hops < 32, let reference = schema["$ref"]?.stringValue,
+            let target = try? dereference(reference, at: reference)
+        else { return false }
+        return admitsNull(target, hops: hops + 1)
     }
 
     func declare(_ decl: ModelDecl) { declarations[decl.name] = decl }

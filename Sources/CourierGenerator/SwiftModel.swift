@@ -10,6 +10,9 @@ indirect enum SwiftType: Equatable, Sendable {
     case array(SwiftType)
     /// `[String: Value]`.
     case dictionary(SwiftType)
+    /// `Wrapped?`: an array element or dictionary value that may be `null` (a property or a
+    /// parameter that may be absent is optional through its own flag instead).
+    case optional(SwiftType)
 
     /// The type as written in Swift.
     var code: String {
@@ -18,6 +21,7 @@ indirect enum SwiftType: Equatable, Sendable {
         case .json: return "JSONValue"
         case .array(let element): return "[\(element.code)]"
         case .dictionary(let value): return "[String: \(value.code)]"
+        case .optional(let wrapped): return wrapped.code + "?"
         }
     }
 
@@ -26,7 +30,7 @@ indirect enum SwiftType: Equatable, Sendable {
         switch self {
         case .named(let name): return [name]
         case .array(let element): return element.names
-        case .dictionary(let value): return value.names
+        case .dictionary(let value), .optional(let value): return value.names
         case .primitive, .json: return []
         }
     }
@@ -38,6 +42,7 @@ indirect enum SwiftType: Equatable, Sendable {
         case .json: return "json"
         case .array(let element): return element.caseStem + "Array"
         case .dictionary(let value): return value.caseStem + "Map"
+        case .optional(let wrapped): return wrapped.caseStem + "OrNull"
         }
     }
 }
@@ -51,6 +56,8 @@ struct ModelProperty: Equatable, Sendable {
     var type: SwiftType
     /// Optional in Swift: not required, or nullable.
     var optional: Bool
+    /// Required and nullable: `nil` is written as `null`, not left out.
+    var encodesNull: Bool
     var doc: String?
 }
 

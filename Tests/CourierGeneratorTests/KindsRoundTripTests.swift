@@ -88,6 +88,23 @@ final class KindsRoundTripTests: RoundTripCase {
         }
     }
 
+    /// Nulls inside arrays and maps decode as `nil` elements and values, a required member whose
+    /// schema admits null is optional, and each is written back as `null`, not left out.
+    func testKindsNullsInArraysMapsAndRequiredMembers() async throws {
+        let body = #"{"sparse":{"note":null,"slots":[1,null,3],"notes":["a",null],"scores":{"x":1.5,"y":null}}}"#
+        server.route("GET", "/misc") { _ in .jsonString(body) }
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            let misc = try await MiscService.shared.misc().get()
+            let sparse = try XCTUnwrap(misc.sparse)
+            XCTAssertEqual(
+                sparse, Sparse(note: nil, slots: [1, nil, 3], notes: ["a", nil], scores: ["x": 1.5, "y": nil]))
+            XCTAssertEqual(
+                try MiscResponse.encoded(sparse),
+                #"{"note":null,"notes":["a",null],"scores":{"x":1.5,"y":null},"slots":[1,null,3]}"#)
+        }
+        XCTAssertEqual(try MiscResponse.encoded(Sparse(slots: [])), #"{"note":null,"slots":[]}"#)
+    }
+
     func testKindsMembersNamedLikeSwiftAndCoding() async throws {
         let body = #"{"mode":"a b","additionalProperties":true,"encode":"e","hashValue":1,"declaredKeys":"d","x":"y"}"#
         server.route("GET", "/edge/p") { _ in .jsonString(body) }

@@ -15,15 +15,19 @@ public struct MiscResponse: Codable, Sendable, Equatable {
     public var bag: Bag?
     /// `odd`.
     public var odd: OddNames?
+    /// `sparse`.
+    public var sparse: Sparse?
 
     /// Creates a value from its properties.
     public init(
-        settings: Settings? = nil, tree: TreeNode? = nil, nested: Nested? = nil, bag: Bag? = nil, odd: OddNames? = nil
+        settings: Settings? = nil, tree: TreeNode? = nil, nested: Nested? = nil, bag: Bag? = nil, odd: OddNames? = nil,
+        sparse: Sparse? = nil
     ) {
         self.settings = settings
         self.tree = tree
         self.nested = nested
         self.bag = bag
         self.odd = odd
+        self.sparse = sparse
     }
 }
