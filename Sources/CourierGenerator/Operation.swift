@@ -9,6 +9,10 @@ struct OperationParameter: Sendable {
     /// For a named type: whether it is a raw-value enum (sent as its `rawValue`).
     var isEnum: Bool
     var elementIsEnum: Bool
+    /// For an array sent as one value, what joins its elements: `,` in the path and headers
+    /// (`simple`); in the query, only with `explode: false` (`,` for `form`, a space for
+    /// `spaceDelimited`, `|` for `pipeDelimited`). Nil: a query array as repeated keys.
+    var separator: String?
     var doc: String?
 }
 

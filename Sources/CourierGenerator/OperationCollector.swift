@@ -121,6 +121,7 @@ struct OperationCollector {
         return OperationParameter(
             name: name, swiftName: Naming.unique(Naming.memberName(name), in: &used), location: location, type: type,
             optional: optional, isEnum: isEnum, elementIsEnum: elementIsEnum,
+            separator: Self.separator(of: value, type: type, location: location),
             doc: value["description"]?.stringValue.map(Naming.docLine))
     }
 
@@ -198,6 +199,24 @@ struct OperationCollector {
             schema, pointer: JSONPointer.appending(mediaPointer, "schema"), name: stem + "Response")
         let sample = try SampleBuilder(resolver: resolver).sample(media: json.value, pointer: mediaPointer)
         return (nullable ? "\(type.code)?" : type.code, false, sample, status)
+    }
+
+    /// What joins an array parameter's elements into one value, if it is sent as one (see
+    /// ``OperationParameter/separator``): OpenAPI's `style` and `explode`, with their defaults.
+    static func separator(
+        of parameter: DocumentValue, type: SwiftType, location: OperationParameter.Location
+    ) -> String? {
+        guard case .array = type else { return nil }
+        guard location == .query else { return "," }
+        let style = parameter["style"]?.stringValue ?? "form"
+        guard parameter["explode"]?.boolValue == false || (style != "form" && parameter["explode"] == nil) else {
+            return nil
+        }
+        switch style {
+        case "spaceDelimited": return " "
+        case "pipeDelimited": return "|"
+        default: return ","
+        }
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

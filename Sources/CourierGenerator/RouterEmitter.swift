@@ -122,16 +122,16 @@ struct RouterEmitter {
         return name
     }
 
-    /// ``valueText(_:_:)`` for the path and headers, where an array is one text, its elements
-    /// separated by commas (OpenAPI's `simple` style).
+    /// ``valueText(_:_:)`` for a value sent as one text: in the path and headers, or a query
+    /// array with `explode: false`, whose elements are joined by the parameter's separator.
     private func simpleText(_ parameter: OperationParameter, _ name: String) -> String {
         guard case .array(let element) = parameter.type else { return valueText(parameter, name) }
-        let comma = ".joined(separator: \",\")"
-        if parameter.elementIsEnum { return "\(name).map(\\.rawValue)\(comma)" }
+        let joined = ".joined(separator: \(Naming.literal(parameter.separator ?? ",")))"
+        if parameter.elementIsEnum { return "\(name).map(\\.rawValue)\(joined)" }
         switch element {
-        case .primitive("String"): return name + comma
-        case .primitive("Date"): return "\(name).map { \(names.coding).text($0) }\(comma)"
-        default: return "\(name).map { \"\\($0)\" }\(comma)"
+        case .primitive("String"): return name + joined
+        case .primitive("Date"): return "\(name).map { \(names.coding).text($0) }\(joined)"
+        default: return "\(name).map { \"\\($0)\" }\(joined)"
         }
     }
 
@@ -139,7 +139,12 @@ struct RouterEmitter {
         let query = operation.queryParameters.map { parameter -> String in
             let name = Naming.escaped(parameter.swiftName)
             var value: String
-            if parameter.optional {
+            if parameter.separator != nil {
+                // One value, its elements joined (`explode: false`).
+                value =
+                    parameter.optional
+                    ? "\(name).map { \(simpleText(parameter, "$0")) } as any Sendable" : simpleText(parameter, name)
+            } else if parameter.optional {
                 if parameter.isEnum {
                     value = "\(name)?.rawValue"
                 } else if parameter.elementIsEnum {

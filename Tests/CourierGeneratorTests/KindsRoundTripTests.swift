@@ -152,6 +152,25 @@ final class KindsRoundTripTests: RoundTripCase {
         }
     }
 
+    /// A query array with `explode: false` is one value, its elements joined as its `style` says;
+    /// without, repeated keys.
+    func testKindsQueryArraysWithoutExplodeAreOneValue() async throws {
+        server.route("GET", "/search") { _ in .jsonString(#"{"k":"v"}"#) }
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            _ = try await MiscService.shared.search(
+                type: [.album, .track], fields: ["a", "b"], levels: [1, 2], words: ["x", "y"], tag: ["t1", "t2"]
+            )
+            .get()
+            XCTAssertEqual(
+                query(try lastRequest("/search")),
+                ["fields=a,b", "levels=1|2", "tag=t1", "tag=t2", "type=album,track", "words=x y"])
+            // Percent-encoded on the wire, as every query value is.
+            XCTAssertTrue(try lastRequest("/search").rawTarget.contains("type=album%2Ctrack"))
+            _ = try await MiscService.shared.search(type: [.track]).get()
+            XCTAssertEqual(query(try lastRequest("/search")), ["type=track"])
+        }
+    }
+
     /// A success response that is not JSON is the body itself: bytes for `image/png`, text for
     /// `text/plain`, and the text example is the stub's sample.
     func testKindsResponsesThatAreNotJSONAreTheBody() async throws {

@@ -20,6 +20,12 @@ public enum MiscRouter: KindsBaseRouter {
     ///
     /// `GET /edge/{path}`
     case path2(path: String, days: [Date], queue2: String? = nil, completion2: String? = nil)
+    /// Query arrays sent as one value (explode false) and as repeated keys.
+    ///
+    /// `GET /search`
+    case search(
+        type: [SearchTypeModelItem], fields: [String]? = nil, levels: [Int]? = nil, words: [String]? = nil,
+        tag: [String]? = nil)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -28,6 +34,7 @@ public enum MiscRouter: KindsBaseRouter {
         case .decoder2(let path, _): return "/edge/\(segment: path)"
         case .misc: return "/misc"
         case .path2(let path, _, _, _): return "/edge/\(segment: path)"
+        case .search: return "/search"
         }
     }
 
@@ -38,6 +45,7 @@ public enum MiscRouter: KindsBaseRouter {
         case .decoder2: return .post
         case .misc: return .get
         case .path2: return .get
+        case .search: return .get
         }
     }
 
@@ -51,6 +59,14 @@ public enum MiscRouter: KindsBaseRouter {
             return .query(
                 ["days": days.map { KindsCoding.text($0) }, "queue": queue2 as any Sendable],
                 options: KindsCoding.queryOptions)
+        case .search(let type, let fields, let levels, let words, let tag):
+            return .query(
+                [
+                    "type": type.map(\.rawValue).joined(separator: ","),
+                    "fields": fields.map { $0.joined(separator: ",") } as any Sendable,
+                    "levels": levels.map { $0.map { "\($0)" }.joined(separator: "|") } as any Sendable,
+                    "words": words.map { $0.joined(separator: " ") } as any Sendable, "tag": tag as any Sendable
+                ], options: KindsCoding.queryOptions)
         }
     }
 
@@ -68,6 +84,7 @@ public enum MiscRouter: KindsBaseRouter {
             var headers = HTTPHeaders()
             headers["completion"] = completion2
             return headers
+        case .search: return HTTPHeaders()
         }
     }
 
@@ -84,6 +101,7 @@ public enum MiscRouter: KindsBaseRouter {
             return Data(
                 #"{"additionalProperties":false,"declaredKeys":"string","empty":{},"encode":"string","extraOnly":{},"hashValue":0,"mode":"rawValue","nothing":{}}"#
                     .utf8)
+        case .search: return Data(#"{}"#.utf8)
         }
     }
 
@@ -94,6 +112,7 @@ public enum MiscRouter: KindsBaseRouter {
         case .decoder2: return 204
         case .misc: return 200
         case .path2: return 200
+        case .search: return 200
         }
     }
 }

@@ -75,4 +75,24 @@ public final class MiscService: Service {
             MiscRouter.path2(path: path, days: days, queue2: queue2, completion2: completion2), queue: queue,
             completion: completion)
     }
+
+    /// Query arrays sent as one value (explode false) and as repeated keys.
+    public func search(
+        type: [SearchTypeModelItem], fields: [String]? = nil, levels: [Int]? = nil, words: [String]? = nil,
+        tag: [String]? = nil
+    ) async -> NetworkResult<Labels> {
+        await request(MiscRouter.search(type: type, fields: fields, levels: levels, words: words, tag: tag))
+    }
+
+    /// Query arrays sent as one value (explode false) and as repeated keys. Calls `completion` once, on `queue` or the session's callback queue.
+    @discardableResult
+    public func search(
+        type: [SearchTypeModelItem], fields: [String]? = nil, levels: [Int]? = nil, words: [String]? = nil,
+        tag: [String]? = nil, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (NetworkResult<Labels>) -> Void
+    ) -> DataRequest {
+        request(
+            MiscRouter.search(type: type, fields: fields, levels: levels, words: words, tag: tag), queue: queue,
+            completion: completion)
+    }
 }
