@@ -48,7 +48,9 @@ public enum Generator {
         func add(_ path: String, _ imports: [String], _ body: [String]) {
             files.append(GeneratedFile(path: path, contents: (header + imports + body).joined(separator: "\n") + "\n"))
         }
-        let support = SupportEmitter(names: names, baseURL: baseURL(root), title: title)
+        let support = SupportEmitter(
+            names: names, baseURL: baseURL(root), title: title,
+            usesCookies: operations.contains { !$0.cookieParameters.isEmpty })
         add("\(names.module)Support.swift", courier, support.emit())
         let models = ModelEmitter(declarations: resolver.declarations)
         for name in resolver.declarations.keys.sorted() {

@@ -1,6 +1,6 @@
 /// One parameter of an operation, as an associated value of its router case.
 struct OperationParameter: Sendable {
-    enum Location: String, Sendable { case path, query, header }
+    enum Location: String, Sendable { case path, query, header, cookie }
     var name: String
     var swiftName: String
     var location: Location
@@ -62,6 +62,7 @@ struct Operation: Sendable {
     var pathParameters: [OperationParameter] { parameters.filter { $0.location == .path } }
     var queryParameters: [OperationParameter] { parameters.filter { $0.location == .query } }
     var headerParameters: [OperationParameter] { parameters.filter { $0.location == .header } }
+    var cookieParameters: [OperationParameter] { parameters.filter { $0.location == .cookie } }
 
     /// The `Content-Type` to send instead of `application/json` (a `…+json` media type).
     var jsonContentType: String? {

@@ -84,7 +84,7 @@ struct OperationCollector {
                 merged.append((value, at))
             }
         }
-        return merged.filter { $0.value["in"]?.stringValue != "cookie" }
+        return merged
     }
 
     private func parameter(
@@ -94,7 +94,7 @@ struct OperationCollector {
     {
         guard let name = value["name"]?.stringValue else { throw GeneratorError(pointer, "a parameter has no name") }
         guard let location = value["in"]?.stringValue.flatMap(OperationParameter.Location.init(rawValue:)) else {
-            throw GeneratorError(pointer, "parameter \(name) has no supported \"in\" (path, query, header)")
+            throw GeneratorError(pointer, "parameter \(name) has no supported \"in\" (path, query, header, cookie)")
         }
         let schema = value["schema"] ?? value["content"]?.members.first?.value["schema"] ?? .object([])
         var (type, nullable) = try resolver.resolve(

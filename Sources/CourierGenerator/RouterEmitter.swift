@@ -37,11 +37,15 @@ struct RouterEmitter {
                 Set(operation.queryParameters.map(\.swiftName) + (operation.body == nil ? [] : [operation.bodyName]))
             }
         }
-        if operations.contains(where: { !$0.headerParameters.isEmpty || $0.jsonContentType != nil }) {
-            out += property("headers", type: "HTTPHeaders", doc: "The header parameters that have a value.") {
+        if operations.contains(where: {
+            !$0.headerParameters.isEmpty || !$0.cookieParameters.isEmpty || $0.jsonContentType != nil
+        }) {
+            let cookies = operations.contains { !$0.cookieParameters.isEmpty }
+            let doc = "The header \(cookies ? "and cookie " : "")parameters that have a value."
+            out += property("headers", type: "HTTPHeaders", doc: doc) {
                 headers($0)
             } uses: {
-                Set($0.headerParameters.map(\.swiftName))
+                Set(($0.headerParameters + $0.cookieParameters).map(\.swiftName))
             }
         }
         out += property("sampleData", type: "Data", doc: "The document's example response, for stubbing.") {
@@ -187,9 +191,9 @@ struct RouterEmitter {
         }
     }
 
-    /// The header lines in the document's order (`Content-Type` first): a dictionary literal of
-    /// `HTTPHeaders` (which keeps its order), or, when some parameters are optional, statements
-    /// that set each one that has a value.
+    /// The header lines in the document's order (`Content-Type` first, `Cookie` last): a
+    /// dictionary literal of `HTTPHeaders` (which keeps its order), or, when some parameters are
+    /// optional, statements that set each one that has a value.
     private func headers(_ operation: Operation) -> String {
         var pairs =
             operation.jsonContentType.map { [(name: Naming.literal("Content-Type"), value: Naming.literal($0))] } ?? []
@@ -204,13 +208,38 @@ struct RouterEmitter {
             }
             pairs.append((name: Naming.literal(parameter.name), value: value))
         }
+        let cookies = operation.cookieParameters
+        if !cookies.isEmpty { pairs.append((name: Naming.literal("Cookie"), value: cookieLine(cookies))) }
         if pairs.isEmpty { return "HTTPHeaders()" }
-        guard operation.headerParameters.contains(where: \.optional) else {
+        guard (operation.headerParameters + cookies).contains(where: \.optional) else {
             return "[\(pairs.map { "\($0.name): \($0.value)" }.joined(separator: ", "))]"
         }
-        let lines =
-            ["var headers = HTTPHeaders()"] + pairs.map { "headers[\($0.name)] = \($0.value)" } + ["return headers"]
-        return lines.joined(separator: "\n")
+        var lines = ["var headers = HTTPHeaders()"]
+        for pair in pairs where pair.name != Naming.literal("Cookie") {
+            lines.append("headers[\(pair.name)] = \(pair.value)")
+        }
+        if let cookie = pairs.last, cookie.name == Naming.literal("Cookie") {
+            // Only the cookies that have a value; no header when none has.
+            lines.append("let cookie = \(cookie.value)")
+            lines.append("if !cookie.isEmpty { headers[\"Cookie\"] = cookie }")
+        }
+        return (lines + ["return headers"]).joined(separator: "\n")
+    }
+
+    /// The `Cookie` line of the cookie parameters (`name=value; …`, OpenAPI's `form` style), each
+    /// value percent-encoded so that it is one cookie value; those without a value are left out.
+    private func cookieLine(_ cookies: [OperationParameter]) -> String {
+        let parts = cookies.map { parameter -> String in
+            let name = Naming.escaped(parameter.swiftName)
+            let prefix = Naming.literal(parameter.name + "=")
+            guard parameter.optional else {
+                return "\(prefix) + \(names.coding).cookieValue(\"\\(\(simpleText(parameter, name)))\")"
+            }
+            return "\(name).map { \(prefix) + \(names.coding).cookieValue(\"\\(\(simpleText(parameter, "$0")))\") }"
+        }
+        let list = "[\(parts.joined(separator: ", "))]"
+        let joined = ".joined(separator: \"; \")"
+        return cookies.contains(where: \.optional) ? list + ".compactMap { $0 }" + joined : list + joined
     }
 
     /// A raw string literal (`#"..."#`) with enough `#`s for `text`.

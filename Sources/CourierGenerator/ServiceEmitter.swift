@@ -81,6 +81,8 @@ struct SupportEmitter {
     let names: ModuleNames
     let baseURL: String
     let title: String
+    /// Some operation has cookie parameters: the coding gets `cookieValue`.
+    let usesCookies: Bool
 
     func emit() -> [String] {
         var out = ["/// Where the routers of \(Naming.docLine(title)) send their requests."]
@@ -98,6 +100,20 @@ struct SupportEmitter {
         out.append("}")
         out.append("")
         out += Self.coding(names.coding).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if usesCookies {
+            out += [
+                "",
+                "extension \(names.coding) {",
+                "    /// `text` as one cookie value: every byte but letters, digits and `-._~` percent-encoded.",
+                "    public static func cookieValue(_ text: String) -> String {",
+                "        text.addingPercentEncoding(withAllowedCharacters: cookieSafe) ?? \"\"",
+                "    }",
+                "",
+                "    private static let cookieSafe = CharacterSet(",
+                "        charactersIn: \"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~\")",
+                "}"
+            ]
+        }
         return out
     }
 

@@ -171,6 +171,23 @@ final class KindsRoundTripTests: RoundTripCase {
         }
     }
 
+    /// Cookie parameters go out in one `Cookie` line, in the document's order, each value
+    /// percent-encoded so that it stays one cookie; those without a value are left out.
+    func testKindsCookieParametersAreOneCookieLine() async throws {
+        server.route("GET", "/prefs") { _ in .empty() }
+        server.route("GET", "/whoami") { _ in .empty() }
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            _ = try await MiscService.shared.prefs(session: "a b;c=d", theme: .dark, ids: [1, 2], xTrace: 7).get()
+            let full = try lastRequest("/prefs")
+            XCTAssertEqual(full.headers.header("Cookie"), "session=a%20b%3Bc%3Dd; theme=dark; ids=1%2C2")
+            XCTAssertEqual(full.headers.header("X-Trace"), "7")
+            _ = try await MiscService.shared.prefs(session: "s1").get()
+            XCTAssertEqual(try lastRequest("/prefs").headers.header("Cookie"), "session=s1")
+            _ = try await MiscService.shared.whoami(session: "é").get()
+            XCTAssertEqual(try lastRequest("/whoami").headers.header("Cookie"), "session=%C3%A9")
+        }
+    }
+
     /// A success response that is not JSON is the body itself: bytes for `image/png`, text for
     /// `text/plain`, and the text example is the stub's sample.
     func testKindsResponsesThatAreNotJSONAreTheBody() async throws {

@@ -134,3 +134,13 @@ struct GeneratedCodingKey: CodingKey {
 
     init?(intValue: Int) { nil }
 }
+
+extension KindsCoding {
+    /// `text` as one cookie value: every byte but letters, digits and `-._~` percent-encoded.
+    public static func cookieValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: cookieSafe) ?? ""
+    }
+
+    private static let cookieSafe = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

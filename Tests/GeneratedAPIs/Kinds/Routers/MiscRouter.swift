@@ -20,12 +20,20 @@ public enum MiscRouter: KindsBaseRouter {
     ///
     /// `GET /edge/{path}`
     case path2(path: String, days: [Date], queue2: String? = nil, completion2: String? = nil)
+    /// Cookie parameters, some optional, beside a header.
+    ///
+    /// `GET /prefs`
+    case prefs(session: String, theme: PrefsTheme? = nil, ids: [Int]? = nil, xTrace: Int? = nil)
     /// Query arrays sent as one value (explode false) and as repeated keys.
     ///
     /// `GET /search`
     case search(
         type: [SearchTypeModelItem], fields: [String]? = nil, levels: [Int]? = nil, words: [String]? = nil,
         tag: [String]? = nil)
+    /// A required cookie parameter only.
+    ///
+    /// `GET /whoami`
+    case whoami(session: String)
 
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
@@ -34,7 +42,9 @@ public enum MiscRouter: KindsBaseRouter {
         case .decoder2(let path, _): return "/edge/\(segment: path)"
         case .misc: return "/misc"
         case .path2(let path, _, _, _): return "/edge/\(segment: path)"
+        case .prefs: return "/prefs"
         case .search: return "/search"
+        case .whoami: return "/whoami"
         }
     }
 
@@ -45,7 +55,9 @@ public enum MiscRouter: KindsBaseRouter {
         case .decoder2: return .post
         case .misc: return .get
         case .path2: return .get
+        case .prefs: return .get
         case .search: return .get
+        case .whoami: return .get
         }
     }
 
@@ -59,6 +71,7 @@ public enum MiscRouter: KindsBaseRouter {
             return .query(
                 ["days": days.map { KindsCoding.text($0) }, "queue": queue2 as any Sendable],
                 options: KindsCoding.queryOptions)
+        case .prefs: return .requestPlain
         case .search(let type, let fields, let levels, let words, let tag):
             return .query(
                 [
@@ -67,10 +80,11 @@ public enum MiscRouter: KindsBaseRouter {
                     "levels": levels.map { $0.map { "\($0)" }.joined(separator: "|") } as any Sendable,
                     "words": words.map { $0.joined(separator: " ") } as any Sendable, "tag": tag as any Sendable
                 ], options: KindsCoding.queryOptions)
+        case .whoami: return .requestPlain
         }
     }
 
-    /// The header parameters that have a value.
+    /// The header and cookie parameters that have a value.
     public var headers: HTTPHeaders {
         switch self {
         case .batch(_, let xNames, let xLevels):
@@ -84,7 +98,19 @@ public enum MiscRouter: KindsBaseRouter {
             var headers = HTTPHeaders()
             headers["completion"] = completion2
             return headers
+        case .prefs(let session, let theme, let ids, let xTrace):
+            var headers = HTTPHeaders()
+            headers["X-Trace"] = xTrace.map { "\($0)" }
+            let cookie = [
+                "session=" + KindsCoding.cookieValue("\(session)"),
+                theme.map { "theme=" + KindsCoding.cookieValue("\($0.rawValue)") },
+                ids.map { "ids=" + KindsCoding.cookieValue("\($0.map { "\($0)" }.joined(separator: ","))") }
+            ].compactMap { $0 }.joined(separator: "; ")
+            if !cookie.isEmpty { headers["Cookie"] = cookie }
+            return headers
         case .search: return HTTPHeaders()
+        case .whoami(let session):
+            return ["Cookie": ["session=" + KindsCoding.cookieValue("\(session)")].joined(separator: "; ")]
         }
     }
 
@@ -101,7 +127,9 @@ public enum MiscRouter: KindsBaseRouter {
             return Data(
                 #"{"additionalProperties":false,"declaredKeys":"string","empty":{},"encode":"string","extraOnly":{},"hashValue":0,"mode":"rawValue","nothing":{}}"#
                     .utf8)
+        case .prefs: return Data()
         case .search: return Data(#"{}"#.utf8)
+        case .whoami: return Data()
         }
     }
 
@@ -112,7 +140,9 @@ public enum MiscRouter: KindsBaseRouter {
         case .decoder2: return 204
         case .misc: return 200
         case .path2: return 200
+        case .prefs: return 204
         case .search: return 200
+        case .whoami: return 204
         }
     }
 }

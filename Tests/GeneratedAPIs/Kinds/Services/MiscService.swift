@@ -76,6 +76,24 @@ public final class MiscService: Service {
             completion: completion)
     }
 
+    /// Cookie parameters, some optional, beside a header.
+    public func prefs(
+        session: String, theme: PrefsTheme? = nil, ids: [Int]? = nil, xTrace: Int? = nil
+    ) async -> NetworkResult<Empty> {
+        await request(MiscRouter.prefs(session: session, theme: theme, ids: ids, xTrace: xTrace))
+    }
+
+    /// Cookie parameters, some optional, beside a header. Calls `completion` once, on `queue` or the session's callback queue.
+    @discardableResult
+    public func prefs(
+        session: String, theme: PrefsTheme? = nil, ids: [Int]? = nil, xTrace: Int? = nil, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+    ) -> DataRequest {
+        request(
+            MiscRouter.prefs(session: session, theme: theme, ids: ids, xTrace: xTrace), queue: queue,
+            completion: completion)
+    }
+
     /// Query arrays sent as one value (explode false) and as repeated keys.
     public func search(
         type: [SearchTypeModelItem], fields: [String]? = nil, levels: [Int]? = nil, words: [String]? = nil,
@@ -94,5 +112,18 @@ public final class MiscService: Service {
         request(
             MiscRouter.search(type: type, fields: fields, levels: levels, words: words, tag: tag), queue: queue,
             completion: completion)
+    }
+
+    /// A required cookie parameter only.
+    public func whoami(session: String) async -> NetworkResult<Empty> {
+        await request(MiscRouter.whoami(session: session))
+    }
+
+    /// A required cookie parameter only. Calls `completion` once, on `queue` or the session's callback queue.
+    @discardableResult
+    public func whoami(
+        session: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+    ) -> DataRequest {
+        request(MiscRouter.whoami(session: session), queue: queue, completion: completion)
     }
 }
