@@ -13,6 +13,9 @@ struct OperationParameter: Sendable {
     /// (`simple`); in the query, only with `explode: false` (`,` for `form`, a space for
     /// `spaceDelimited`, `|` for `pipeDelimited`). Nil: a query array as repeated keys.
     var separator: String?
+    /// Where the parameter stands in the document (path-item parameters first): headers and
+    /// cookies go out in this order, whatever order the case's associated values take.
+    var position = 0
     var doc: String?
 }
 
@@ -61,8 +64,12 @@ struct Operation: Sendable {
 
     var pathParameters: [OperationParameter] { parameters.filter { $0.location == .path } }
     var queryParameters: [OperationParameter] { parameters.filter { $0.location == .query } }
-    var headerParameters: [OperationParameter] { parameters.filter { $0.location == .header } }
-    var cookieParameters: [OperationParameter] { parameters.filter { $0.location == .cookie } }
+    var headerParameters: [OperationParameter] { inDocumentOrder(.header) }
+    var cookieParameters: [OperationParameter] { inDocumentOrder(.cookie) }
+
+    private func inDocumentOrder(_ location: OperationParameter.Location) -> [OperationParameter] {
+        parameters.filter { $0.location == location }.sorted { $0.position < $1.position }
+    }
 
     /// The `Content-Type` to send instead of `application/json` (a `…+json` media type).
     var jsonContentType: String? {

@@ -37,9 +37,10 @@ struct OperationCollector {
         let typeStem = Naming.typeName(caseName)
         var used: Set<String> = ["queue", "completion"]
         var parameters: [OperationParameter] = []
-        for parameter in try mergedParameters(operation, item: item, pointer: pointer) {
-            parameters.append(
-                try self.parameter(parameter.value, pointer: parameter.pointer, stem: typeStem, used: &used))
+        for (position, parameter) in try mergedParameters(operation, item: item, pointer: pointer).enumerated() {
+            var made = try self.parameter(parameter.value, pointer: parameter.pointer, stem: typeStem, used: &used)
+            made.position = position
+            parameters.append(made)
         }
         let template: PathTemplate
         switch PathTemplate.parse(path) {
@@ -101,6 +102,8 @@ struct OperationCollector {
             schema, pointer: JSONPointer.appending(pointer, "schema"), name: stem + Naming.typeName(name))
         var isEnum = false
         var elementIsEnum = false
+        // A null inside a parameter's array has no spelling on the wire: its elements are plain.
+        if case .array(.optional(let element)) = type { type = .array(element) }
         switch type {
         case .primitive(let primitive) where primitive == "Data": type = .primitive("String")
         case .primitive: break

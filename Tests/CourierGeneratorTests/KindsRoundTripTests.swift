@@ -158,12 +158,13 @@ final class KindsRoundTripTests: RoundTripCase {
         server.route("GET", "/search") { _ in .jsonString(#"{"k":"v"}"#) }
         try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
             _ = try await MiscService.shared.search(
-                type: [.album, .track], fields: ["a", "b"], levels: [1, 2], words: ["x", "y"], tag: ["t1", "t2"]
+                type: [.album, .track], fields: ["a", "b"], levels: [1, 2], words: ["x", "y"], tag: ["t1", "t2"],
+                near: [5, 6]
             )
             .get()
             XCTAssertEqual(
                 query(try lastRequest("/search")),
-                ["fields=a,b", "levels=1|2", "tag=t1", "tag=t2", "type=album,track", "words=x y"])
+                ["fields=a,b", "levels=1|2", "near=5", "near=6", "tag=t1", "tag=t2", "type=album,track", "words=x y"])
             // Percent-encoded on the wire, as every query value is.
             XCTAssertTrue(try lastRequest("/search").rawTarget.contains("type=album%2Ctrack"))
             _ = try await MiscService.shared.search(type: [.track]).get()

@@ -78,6 +78,9 @@ final class MarketplaceRoundTripTests: RoundTripCase {
             let get = try lastRequest("/users/u%2F1")
             XCTAssertEqual(get.headers.header("X-Priority"), "2")
             XCTAssertEqual(get.headers.header("X-Request-ID"), "r")
+            // The document declares X-Request-ID (optional) before X-Priority (required): that order
+            // on the wire, though the case lists required parameters first.
+            XCTAssertEqual(get.headers.fields.map(\.name).filter { $0.hasPrefix("X-") }, ["X-Request-ID", "X-Priority"])
 
             _ = try await UsersService.shared.searchUsers(body: SearchUsersForm(limit: 3, q: "ada")).get()
             let search = try lastRequest("/users/search")

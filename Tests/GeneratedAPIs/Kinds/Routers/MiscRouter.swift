@@ -29,7 +29,7 @@ public enum MiscRouter: KindsBaseRouter {
     /// `GET /search`
     case search(
         type: [SearchTypeModelItem], fields: [String]? = nil, levels: [Int]? = nil, words: [String]? = nil,
-        tag: [String]? = nil)
+        tag: [String]? = nil, near: [Int]? = nil)
     /// A required cookie parameter only.
     ///
     /// `GET /whoami`
@@ -72,13 +72,14 @@ public enum MiscRouter: KindsBaseRouter {
                 ["days": days.map { KindsCoding.text($0) }, "queue": queue2 as any Sendable],
                 options: KindsCoding.queryOptions)
         case .prefs: return .requestPlain
-        case .search(let type, let fields, let levels, let words, let tag):
+        case .search(let type, let fields, let levels, let words, let tag, let near):
             return .query(
                 [
                     "type": type.map(\.rawValue).joined(separator: ","),
                     "fields": fields.map { $0.joined(separator: ",") } as any Sendable,
                     "levels": levels.map { $0.map { "\($0)" }.joined(separator: "|") } as any Sendable,
-                    "words": words.map { $0.joined(separator: " ") } as any Sendable, "tag": tag as any Sendable
+                    "words": words.map { $0.joined(separator: " ") } as any Sendable, "tag": tag as any Sendable,
+                    "near": near as any Sendable
                 ], options: KindsCoding.queryOptions)
         case .whoami: return .requestPlain
         }

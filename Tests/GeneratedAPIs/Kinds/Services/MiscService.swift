@@ -97,21 +97,21 @@ public final class MiscService: Service {
     /// Query arrays sent as one value (explode false) and as repeated keys.
     public func search(
         type: [SearchTypeModelItem], fields: [String]? = nil, levels: [Int]? = nil, words: [String]? = nil,
-        tag: [String]? = nil
+        tag: [String]? = nil, near: [Int]? = nil
     ) async -> NetworkResult<Labels> {
-        await request(MiscRouter.search(type: type, fields: fields, levels: levels, words: words, tag: tag))
+        await request(MiscRouter.search(type: type, fields: fields, levels: levels, words: words, tag: tag, near: near))
     }
 
     /// Query arrays sent as one value (explode false) and as repeated keys. Calls `completion` once, on `queue` or the session's callback queue.
     @discardableResult
     public func search(
         type: [SearchTypeModelItem], fields: [String]? = nil, levels: [Int]? = nil, words: [String]? = nil,
-        tag: [String]? = nil, queue: DispatchQueue? = nil,
+        tag: [String]? = nil, near: [Int]? = nil, queue: DispatchQueue? = nil,
         completion: @escaping @Sendable (NetworkResult<Labels>) -> Void
     ) -> DataRequest {
         request(
-            MiscRouter.search(type: type, fields: fields, levels: levels, words: words, tag: tag), queue: queue,
-            completion: completion)
+            MiscRouter.search(type: type, fields: fields, levels: levels, words: words, tag: tag, near: near),
+            queue: queue, completion: completion)
     }
 
     /// A required cookie parameter only.

@@ -108,8 +108,8 @@ public enum ArticlesRouter: MarketplaceBaseRouter {
         case .exportArticle: return HTTPHeaders()
         case .getArticle(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listArticles: return HTTPHeaders()
         case .patchArticle: return ["Content-Type": "application/merge-patch+json"]

@@ -108,8 +108,8 @@ public enum FilesRouter: MarketplaceBaseRouter {
         case .exportFile: return HTTPHeaders()
         case .getFile(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listFiles: return HTTPHeaders()
         case .patchFile: return ["Content-Type": "application/merge-patch+json"]

@@ -108,8 +108,8 @@ public enum InventoryRouter: MarketplaceBaseRouter {
         case .exportInventoryItem: return HTTPHeaders()
         case .getInventoryItem(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listInventory: return HTTPHeaders()
         case .patchInventoryItem: return ["Content-Type": "application/merge-patch+json"]

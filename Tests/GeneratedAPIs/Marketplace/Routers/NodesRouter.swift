@@ -108,8 +108,8 @@ public enum NodesRouter: MarketplaceBaseRouter {
         case .exportNode: return HTTPHeaders()
         case .getNode(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listNodes: return HTTPHeaders()
         case .patchNode: return ["Content-Type": "application/merge-patch+json"]

@@ -108,8 +108,8 @@ public enum OrdersRouter: MarketplaceBaseRouter {
         case .exportOrder: return HTTPHeaders()
         case .getOrder(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listOrders: return HTTPHeaders()
         case .patchOrder: return ["Content-Type": "application/merge-patch+json"]

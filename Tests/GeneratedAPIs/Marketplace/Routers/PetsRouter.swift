@@ -108,8 +108,8 @@ public enum PetsRouter: MarketplaceBaseRouter {
         case .exportPet: return HTTPHeaders()
         case .getPet(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listPets: return HTTPHeaders()
         case .patchPet: return ["Content-Type": "application/merge-patch+json"]

@@ -108,8 +108,8 @@ public enum ProductsRouter: MarketplaceBaseRouter {
         case .exportProduct: return HTTPHeaders()
         case .getProduct(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listProducts: return HTTPHeaders()
         case .patchProduct: return ["Content-Type": "application/merge-patch+json"]

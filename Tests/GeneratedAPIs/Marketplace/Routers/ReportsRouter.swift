@@ -108,8 +108,8 @@ public enum ReportsRouter: MarketplaceBaseRouter {
         case .exportReport: return HTTPHeaders()
         case .getReport(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listReports: return HTTPHeaders()
         case .patchReport: return ["Content-Type": "application/merge-patch+json"]

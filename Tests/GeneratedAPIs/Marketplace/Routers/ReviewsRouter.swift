@@ -108,8 +108,8 @@ public enum ReviewsRouter: MarketplaceBaseRouter {
         case .exportReview: return HTTPHeaders()
         case .getReview(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listReviews: return HTTPHeaders()
         case .patchReview: return ["Content-Type": "application/merge-patch+json"]

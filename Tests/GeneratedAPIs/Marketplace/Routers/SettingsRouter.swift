@@ -108,8 +108,8 @@ public enum SettingsRouter: MarketplaceBaseRouter {
         case .exportSetting: return HTTPHeaders()
         case .getSetting(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listSettings: return HTTPHeaders()
         case .patchSetting: return ["Content-Type": "application/merge-patch+json"]

@@ -108,8 +108,8 @@ public enum ShapesRouter: MarketplaceBaseRouter {
         case .exportShape: return HTTPHeaders()
         case .getShape(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listShapes: return HTTPHeaders()
         case .patchShape: return ["Content-Type": "application/merge-patch+json"]

@@ -108,8 +108,8 @@ public enum UsersRouter: MarketplaceBaseRouter {
         case .exportUser: return HTTPHeaders()
         case .getUser(_, let xPriority, let xRequestID):
             var headers = HTTPHeaders()
-            headers["X-Priority"] = "\(xPriority.rawValue)"
             headers["X-Request-ID"] = xRequestID
+            headers["X-Priority"] = "\(xPriority.rawValue)"
             return headers
         case .listUsers: return HTTPHeaders()
         case .patchUser: return ["Content-Type": "application/merge-patch+json"]
