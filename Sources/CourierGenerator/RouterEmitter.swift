@@ -209,19 +209,16 @@ struct RouterEmitter {
             pairs.append((name: Naming.literal(parameter.name), value: value))
         }
         let cookies = operation.cookieParameters
-        if !cookies.isEmpty { pairs.append((name: Naming.literal("Cookie"), value: cookieLine(cookies))) }
-        if pairs.isEmpty { return "HTTPHeaders()" }
+        let cookie = cookies.isEmpty ? nil : cookieLine(cookies)
         guard (operation.headerParameters + cookies).contains(where: \.optional) else {
+            if let cookie { pairs.append((name: Naming.literal("Cookie"), value: cookie)) }
+            if pairs.isEmpty { return "HTTPHeaders()" }
             return "[\(pairs.map { "\($0.name): \($0.value)" }.joined(separator: ", "))]"
         }
-        var lines = ["var headers = HTTPHeaders()"]
-        for pair in pairs where pair.name != Naming.literal("Cookie") {
-            lines.append("headers[\(pair.name)] = \(pair.value)")
-        }
-        if let cookie = pairs.last, cookie.name == Naming.literal("Cookie") {
+        var lines = ["var headers = HTTPHeaders()"] + pairs.map { "headers[\($0.name)] = \($0.value)" }
+        if let cookie {
             // Only the cookies that have a value; no header when none has.
-            lines.append("let cookie = \(cookie.value)")
-            lines.append("if !cookie.isEmpty { headers[\"Cookie\"] = cookie }")
+            lines += ["let cookie = \(cookie)", "if !cookie.isEmpty { headers[\"Cookie\"] = cookie }"]
         }
         return (lines + ["return headers"]).joined(separator: "\n")
     }
