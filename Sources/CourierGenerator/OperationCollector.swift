@@ -212,9 +212,8 @@ struct OperationCollector {
         guard case .array = type else { return nil }
         guard location == .query else { return "," }
         let style = parameter["style"]?.stringValue ?? "form"
-        guard parameter["explode"]?.boolValue == false || (style != "form" && parameter["explode"] == nil) else {
-            return nil
-        }
+        // OpenAPI: `explode` defaults to true for `form` only.
+        guard !(parameter["explode"]?.boolValue ?? (style == "form")) else { return nil }
         switch style {
         case "spaceDelimited": return " "
         case "pipeDelimited": return "|"
