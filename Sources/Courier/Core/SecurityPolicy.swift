@@ -1,11 +1,13 @@
-/// The security rules every layer of Courier reads from one place: which headers are secrets,
-/// whether a redirect may leave TLS, and how large a response may be.
+/// The security rules every layer of Courier reads from one place: which headers and keys are
+/// secrets, whether a redirect may leave TLS, and how large a response may be.
 ///
-/// Redirects drop secret headers when they cross to another origin, ``DataRequest/cURLDescription()``
-/// prints them as `<redacted>`, and so does every log line. Set it once per session:
+/// Redirects drop secret headers when they cross to another origin. ``DataRequest/cURLDescription()``
+/// and every ``NetworkLogger`` line print the values of secret headers, and of secret keys in URL
+/// queries, form bodies and JSON bodies, as `<redacted>`. Set it once per session:
 /// ```swift
 /// var configuration = Session.Configuration()
 /// configuration.security.secretHeaders.insert("X-Session-Token")
+/// configuration.security.secretKeys.insert("client_id")  // ?client_id=… and "client_id": …
 /// configuration.security.maxResponseSize = 8 << 20       // 8 MiB, counted after decompression
 /// ```
 /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always secrets. Some
@@ -23,6 +25,16 @@ public struct SecurityPolicy: Sendable {
         "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"
     ]
 
+    /// The default ``secretKeys``.
+    @usableFromInline package static let defaultSecretKeys: Set<String> = [
+        "password", "pw", "passwd", "secret", "clientSecret", "token", "accessToken", "refreshToken", "idToken",
+        "apiKey"
+    ]
+
+    /// The policy of a session configured with none of its own, for values printed outside one
+    /// (``HTTPHeader/description``).
+    package static let standard = SecurityPolicy()
+
     /// The default ``maxResponseSize``: 64 MiB.
     @usableFromInline package static let defaultMaxResponseSize = 64 << 20
     /// The default ``maxDownloadSize``: 8 GiB.
@@ -32,6 +44,16 @@ public struct SecurityPolicy: Sendable {
     /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`. Default: `X-Api-Key`, `X-Auth-Token`.
     public var secretHeaders: Set<String> {
         didSet { lowercasedSecrets = Self.lowercased(secretHeaders) }
+    }
+
+    /// Keys whose values are secrets wherever they appear: in a URL query (`?api_key=…`), a form
+    /// body, a JSON body (`"password": …`, at any depth) or a `Location` header. Compared without
+    /// regard to case, `_` or `-`: `accessToken` also names `access_token` and `Access-Token`.
+    /// Default: `password`, `pw`, `passwd`, `secret`, `clientSecret`, `token`, `accessToken`,
+    /// `refreshToken`, `idToken`, `apiKey`. The query parameter of an endpoint whose
+    /// ``Router/authorization`` is ``AuthorizationType/query(name:)`` is always a secret.
+    public var secretKeys: Set<String> {
+        didSet { normalizedSecretKeys = Self.normalized(secretKeys) }
     }
 
     /// Whether a redirect from `https` to plain `http` is followed. Default `false`: the request
@@ -52,19 +74,24 @@ public struct SecurityPolicy: Sendable {
 
     /// Every secret header name, lowercased, for case-insensitive look-ups.
     private var lowercasedSecrets: Set<String>
+    /// ``secretKeys`` as ``normalizedKey(_:)`` writes them.
+    package private(set) var normalizedSecretKeys: Set<String>
 
     /// Creates a policy.
     public init(
         secretHeaders: Set<String> = ["X-Api-Key", "X-Auth-Token"],
+        secretKeys: Set<String> = SecurityPolicy.defaultSecretKeys,
         allowsInsecureRedirects: Bool = false,
         maxResponseSize: Int? = SecurityPolicy.defaultMaxResponseSize,
         maxDownloadSize: Int? = SecurityPolicy.defaultMaxDownloadSize
     ) {
         self.secretHeaders = secretHeaders
+        self.secretKeys = secretKeys
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.maxResponseSize = maxResponseSize
         self.maxDownloadSize = maxDownloadSize
         lowercasedSecrets = Self.lowercased(secretHeaders)
+        normalizedSecretKeys = Self.normalized(secretKeys)
     }
 
     /// True when a header of this name must never be printed or sent to another origin.
@@ -79,6 +106,21 @@ public struct SecurityPolicy: Sendable {
 
     /// What a secret is printed as.
     package static let redactedMarker = "<redacted>"
+
+    /// True when the value of a query, form or JSON key of this name is a secret: one of
+    /// ``secretKeys``, or the name of a secret header (a body echoing `"authorization": …`).
+    public func isSecret(key name: String) -> Bool {
+        normalizedSecretKeys.contains(Self.normalizedKey(name)) || isSecret(header: name)
+    }
+
+    /// `accessToken`, `access_token` and `Access-Token` are the same key.
+    package static func normalizedKey(_ key: String) -> String {
+        String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
+    }
+
+    private static func normalized(_ keys: Set<String>) -> Set<String> {
+        Set(keys.map(normalizedKey))
+    }
 
     private static func lowercased(_ names: Set<String>) -> Set<String> {
         Set(alwaysSecretHeaders.union(names).map { $0.lowercased() })

@@ -22,7 +22,8 @@ import FoundationNetworking
 /// ```
 ///
 /// Which requests get the credential is declared per endpoint by ``Router/authorization``
-/// (`.none` by default; `.bearer`, `.basic` or `.custom(header:scheme:)`). Requests made from a
+/// (`.none` by default; `.bearer`, `.basic`, `.custom(header:scheme:)`, `.query(name:)` or
+/// `.cookie(name:)`). Requests made from a
 /// URL or a `URLRequest`, and endpoints declaring `.none`, pass through untouched: sign-in and
 /// refresh endpoints are never sent with a stale token, and their 401s never trigger a refresh.
 ///
@@ -99,10 +100,7 @@ public final class AuthenticationInterceptor: RequestInterceptor {
         let credential = try await resolve { state, waiter in
             state.credentialForSending(now: now, leeway: leeway, waiter: waiter)
         }.get()
-        guard let header = kind.header(for: credential.accessToken) else { return request }
-        var request = request
-        request.setValue(header.value, forHTTPHeaderField: header.name)
-        return request
+        return kind.applying(credential.accessToken, to: request)
     }
 
     /// On a 401 for an endpoint that needs a credential: refreshes it (once for all concurrent
@@ -114,11 +112,11 @@ public final class AuthenticationInterceptor: RequestInterceptor {
     {
         let kind = Self.authorization(of: context)
         guard kind != .none, response.error == nil, response.statusCode == 401 else { return .doNotRetry }
-        let sent = kind.headerName.flatMap { request.value(forHTTPHeaderField: $0) }
+        let sent = kind.sentValue(in: request)
         let now = context.session.configuration.clock.now
         let outcome = await resolve { state, waiter in
             state.unauthorized(now: now, waiter: waiter) { current in
-                kind.header(for: current.accessToken)?.value == sent
+                kind.placedValue(of: current.accessToken) == sent
             }
         }
         switch outcome {

@@ -1,23 +1,30 @@
 import Foundation
 
-/// Hides secrets in what the ``NetworkLogger`` prints: secret headers (the session's
-/// ``SecurityPolicy``), the values of named keys in JSON bodies, form bodies and URL queries,
-/// and passwords in URLs; and, wherever they appear, the values of the secret headers the request
-/// sent (a server echoing `["Authorization", "Bearer …"]` in a body).
+/// Hides secrets in what Courier prints (``NetworkLogger`` lines, ``DataRequest/cURLDescription()``),
+/// by the session's ``SecurityPolicy``: secret headers, the values of secret keys in JSON bodies,
+/// form bodies and URL queries, and passwords in URLs; and, wherever they appear, the values of
+/// the secret headers the request sent (a server echoing `["Authorization", "Bearer …"]` in a body).
 struct LogRedactor: Sendable {
     static let marker = SecurityPolicy.redactedMarker
     /// Shorter values are not searched for in text (they would hide unrelated words).
     static let shortestSearchedSecret = 4
 
     let security: SecurityPolicy
-    /// Key names, already normalized by ``normalize(_:)`` (see ``normalized(_:)``).
-    let keys: Set<String>
+    /// Secret keys of this request beyond the policy's, normalized (``SecurityPolicy/normalizedKey(_:)``):
+    /// the query parameter carrying its credential.
+    let requestKeys: Set<String>
     /// Values of the secret headers this request sent, longest first (see ``sentSecrets(in:security:)``).
     let sentSecrets: [String]
 
-    init(security: SecurityPolicy, normalizedKeys: Set<String>, sentHeaders: [String: String] = [:]) {
+    /// A redactor for one request. `authorization` is its router's: the query parameter of
+    /// ``AuthorizationType/query(name:)`` is a secret key for it.
+    init(security: SecurityPolicy, authorization: AuthorizationType = .none, sentHeaders: [String: String] = [:]) {
         self.security = security
-        keys = normalizedKeys
+        if case .query(let name) = authorization {
+            requestKeys = [SecurityPolicy.normalizedKey(name)]
+        } else {
+            requestKeys = []
+        }
         sentSecrets = Self.sentSecrets(in: sentHeaders, security: security)
     }
 
@@ -44,19 +51,10 @@ struct LogRedactor: Sendable {
         return result
     }
 
-    /// `keys` normalized, for ``init(security:normalizedKeys:)``.
-    static func normalized(_ keys: Set<String>) -> Set<String> {
-        Set(keys.map(normalize))
-    }
-
-    /// `accessToken`, `access_token` and `Access-Token` are the same key.
-    static func normalize(_ key: String) -> String {
-        String(key.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
-    }
-
-    /// A named key, or the name of a secret header (a body echoing `"authorization": ...`).
+    /// A secret key of the policy or of this request, or the name of a secret header (a body
+    /// echoing `"authorization": ...`).
     func isSecret(key: String) -> Bool {
-        keys.contains(Self.normalize(key)) || security.isSecret(header: key)
+        security.isSecret(key: key) || (!requestKeys.isEmpty && requestKeys.contains(SecurityPolicy.normalizedKey(key)))
     }
 
     /// A header value as it may be printed.

@@ -19,12 +19,12 @@ import FoundationNetworking
 /// caller sees the result. At ``Level/headers`` the headers follow, at ``Level/body`` the bodies:
 /// JSON pretty-printed, binary bodies summarised, long ones cut at `maxBodyLength` characters.
 ///
-/// Redaction, in requests and responses alike: the values of the session's secret headers
-/// (``SecurityPolicy``: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the ones
-/// you add) print as `<redacted>`; so do the values of the keys in `redactedKeys` wherever they
-/// appear in a JSON body, a form body, a URL query or a `Location` header (compared without regard
-/// to case, `_` or `-`), as do body keys named like a secret header (`"authorization": …`);
-/// passwords in URLs print as `redacted`. The values of the secret headers a request sent (and, for
+/// Redaction, in requests and responses alike, follows the session's ``SecurityPolicy``: the values
+/// of its secret headers (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the
+/// ones you add) print as `<redacted>`; so do the values of its ``SecurityPolicy/secretKeys`` (and
+/// of the query parameter an ``AuthorizationType/query(name:)`` endpoint sends its credential in)
+/// wherever they appear in a JSON body, a form body, a URL query or a `Location` header, as do body
+/// keys named like a secret header (`"authorization": …`); passwords in URLs print as `redacted`. The values of the secret headers a request sent (and, for
 /// `Scheme credentials` values, the credentials alone) print as `<redacted>` wherever they appear
 /// in that request's lines, such as a body that echoes `["Authorization", "Bearer …"]`. Other
 /// values the logger cannot recognise as secrets (a token inside a Base64 blob, free prose) are
@@ -76,13 +76,6 @@ public struct NetworkLogger: Plugin {
         public let message: String
     }
 
-    /// Keys whose values are redacted by default: `password`, `pw`, `passwd`, `secret`,
-    /// `clientSecret`, `token`, `accessToken`, `refreshToken`, `idToken`, `apiKey`.
-    public static let defaultRedactedKeys: Set<String> = [
-        "password", "pw", "passwd", "secret", "clientSecret", "token", "accessToken", "refreshToken", "idToken",
-        "apiKey"
-    ]
-
     /// Writes each entry's message as a line to standard error (the default sink).
     @usableFromInline package static let standardError: @Sendable (Entry) -> Void = { entry in
         FileHandle.standardError.write(Data((entry.message + "\n").utf8))
@@ -90,28 +83,20 @@ public struct NetworkLogger: Plugin {
 
     /// How much is logged.
     package let level: Level
-    /// Keys whose values are redacted in bodies, queries and `Location` headers.
-    package let redactedKeys: Set<String>
     /// The most characters of a body that are printed.
     package let maxBodyLength: Int
     private let sink: @Sendable (Entry) -> Void
-    /// `redactedKeys` as the redactor compares them.
-    private let normalizedKeys: Set<String>
 
     /// Creates a logger.
     /// - Parameters:
     ///   - level: how much is logged. Default: ``Level/basic``.
-    ///   - redactedKeys: body, query and `Location` keys whose values are hidden. Default:
-    ///     ``defaultRedactedKeys``; add yours with `NetworkLogger.defaultRedactedKeys.union([...])`.
     ///   - maxBodyLength: the most characters of a body printed. Default: 4096.
     ///   - sink: where entries go. Default: each entry's `message` as a line on standard error.
     public init(
-        level: Level = .basic, redactedKeys: Set<String> = NetworkLogger.defaultRedactedKeys,
-        maxBodyLength: Int = 4096, sink: @escaping @Sendable (Entry) -> Void = NetworkLogger.standardError
+        level: Level = .basic, maxBodyLength: Int = 4096,
+        sink: @escaping @Sendable (Entry) -> Void = NetworkLogger.standardError
     ) {
         self.level = level
-        self.redactedKeys = redactedKeys
-        normalizedKeys = LogRedactor.normalized(redactedKeys)
         self.maxBodyLength = max(0, maxBodyLength)
         self.sink = sink
     }
@@ -188,7 +173,7 @@ public struct NetworkLogger: Plugin {
     /// The redactor for one request's lines: it also hides the secret header values `request` sent.
     private func redactor(for context: RequestContext, sent headers: [String: String]?) -> LogRedactor {
         LogRedactor(
-            security: context.session.configuration.security, normalizedKeys: normalizedKeys,
+            security: context.session.configuration.security, authorization: context.router?.authorization ?? .none,
             sentHeaders: headers ?? [:])
     }
 

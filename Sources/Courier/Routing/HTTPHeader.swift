@@ -19,8 +19,10 @@ public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
         self.value = value
     }
 
-    /// The header as it would appear on the wire, `"Name: value"`.
-    public var description: String { "\(name): \(value)" }
+    /// The header as `"Name: value"`, for printing: the value of a secret header of the default
+    /// ``SecurityPolicy`` (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
+    /// `X-Api-Key`, `X-Auth-Token`) shows as `<redacted>`. ``value`` holds the value itself.
+    public var description: String { "\(name): \(SecurityPolicy.standard.printable(header: name, value: value))" }
 
     /// Throws ``CourierError/invalidHeader`` unless the name is a non-empty
     /// HTTP token and the value contains no CR, LF or NUL (so no header can be injected).

@@ -112,7 +112,8 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
         try storage.forEach { try $0.validate() }
     }
 
-    /// One `"Name: value"` line per header.
+    /// One `"Name: value"` line per header, secret values shown as `<redacted>` (see
+    /// ``HTTPHeader/description``).
     public var description: String {
         storage.map(\.description).joined(separator: "\n")
     }

@@ -4,19 +4,25 @@ import FoundationNetworking
 #endif
 
 extension DataRequest {
-    /// The request as a `curl` command line, for logs and bug reports. Values of the secret
-    /// headers of the session's ``SecurityPolicy`` (`Authorization`, `Cookie` and the others it
-    /// names) are replaced by `<redacted>`, as is a password in the URL. It shows the request as
-    /// built, before interceptors and plugins adapt it; ``NetworkLogger`` logs what was sent.
+    /// The request as a `curl` command line, for logs and bug reports. It follows the session's
+    /// ``SecurityPolicy``, as the ``NetworkLogger`` does: the values of secret headers
+    /// (`Authorization`, `Cookie` and the others it names) and of secret keys in the URL's query
+    /// and in a JSON or form body (`"password": …`, `api_key=…`) are replaced by `<redacted>`,
+    /// as is a password in the URL. It shows the request as built, before interceptors and
+    /// plugins adapt it; ``NetworkLogger`` logs what was sent.
     public func cURLDescription() -> String {
         guard let request else { return "curl # the request could not be built" }
-        return CURLCommand.render(request, security: session.configuration.security)
+        let router = state.withLock { $0.target } as? any Router
+        return CURLCommand.render(
+            request,
+            redactor: LogRedactor(
+                security: session.configuration.security, authorization: router?.authorization ?? .none))
     }
 }
 
 /// Renders a request as a shell-safe curl command line.
 enum CURLCommand {
-    static func render(_ request: HTTPRequest, security: SecurityPolicy) -> String {
+    static func render(_ request: HTTPRequest, redactor: LogRedactor) -> String {
         var parts = ["curl"]
         let method = request.method.rawValue
         if method == "HEAD" {
@@ -25,7 +31,7 @@ enum CURLCommand {
             parts.append("-X \(method)")
         }
         for header in request.headers {
-            let shown = security.printable(header: header.name, value: header.value)
+            let shown = redactor.header(name: header.name, value: header.value)
             parts.append("-H " + quote("\(header.name): \(shown)"))
         }
         if request.bodyData == nil, let length = request.body.length, length > 0 {
@@ -35,22 +41,14 @@ enum CURLCommand {
         }
         if let body = request.bodyData, !body.isEmpty {
             if let text = String(data: body, encoding: .utf8) {
-                parts.append("--data-binary " + quote(text))
+                let form = request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded")
+                parts.append("--data-binary " + quote(form == true ? redactor.form(text) : redactor.text(text)))
             } else {
                 parts.append("--data-binary '<\(body.count) bytes of binary data>'")
             }
         }
-        parts.append(quote(redactedURL(request.url)))
+        parts.append(quote(redactor.url(request.url)))
         return parts.joined(separator: " \\\n\t")
-    }
-
-    private static func redactedURL(_ url: URL?) -> String {
-        guard let url else { return "" }
-        guard url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return url.absoluteString
-        }
-        components.password = "redacted"
-        return components.string ?? url.absoluteString
     }
 
     /// Single-quotes for POSIX shells.

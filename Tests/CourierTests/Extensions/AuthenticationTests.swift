@@ -31,6 +31,8 @@ final class AuthenticationTests: XCTestCase {
         let baseURL: String
         let path: String
         var authorization: AuthorizationType = .bearer
+        var parameters: RequestParams = .requestPlain
+        var headers: HTTPHeaders = []
         var method: HTTPMethod { .get }
     }
 
@@ -68,6 +70,43 @@ final class AuthenticationTests: XCTestCase {
         let sent = server.recordedRequests(path: "/echo")
         XCTAssertEqual(sent.map { $0.header("Authorization") }, ["Bearer tok", "Basic tok", nil, "Token tok"])
         XCTAssertEqual(sent[2].header("X-Auth-Token"), "tok")
+    }
+
+    /// `.query(name:)` and `.cookie(name:)`: the credential goes in the URL or among the request's
+    /// own cookies, and a 401's replay after the refresh replaces it instead of adding a second.
+    /// The logger never prints the query credential, though the policy does not name `appid`.
+    func testQueryAndCookieCredentialsAreAppliedAndRefreshed() async {
+        server.route("/keyed") { [validToken] request in
+            request.query["appid"] == validToken.withLock { $0 } ? .text("keyed") : .text("expired", status: 401)
+        }
+        server.route("/cookied") { [validToken] request in
+            request.header("Cookie") == "theme=dark; sid=" + validToken.withLock { $0 }
+                ? .text("cookied") : .text("expired", status: 401)
+        }
+        let lines = Locked<[String]>([])
+        var configuration = Session.Configuration()
+        configuration.interceptors = [interceptor()]
+        configuration.plugins = [
+            NetworkLogger(level: .headers) { entry in lines.withLock { $0.append(entry.message) } }
+        ]
+        let session = Session(configuration: configuration)
+        var keyed = route("/keyed", .query(name: "appid"))
+        keyed.parameters = .query(["city": "Oslo", "appid": "placeholder"])
+        var cookied = route("/cookied", .cookie(name: "sid"))
+        cookied.headers = ["Cookie": "theme=dark"]
+
+        let keyedResponse = await session.request(keyed).response()
+        let cookiedResponse = await session.request(cookied).response()
+        XCTAssertEqual(keyedResponse.data.flatMap { String(data: $0, encoding: .utf8) }, "keyed")
+        XCTAssertEqual(cookiedResponse.data.flatMap { String(data: $0, encoding: .utf8) }, "cookied")
+        XCTAssertEqual(refreshes.value, 1, "one refresh, for the first 401; the second request finds the new token")
+        XCTAssertEqual(
+            server.recordedRequests(path: "/keyed").map(\.rawTarget),
+            ["/keyed?city=Oslo&appid=old", "/keyed?city=Oslo&appid=new"])
+        XCTAssertEqual(server.recordedRequests(path: "/cookied").map { $0.header("Cookie") }, ["theme=dark; sid=new"])
+        let log = lines.withLock { $0.joined(separator: "\n") }
+        XCTAssertTrue(log.contains("/keyed?city=Oslo&appid=<redacted>"), log)
+        XCTAssertFalse(log.contains("appid=old") || log.contains("appid=new") || log.contains("sid=new"), log)
     }
 
     func testEndpointsThatOptOutAreNeverAuthenticatedNorRefreshed() async {

@@ -158,17 +158,4 @@ final class RefreshStateTests: XCTestCase {
         XCTAssertEqual(state.finishRefresh(.success(new)).result, .failure(.missingCredential))
         XCTAssertNil(state.credential)
     }
-
-    func testAuthorizationHeaders() {
-        XCTAssertNil(AuthorizationType.none.header(for: "t"))
-        XCTAssertEqual(AuthorizationType.bearer.header(for: "t")?.value, "Bearer t")
-        XCTAssertEqual(
-            AuthorizationType.basic.header(for: AuthCredential.basic(username: "ada", password: "pw").accessToken)?
-                .value,
-            "Basic YWRhOnB3")
-        XCTAssertEqual(AuthorizationType.custom(header: "X-Auth-Token").header(for: "t")?.name, "X-Auth-Token")
-        XCTAssertEqual(AuthorizationType.custom(header: "X-Auth-Token").header(for: "t")?.value, "t")
-        XCTAssertEqual(
-            AuthorizationType.custom(header: "Authorization", scheme: "Token").header(for: "t")?.value, "Token t")
-    }
 }

@@ -51,11 +51,22 @@ final class HTTPHeadersTests: XCTestCase {
         XCTAssertNotEqual(HTTPHeaders(["X": "1"]), HTTPHeaders(["X": "2"]))
     }
 
+    /// Printing a header never shows a secret: `print(request.headers)` in a log is safe.
+    func testDescriptionRedactsSecretHeaders() {
+        XCTAssertEqual(HTTPHeader.authorization(bearerToken: "abc").description, "Authorization: <redacted>")
+        let headers: HTTPHeaders = [
+            HTTPHeader(name: "cookie", value: "session=s1"), HTTPHeader(name: "X-Api-Key", value: "k-1"),
+            HTTPHeader(name: "Accept", value: "text/csv")
+        ]
+        XCTAssertEqual(headers.description, "cookie: <redacted>\nX-Api-Key: <redacted>\nAccept: text/csv")
+        XCTAssertEqual("\(headers[0])", "cookie: <redacted>")
+    }
+
     func testConveniences() {
-        XCTAssertEqual(HTTPHeader.authorization(bearerToken: "abc").description, "Authorization: Bearer abc")
+        XCTAssertEqual(HTTPHeader.authorization(bearerToken: "abc").value, "Bearer abc")
         XCTAssertEqual(
-            HTTPHeader.authorization(username: "Aladdin", password: "open sesame").description,
-            "Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+            HTTPHeader.authorization(username: "Aladdin", password: "open sesame").value,
+            "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
         XCTAssertEqual(HTTPHeader.contentType("application/json").description, "Content-Type: application/json")
         XCTAssertEqual(HTTPHeader(name: "Accept-Language", value: "nb-NO").description, "Accept-Language: nb-NO")
         XCTAssertEqual(HTTPHeaders.routerDefault.dictionary, ["Accept": "application/json"])

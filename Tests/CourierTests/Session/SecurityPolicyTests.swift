@@ -36,7 +36,8 @@ final class SecurityPolicyTests: XCTestCase {
         configuration.security.secretHeaders = ["X-Trace-Secret"]
         var request = URLRequest(url: URL(string: "http://a.example/x")!)
         request.setValue("s3cr3t", forHTTPHeaderField: "X-Trace-Secret")
-        let text = CURLCommand.render(HTTPRequest(testing: request), security: configuration.security)
+        let text = CURLCommand.render(
+            HTTPRequest(testing: request), redactor: LogRedactor(security: configuration.security))
         XCTAssertFalse(text.contains("s3cr3t"), text)
         let decision = RedirectDecision.decide(
             current: HTTPRequest(testing: request), status: 302, location: "http://b.example/y",
@@ -44,6 +45,23 @@ final class SecurityPolicyTests: XCTestCase {
             security: configuration.security)
         guard case .follow(let next) = decision else { return XCTFail("expected a redirect, got \(decision)") }
         XCTAssertNil(next.value(forHTTPHeaderField: "X-Trace-Secret"))
+    }
+
+    /// Secret keys compare without regard to case, `_` or `-`; secret header names count as keys
+    /// (a body echoing `"authorization": …`).
+    func testSecretKeys() {
+        var policy = SecurityPolicy()
+        for key in ["password", "PW", "access_token", "Access-Token", "api_key", "Authorization", "cookie"] {
+            XCTAssertTrue(policy.isSecret(key: key), key)
+        }
+        for key in ["email", "client_id", "page", "tokens"] {
+            XCTAssertFalse(policy.isSecret(key: key), key)
+        }
+        policy.secretKeys.insert("clientID")
+        XCTAssertTrue(policy.isSecret(key: "client_id"))
+        policy.secretKeys = []
+        XCTAssertFalse(policy.isSecret(key: "password"))
+        XCTAssertTrue(policy.isSecret(key: "authorization"))
     }
 
     func testDefaultsAreSafe() {
