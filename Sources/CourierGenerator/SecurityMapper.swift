@@ -30,11 +30,18 @@ struct SecurityMapper {
             case nil: throw GeneratorError(schemePointer, "an http security scheme needs a \"scheme\"")
             }
         case "apiKey":
-            guard scheme["in"]?.stringValue == "header" else { return ".none" }
-            guard let header = scheme["name"]?.stringValue else {
+            guard let name = scheme["name"]?.stringValue else {
                 throw GeneratorError(schemePointer, "an apiKey security scheme needs a \"name\"")
             }
-            return ".custom(header: \(Naming.literal(header)))"
+            switch scheme["in"]?.stringValue {
+            case "header": return ".custom(header: \(Naming.literal(name)))"
+            case "query": return ".query(name: \(Naming.literal(name)))"
+            case "cookie": return ".cookie(name: \(Naming.literal(name)))"
+            default:
+                throw GeneratorError(
+                    JSONPointer.appending(schemePointer, "in"),
+                    "an apiKey security scheme is in header, query or cookie")
+            }
         case "oauth2", "openIdConnect": return ".bearer"
         case "mutualTLS": return ".none"
         default: throw GeneratorError(schemePointer, "unknown security scheme type")

@@ -26,7 +26,7 @@ struct ServiceEmitter {
         let service = names.service(tag)
         var out = ["/// The `\(tag)` operations, each returning a `NetworkResult`."]
         out.append("public final class \(service): Service {")
-        out.append("    /// The one instance the app uses.")
+        out.append("    /// The instance sending its requests with `Session.default`.")
         out.append("    public static let shared = \(service)()")
         out.append("")
         out.append("    /// The bodies are the values themselves.")
@@ -35,7 +35,15 @@ struct ServiceEmitter {
         out.append("    /// Reads `date-time` values as ISO 8601.")
         out.append("    public var decoder: any DataDecoder { \(names.coding).makeDecoder() }")
         out.append("")
-        out.append("    private init() {}")
+        out.append(
+            "    /// The session the requests are sent with (a `ServiceSession` override wins within its scope).")
+        out.append("    public let session: Session")
+        out.append("")
+        out.append("    /// A service sending its requests with `session`, such as one whose interceptors add the")
+        out.append("    /// document's credentials (an `AuthenticationInterceptor`).")
+        out.append("    public init(session: Session = .default) {")
+        out.append("        self.session = session")
+        out.append("    }")
         for operation in operations {
             let parameters = operation.arguments.map {
                 "\(Naming.escaped($0.label)): \($0.type)\($0.optional ? "? = nil" : "")"

@@ -189,6 +189,26 @@ final class KindsRoundTripTests: RoundTripCase {
         }
     }
 
+    /// apiKey schemes in the query and in a cookie: the generated routers declare them, and an
+    /// `AuthenticationInterceptor` puts the key there (beside the operation's own cookie).
+    func testKindsQueryAndCookieKeysAreSent() async throws {
+        server.route("GET", "/forecast") { _ in .empty() }
+        server.route("GET", "/account") { _ in .empty() }
+        XCTAssertEqual(MiscRouter.forecast(city: "").authorization, .query(name: "appid"))
+        XCTAssertEqual(MiscRouter.account().authorization, .cookie(name: "sid"))
+        var configuration = Session.Configuration()
+        configuration.interceptors = [
+            AuthenticationInterceptor(credential: AuthCredential(accessToken: "k+1")) { expired in expired }
+        ]
+        let service = MiscService(session: Session(configuration: configuration))
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            _ = try await service.forecast(city: "Oslo").get()
+            XCTAssertEqual(try lastRequest("/forecast").rawTarget, "/forecast?city=Oslo&appid=k%2B1")
+            _ = try await service.account(theme: "dark").get()
+            XCTAssertEqual(try lastRequest("/account").headers.header("Cookie"), "theme=dark; sid=k+1")
+        }
+    }
+
     /// A success response that is not JSON is the body itself: bytes for `image/png`, text for
     /// `text/plain`, and the text example is the stub's sample.
     func testKindsResponsesThatAreNotJSONAreTheBody() async throws {

@@ -6,6 +6,10 @@ import Foundation
 
 /// The `Misc` endpoints: one case per operation, parameters as associated values.
 public enum MiscRouter: KindsBaseRouter {
+    /// Keyed by a cookie, beside a cookie parameter.
+    ///
+    /// `GET /account`
+    case account(theme: String? = nil)
     /// Arrays in the path and in headers, comma-separated.
     ///
     /// `GET /batch/{ids}`
@@ -14,6 +18,10 @@ public enum MiscRouter: KindsBaseRouter {
     ///
     /// `POST /edge/{path}`
     case decoder2(path: String, body: Edge)
+    /// Keyed by a query parameter.
+    ///
+    /// `GET /forecast`
+    case forecast(city: String)
     /// `GET /misc`.
     case misc
     /// Named like a Router member.
@@ -38,8 +46,10 @@ public enum MiscRouter: KindsBaseRouter {
     /// The endpoint path; path parameters are escaped as segments.
     public var path: String {
         switch self {
+        case .account: return "/account"
         case .batch(let ids, _, _): return "/batch/\(segment: ids.map { "\($0)" }.joined(separator: ","))"
         case .decoder2(let path, _): return "/edge/\(segment: path)"
+        case .forecast: return "/forecast"
         case .misc: return "/misc"
         case .path2(let path, _, _, _): return "/edge/\(segment: path)"
         case .prefs: return "/prefs"
@@ -51,8 +61,10 @@ public enum MiscRouter: KindsBaseRouter {
     /// The operation's method.
     public var method: HTTPMethod {
         switch self {
+        case .account: return .get
         case .batch: return .get
         case .decoder2: return .post
+        case .forecast: return .get
         case .misc: return .get
         case .path2: return .get
         case .prefs: return .get
@@ -64,8 +76,10 @@ public enum MiscRouter: KindsBaseRouter {
     /// Query parameters and body.
     public var parameters: RequestParams {
         switch self {
+        case .account: return .requestPlain
         case .batch: return .requestPlain
         case .decoder2(_, let body): return .jsonEncodable(body, encoder: KindsCoding.makeEncoder())
+        case .forecast(let city): return .query(["city": city], options: KindsCoding.queryOptions)
         case .misc: return .requestPlain
         case .path2(_, let days, let queue2, _):
             return .query(
@@ -88,12 +102,19 @@ public enum MiscRouter: KindsBaseRouter {
     /// The header and cookie parameters that have a value.
     public var headers: HTTPHeaders {
         switch self {
+        case .account(let theme):
+            var headers = HTTPHeaders()
+            let cookie = [theme.map { "theme=" + KindsCoding.cookieValue("\($0)") }].compactMap { $0 }.joined(
+                separator: "; ")
+            if !cookie.isEmpty { headers["Cookie"] = cookie }
+            return headers
         case .batch(_, let xNames, let xLevels):
             var headers = HTTPHeaders()
             headers["X-Names"] = "\(xNames.joined(separator: ","))"
             headers["X-Levels"] = xLevels.map { "\($0.map(\.rawValue).joined(separator: ","))" }
             return headers
         case .decoder2: return HTTPHeaders()
+        case .forecast: return HTTPHeaders()
         case .misc: return HTTPHeaders()
         case .path2(_, _, _, let completion2):
             var headers = HTTPHeaders()
@@ -118,8 +139,10 @@ public enum MiscRouter: KindsBaseRouter {
     /// The document's example response, for stubbing.
     public var sampleData: Data {
         switch self {
+        case .account: return Data()
         case .batch: return Data(#"{}"#.utf8)
         case .decoder2: return Data()
+        case .forecast: return Data()
         case .misc:
             return Data(
                 #"{"bag":{},"nested":[],"odd":{"2fa":false,"@type":"string","attachment":"","class":"string","default":false,"e-mail":"string","extra":{},"first-name":"string","inline":{},"self":"string"},"settings":{"theme":"string"},"sparse":{"note":"string","notes":["string"],"scores":{},"slots":[0]},"tree":{"children":[],"name":"string"}}"#
@@ -137,13 +160,30 @@ public enum MiscRouter: KindsBaseRouter {
     /// The status of the sample response.
     public var sampleStatusCode: Int {
         switch self {
+        case .account: return 204
         case .batch: return 200
         case .decoder2: return 204
+        case .forecast: return 204
         case .misc: return 200
         case .path2: return 200
         case .prefs: return 204
         case .search: return 200
         case .whoami: return 204
+        }
+    }
+
+    /// The credential the document's security asks for.
+    public var authorization: AuthorizationType {
+        switch self {
+        case .account: return .cookie(name: "sid")
+        case .batch: return .none
+        case .decoder2: return .none
+        case .forecast: return .query(name: "appid")
+        case .misc: return .none
+        case .path2: return .none
+        case .prefs: return .none
+        case .search: return .none
+        case .whoami: return .none
         }
     }
 }

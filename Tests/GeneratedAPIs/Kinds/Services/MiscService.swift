@@ -6,7 +6,7 @@ import Foundation
 
 /// The `Misc` operations, each returning a `NetworkResult`.
 public final class MiscService: Service {
-    /// The one instance the app uses.
+    /// The instance sending its requests with `Session.default`.
     public static let shared = MiscService()
 
     /// The bodies are the values themselves.
@@ -15,7 +15,28 @@ public final class MiscService: Service {
     /// Reads `date-time` values as ISO 8601.
     public var decoder: any DataDecoder { KindsCoding.makeDecoder() }
 
-    private init() {}
+    /// The session the requests are sent with (a `ServiceSession` override wins within its scope).
+    public let session: Session
+
+    /// A service sending its requests with `session`, such as one whose interceptors add the
+    /// document's credentials (an `AuthenticationInterceptor`).
+    public init(session: Session = .default) {
+        self.session = session
+    }
+
+    /// Keyed by a cookie, beside a cookie parameter.
+    public func account(theme: String? = nil) async -> NetworkResult<Empty> {
+        await request(MiscRouter.account(theme: theme))
+    }
+
+    /// Keyed by a cookie, beside a cookie parameter. Calls `completion` once, on `queue` or the session's callback queue.
+    @discardableResult
+    public func account(
+        theme: String? = nil, queue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+    ) -> DataRequest {
+        request(MiscRouter.account(theme: theme), queue: queue, completion: completion)
+    }
 
     /// Arrays in the path and in headers, comma-separated.
     public func batch(ids: [Int], xNames: [String], xLevels: [BatchXLevelsItem]? = nil) async -> NetworkResult<Labels> {
@@ -43,6 +64,19 @@ public final class MiscService: Service {
         completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
     ) -> DataRequest {
         request(MiscRouter.decoder2(path: path, body: body), queue: queue, completion: completion)
+    }
+
+    /// Keyed by a query parameter.
+    public func forecast(city: String) async -> NetworkResult<Empty> {
+        await request(MiscRouter.forecast(city: city))
+    }
+
+    /// Keyed by a query parameter. Calls `completion` once, on `queue` or the session's callback queue.
+    @discardableResult
+    public func forecast(
+        city: String, queue: DispatchQueue? = nil, completion: @escaping @Sendable (NetworkResult<Empty>) -> Void
+    ) -> DataRequest {
+        request(MiscRouter.forecast(city: city), queue: queue, completion: completion)
     }
 
     /// `GET /misc`.

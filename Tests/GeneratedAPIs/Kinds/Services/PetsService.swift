@@ -6,7 +6,7 @@ import Foundation
 
 /// The `Pets` operations, each returning a `NetworkResult`.
 public final class PetsService: Service {
-    /// The one instance the app uses.
+    /// The instance sending its requests with `Session.default`.
     public static let shared = PetsService()
 
     /// The bodies are the values themselves.
@@ -15,7 +15,14 @@ public final class PetsService: Service {
     /// Reads `date-time` values as ISO 8601.
     public var decoder: any DataDecoder { KindsCoding.makeDecoder() }
 
-    private init() {}
+    /// The session the requests are sent with (a `ServiceSession` override wins within its scope).
+    public let session: Session
+
+    /// A service sending its requests with `session`, such as one whose interceptors add the
+    /// document's credentials (an `AuthenticationInterceptor`).
+    public init(session: Session = .default) {
+        self.session = session
+    }
 
     /// `GET /pets/{id}`.
     public func getPet(id: String, xRequestID: String, xTrace: Int? = nil) async -> NetworkResult<Pet> {

@@ -6,7 +6,7 @@ import Foundation
 
 /// The `Inventory` operations, each returning a `NetworkResult`.
 public final class InventoryService: Service {
-    /// The one instance the app uses.
+    /// The instance sending its requests with `Session.default`.
     public static let shared = InventoryService()
 
     /// The bodies are the values themselves.
@@ -15,7 +15,14 @@ public final class InventoryService: Service {
     /// Reads `date-time` values as ISO 8601.
     public var decoder: any DataDecoder { MarketplaceCoding.makeDecoder() }
 
-    private init() {}
+    /// The session the requests are sent with (a `ServiceSession` override wins within its scope).
+    public let session: Session
+
+    /// A service sending its requests with `session`, such as one whose interceptors add the
+    /// document's credentials (an `AuthenticationInterceptor`).
+    public init(session: Session = .default) {
+        self.session = session
+    }
 
     /// Creates one.
     public func createInventoryItem(body: InventoryItem) async -> NetworkResult<InventoryItem> {
