@@ -22,11 +22,18 @@ struct ObjectBuilder {
             let swiftName = Naming.unique(Naming.memberName(key), in: &used)
             let (type, nullable) = try resolver.resolve(
                 propertySchema, pointer: propertyPointer, name: name + Naming.typeName(key))
+            // A write-only member is required in requests only (OpenAPI 3): responses leave it out,
+            // so it is optional, or decoding every response would fail.
+            let writeOnly = propertySchema["writeOnly"]?.boolValue == true
+            let required = collected.required.contains(key) && !writeOnly
+            var doc = SchemaResolver.doc(propertySchema)
+            if writeOnly {
+                doc = (doc.map { $0 + " " } ?? "") + "Write-only: sent in requests, absent from responses."
+            }
             properties.append(
                 ModelProperty(
-                    jsonName: key, swiftName: swiftName, type: type,
-                    optional: nullable || !collected.required.contains(key),
-                    encodesNull: nullable && collected.required.contains(key), doc: SchemaResolver.doc(propertySchema)))
+                    jsonName: key, swiftName: swiftName, type: type, optional: nullable || !required,
+                    encodesNull: nullable && required, doc: doc))
         }
         var additional: SwiftType?
         if let (extra, extraPointer) = collected.additional {

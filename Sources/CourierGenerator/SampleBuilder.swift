@@ -78,7 +78,9 @@ struct SampleBuilder {
         default:
             let required = Set(schema["required"]?.elements.compactMap(\.stringValue) ?? [])
             var members: [(key: String, value: DocumentValue)] = []
-            for (key, property) in schema["properties"]?.members ?? [] where required.contains(key) || depth < 3 {
+            // A write-only member is never in a response.
+            for (key, property) in schema["properties"]?.members ?? []
+            where property["writeOnly"]?.boolValue != true && (required.contains(key) || depth < 3) {
                 let value = try build(property, pointer: pointer, stack: &stack, depth: depth + 1)
                 if value != .null || required.contains(key) { members.append((key: key, value: value)) }
             }

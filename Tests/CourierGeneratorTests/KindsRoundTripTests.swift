@@ -105,6 +105,20 @@ final class KindsRoundTripTests: RoundTripCase {
         XCTAssertEqual(try MiscResponse.encoded(Sparse(slots: [])), #"{"note":null,"slots":[]}"#)
     }
 
+    /// A required write-only member is required in requests only: a response that leaves it out
+    /// (as the document says it will) decodes, and a request still sends it.
+    func testKindsWriteOnlyMembersAreAbsentFromResponses() async throws {
+        server.route("GET", "/misc") { _ in .jsonString(#"{"login":{"user":"ada","id":"u1"}}"#) }
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            let misc = try await MiscService.shared.misc().get()
+            let login = try XCTUnwrap(misc.login)
+            XCTAssertEqual(login, Login(user: "ada", password: nil, id: "u1"))
+        }
+        XCTAssertEqual(
+            try MiscResponse.encoded(Login(user: "ada", password: "pw", id: "u1")),
+            #"{"id":"u1","password":"pw","user":"ada"}"#)
+    }
+
     func testKindsMembersNamedLikeSwiftAndCoding() async throws {
         let body = #"{"mode":"a b","additionalProperties":true,"encode":"e","hashValue":1,"declaredKeys":"d","x":"y"}"#
         server.route("GET", "/edge/p") { _ in .jsonString(body) }

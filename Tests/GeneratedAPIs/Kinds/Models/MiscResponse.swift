@@ -17,11 +17,13 @@ public struct MiscResponse: Codable, Sendable, Equatable {
     public var odd: OddNames?
     /// `sparse`.
     public var sparse: Sparse?
+    /// `login`.
+    public var login: Login?
 
     /// Creates a value from its properties.
     public init(
         settings: Settings? = nil, tree: TreeNode? = nil, nested: Nested? = nil, bag: Bag? = nil, odd: OddNames? = nil,
-        sparse: Sparse? = nil
+        sparse: Sparse? = nil, login: Login? = nil
     ) {
         self.settings = settings
         self.tree = tree
@@ -29,5 +31,6 @@ public struct MiscResponse: Codable, Sendable, Equatable {
         self.bag = bag
         self.odd = odd
         self.sparse = sparse
+        self.login = login
     }
 }

@@ -145,7 +145,7 @@ public enum MiscRouter: KindsBaseRouter {
         case .forecast: return Data()
         case .misc:
             return Data(
-                #"{"bag":{},"nested":[],"odd":{"2fa":false,"@type":"string","attachment":"","class":"string","default":false,"e-mail":"string","extra":{},"first-name":"string","inline":{},"self":"string"},"settings":{"theme":"string"},"sparse":{"note":"string","notes":["string"],"scores":{},"slots":[0]},"tree":{"children":[],"name":"string"}}"#
+                #"{"bag":{},"login":{"id":"string","user":"string"},"nested":[],"odd":{"2fa":false,"@type":"string","attachment":"","class":"string","default":false,"e-mail":"string","extra":{},"first-name":"string","inline":{},"self":"string"},"settings":{"theme":"string"},"sparse":{"note":"string","notes":["string"],"scores":{},"slots":[0]},"tree":{"children":[],"name":"string"}}"#
                     .utf8)
         case .path2:
             return Data(
