@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # courier-generate against third-party documents (docs/generator.md): every OpenAPI document in
 # ../shared/data/openapi (beside the clone, when present) is generated into a module of its own and
-# compiled in Swift 6 mode with warnings as errors, against the Courier module of the package's
+# compiled (to SIL) in Swift 6 mode with warnings as errors, against the Courier module of the package's
 # debug build (as a target that depends on Courier is compiled; swiftc directly, so Courier is not
 # built a second time in another package). A document the tool rejects must be rejected with a
 # message naming a JSON pointer (never a crash); that is a pass, reported with the message. Prints
@@ -54,11 +54,14 @@ for name in $(printf '%s\n' "${!outcome[@]}" | sort); do
             # (a fifth of it for the largest document): every diagnostic is still made.
             mkdir -p "$work/objects/$result"
             mapfile -t sources < <(find "$PWD/$work/Sources/$result" -name '*.swift' | sort)
+            # Whole-module SIL: every diagnostic of a build (type checking and the mandatory SIL
+            # passes: definite initialization, unreachable code...) without generating machine code,
+            # about half the CPU time of `-c` (Rebilly's 1,408 files: 94 s against 210 s).
             if (cd "$work/objects/$result" && swiftc -module-name "$result" -parse-as-library -swift-version 6 \
-                -warnings-as-errors -Onone -enable-batch-mode -j"$(nproc)" -I "$modules" \
+                -warnings-as-errors -Onone -wmo -emit-sil -o /dev/null -I "$modules" \
                 -Xcc -fmodule-map-file="$bin/CCurlShim.build/module.modulemap" \
                 -Xcc -I -Xcc "$root/Sources/CCurlShim/include" -Xcc -fmodule-map-file="$root/Sources/CCurl/module.modulemap" \
-                -module-cache-path "$PWD/../ModuleCache" -c "${sources[@]}") >"$work/$result.log" 2>&1; then
+                -module-cache-path "$PWD/../ModuleCache" "${sources[@]}") >"$work/$result.log" 2>&1; then
                 echo "generator $name: passed (compiled, $(find "$work/Sources/$result" -name '*.swift' | wc -l) files)"
             else
                 echo "generator $name: FAILED (does not compile, see $work/$result.log)"

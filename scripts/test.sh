@@ -10,7 +10,7 @@
 #   5. a smoke run of every libFuzzer target in Fuzz/ (a few seconds each),
 #   6. a short soak (5,000 requests), docs/reliability.md says what it checks,
 #   7. courier-generate against the third-party OpenAPI documents in ../shared/data/openapi (when
-#      present beside the clone): each generated and built with warnings as errors, or rejected
+#      present beside the clone): each generated and compiled to SIL with warnings as errors, or rejected
 #      with a message naming a JSON pointer (scripts/generator-check.sh, docs/generator.md).
 # The builds of parts 2 to 5, and the whole of part 7, run ahead in the background at the lowest CPU
 # priority while earlier parts test (scripts/lib/build-ahead.sh); each part waits for its own.
