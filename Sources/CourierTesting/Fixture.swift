@@ -10,7 +10,7 @@ import FoundationNetworking
 /// {
 ///   "request" : {
 ///     "bodyHash" : "9c2f0e1d4b7a6e55",
-///     "bodyJSON" : { "email" : "ada@example.com", "pw" : "lovelace" },
+///     "bodyJSON" : { "email" : "ada@example.com", "pw" : "<redacted>" },
 ///     "headers" : [ "Accept: application/json", "Authorization: <redacted>" ],
 ///     "method" : "POST",
 ///     "path" : "/auth/signin",
@@ -25,7 +25,9 @@ import FoundationNetworking
 /// ```
 /// A body is stored as `bodyJSON` when it is JSON (replayed compact, keys sorted), as `bodyText`
 /// when it is other UTF-8 text, and as `bodyBase64` otherwise. Secret headers (per the
-/// session's `SecurityPolicy`) are stored as `<redacted>`, in requests and responses; response
+/// session's `SecurityPolicy`) are stored as `<redacted>`, in requests and responses, and so are
+/// the values of its secret keys in the request's URL and body (the summary is for reading; the
+/// key's body hash is of the body as sent); response bodies are stored as received; response
 /// headers about framing (`Content-Length`, `Transfer-Encoding`, `Content-Encoding`, `Connection`)
 /// are left out, since the stored body is the decoded one.
 struct Fixture: Codable, Sendable {
@@ -63,13 +65,22 @@ struct Fixture: Codable, Sendable {
     var request: Request
     var responses: [Response]
 
+    /// The summary of `request`: its URL, query and body with the values of secret keys redacted
+    /// (the key's body hash is of the body as sent), secret headers redacted.
     init(request: HTTPRequest, key: FixtureKey, security: SecurityPolicy) {
         let headers = request.headers.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        let redactor = LogRedactor(security: security)
         var summary = Request(
-            method: key.method, url: request.url.absoluteString, path: key.path,
-            query: key.query, bodyHash: key.bodyHash,
+            method: key.method, url: redactor.url(request.url), path: key.path,
+            query: redactor.form(key.query), bodyHash: key.bodyHash,
             headers: headers.map { Self.line($0.name, $0.value, security) })
-        summary.store(request.bodyData ?? Data(), contentType: request.headers["Content-Type"])
+        let contentType = request.headers["Content-Type"]
+        var body = request.bodyData ?? Data()
+        if let text = String(data: body, encoding: .utf8) {
+            let form = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+            body = Data((form ? redactor.form(text) : redactor.text(text)).utf8)
+        }
+        summary.store(body, contentType: contentType)
         self.request = summary
         responses = []
     }

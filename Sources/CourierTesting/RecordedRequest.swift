@@ -70,18 +70,20 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// `try JSONDecoder().decode(Profile.self, from: sent.body)`.
     public var json: JSONTree? { JSONTree(data: body) }
 
-    /// The method and URL, such as `POST https://api.example.com/auth/signin` (``description``'s
-    /// first line).
-    var requestLine: String { "\(method) \(request.url.absoluteString)" }
-
-    /// The method, URL, headers (secrets shown as `<redacted>` per the session's `SecurityPolicy`), a body excerpt
-    /// and the target, one item per line: what a failing test needs to see.
+    /// The method, URL, headers, a body excerpt and the target, one item per line: what a failing
+    /// test needs to see. Secrets are redacted by the session's `SecurityPolicy`, as Courier's
+    /// logger redacts them: secret headers, and secret keys in the query and the body.
     public var description: String {
-        var lines = [requestLine]
+        let redactor = LogRedactor(
+            security: security, authorization: (target as? any Router)?.authorization ?? .none)
+        var lines = ["\(method) \(redactor.url(request.url))"]
         for header in request.headers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
-            lines.append("  \(header.name): \(security.printable(header: header.name, value: header.value))")
+            lines.append("  \(header.name): \(redactor.header(name: header.name, value: header.value))")
         }
-        if !body.isEmpty { lines.append("  body: \(Self.excerpt(of: body))") }
+        if !body.isEmpty {
+            let form = request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded")
+            lines.append("  body: \(Self.excerpt(of: body) { form == true ? redactor.form($0) : redactor.text($0) })")
+        }
         if let target { lines.append("  from: \(Self.name(of: target))") }
         return lines.joined(separator: "\n")
     }
@@ -94,9 +96,10 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
         return "\(typeName).\(mirror.children.first?.label ?? String(describing: target))"
     }
 
-    /// The first 200 characters of a text body, or its size when it is binary.
-    static func excerpt(of body: Data, limit: Int = 200) -> String {
-        guard let text = String(data: body, encoding: .utf8) else { return "<\(body.count) bytes of binary data>" }
+    /// The first 200 characters of a text body (after `redacting` it), or its size when it is binary.
+    static func excerpt(of body: Data, limit: Int = 200, redacting: (String) -> String) -> String {
+        guard let utf8 = String(data: body, encoding: .utf8) else { return "<\(body.count) bytes of binary data>" }
+        let text = redacting(utf8)
         if text.count <= limit { return text }
         return String(text.prefix(limit)) + "… (\(body.count) bytes)"
     }

@@ -4,7 +4,7 @@ import Foundation
 /// by the session's ``SecurityPolicy``: secret headers, the values of secret keys in JSON bodies,
 /// form bodies and URL queries, and passwords in URLs; and, wherever they appear, the values of
 /// the secret headers the request sent (a server echoing `["Authorization", "Bearer …"]` in a body).
-struct LogRedactor: Sendable {
+package struct LogRedactor: Sendable {
     static let marker = SecurityPolicy.redactedMarker
     /// Shorter values are not searched for in text (they would hide unrelated words).
     static let shortestSearchedSecret = 4
@@ -18,7 +18,9 @@ struct LogRedactor: Sendable {
 
     /// A redactor for one request. `authorization` is its router's: the query parameter of
     /// ``AuthorizationType/query(name:)`` is a secret key for it.
-    init(security: SecurityPolicy, authorization: AuthorizationType = .none, sentHeaders: [String: String] = [:]) {
+    package init(
+        security: SecurityPolicy, authorization: AuthorizationType = .none, sentHeaders: [String: String] = [:]
+    ) {
         self.security = security
         if case .query(let name) = authorization {
             requestKeys = [SecurityPolicy.normalizedKey(name)]
@@ -58,7 +60,7 @@ struct LogRedactor: Sendable {
     }
 
     /// A header value as it may be printed.
-    func header(name: String, value: String) -> String {
+    package func header(name: String, value: String) -> String {
         if security.isSecret(header: name) { return Self.marker }
         switch name.lowercased() {
         case "location", "content-location", "referer":
@@ -69,7 +71,7 @@ struct LogRedactor: Sendable {
     }
 
     /// A URL with its password and the values of secret query keys hidden.
-    func url(_ url: URL?) -> String {
+    package func url(_ url: URL?) -> String {
         guard let url else { return "(no URL)" }
         if url.query == nil, url.password == nil { return url.absoluteString }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
@@ -87,7 +89,7 @@ struct LogRedactor: Sendable {
 
     /// `a=1&token=x` with the values of secret keys hidden, also inside values that are
     /// themselves URLs or forms (`redirect=%2Fcb%3Ftoken%3Dx`).
-    func form(_ text: String) -> String {
+    package func form(_ text: String) -> String {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { return String(pair) }
@@ -123,7 +125,7 @@ struct LogRedactor: Sendable {
 
     /// Free text (a body that is not valid JSON, a header value): the values after
     /// `"key": ` and `key=` are hidden for secret keys.
-    func text(_ text: String) -> String {
+    package func text(_ text: String) -> String {
         var result = text
         for (pattern, replacement) in Self.patterns {
             let matches = pattern.matches(in: result, range: NSRange(result.startIndex..., in: result))

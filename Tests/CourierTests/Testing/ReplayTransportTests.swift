@@ -102,6 +102,35 @@ final class ReplayTransportTests: XCTestCase {
         XCTAssertTrue(text.contains("\n"), "pretty-printed")
     }
 
+    /// The request summary hides the values of secret keys in the URL and the body; the fixture
+    /// still matches the request as sent.
+    func testFixturesRedactSecretKeysAndStillMatch() async throws {
+        let server = try makeServer()
+        let sign = { (session: Session, base: URL) in
+            await session.request(
+                base.appendingPathComponent("greet").absoluteString + "?token=tok-S1&lang=nb", method: .post,
+                parameters: .body(["name": "Ada", "password": "pw-S2"])
+            ).validate().decodableResponse(of: Greeting.self)
+        }
+        let recorded = await sign(
+            Session(transport: ReplayTransport(fixtures: directory, mode: .record)), server.baseURL)
+        XCTAssertEqual(try recorded.result.get(), Greeting(text: "hello Ada", count: 1))
+        server.shutdown()
+
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        let text = try String(contentsOf: try XCTUnwrap(files.first), encoding: .utf8)
+        XCTAssertEqual(files.count, 1)
+        XCTAssertFalse(text.contains("tok-S1") || text.contains("pw-S2"), text)
+        let json = try XCTUnwrap(JSONTree(data: Data(text.utf8)))
+        XCTAssertEqual(json["request"]?["bodyJSON"], ["name": "Ada", "password": "<redacted>"])
+        XCTAssertEqual(json["request"]?["query"], "lang=nb&token=<redacted>")
+        XCTAssertTrue(json["request"]?["url"]?.stringValue?.hasSuffix("/greet?token=<redacted>&lang=nb") == true, text)
+
+        let offline = Session(transport: ReplayTransport(fixtures: directory, mode: .replay))
+        let replayed = await sign(offline, URL(string: "http://127.0.0.1:9")!)
+        XCTAssertEqual(try replayed.result.get(), Greeting(text: "hello Ada", count: 1))
+    }
+
     private func headersContain(_ headers: JSONTree?, _ name: String, _ value: String) -> Bool {
         guard case .array(let lines)? = headers else { return false }
         return lines.contains { $0.stringValue?.lowercased() == "\(name): \(value)".lowercased() }

@@ -133,20 +133,22 @@ final class StubTransportTests: XCTestCase {
         let stubs = StubTransport()
         stubs.on(.request(.get, "/elsewhere"), reply: .empty())
         let session = Session(configuration: configuration, transport: stubs)
-        var request = URLRequest(url: URL(string: "https://api.example.test/v1/orders?page=3")!)
+        var request = URLRequest(url: URL(string: "https://api.example.test/v1/orders?page=3&api_key=key-456")!)
         request.httpMethod = "POST"
         request.setValue("Bearer secret-token", forHTTPHeaderField: "Authorization")
-        request.httpBody = Data(#"{"item":"tea"}"#.utf8)
+        request.httpBody = Data(#"{"item":"tea","password":"pw-789"}"#.utf8)
         let response = await session.request(.urlRequest(request)).response()
         guard let failure_ = response.error, failure_ == .unhandledRequest, let reason = failure_.reason else {
             return XCTFail("expected unhandledRequest, got \(response.result)")
         }
-        XCTAssertTrue(reason.contains("POST https://api.example.test/v1/orders?page=3"), reason)
+        XCTAssertTrue(reason.contains("POST https://api.example.test/v1/orders?page=3&api_key=<redacted>"), reason)
         XCTAssertTrue(reason.contains("Authorization: <redacted>"), reason)
         XCTAssertTrue(reason.contains("X-Api-Key: <redacted>"), reason)
         XCTAssertFalse(reason.contains("secret-token"), reason)
-        XCTAssertFalse(reason.contains("key-123"), reason)
-        XCTAssertTrue(reason.contains(#"body: {"item":"tea"}"#), reason)
+        for secret in ["key-123", "key-456", "pw-789"] {
+            XCTAssertFalse(reason.contains(secret), reason)
+        }
+        XCTAssertTrue(reason.contains(#"body: {"item":"tea","password":"<redacted>"}"#), reason)
         XCTAssertTrue(reason.contains("GET /elsewhere"), "lists the stubs tried: \(reason)")
         XCTAssertEqual(stubs.unmatchedRequests.map(\.path), ["/v1/orders"])
 
