@@ -25,15 +25,18 @@ enum RedirectDecision: Equatable {
         else { return .deliver }
         guard redirectsSoFar < maximum else { return .fail(.tooManyRedirects(limit: maximum)) }
         let base = current.url
+        // An error names the target with the values of secret query keys redacted.
+        let redactor = LogRedactor(security: security)
+        func shown() -> String { URL(string: location).map { redactor.url($0) } ?? redactor.text(location) }
         guard let target = URL(string: location, relativeTo: base)?.absoluteURL else {
-            return .fail(.redirectRefused(location: location))
+            return .fail(.redirectRefused(location: shown()))
         }
         guard SecurityPolicy.allowsScheme(target.scheme), let scheme = target.scheme?.lowercased(), target.host != nil
         else {
-            return .fail(.redirectRefused(location: location))
+            return .fail(.redirectRefused(location: shown()))
         }
         if base.scheme?.lowercased() == "https", scheme == "http", !security.allowsInsecureRedirects {
-            return .fail(.insecureRedirect(location: target.absoluteString))
+            return .fail(.insecureRedirect(location: redactor.url(target)))
         }
         var next = current
         next.url = target

@@ -76,6 +76,15 @@ final class RedirectDecisionTests: XCTestCase {
         XCTAssertEqual(
             decide(current, 302, "file:///etc/passwd"), .fail(.redirectRefused(location: "file:///etc/passwd")))
         XCTAssertEqual(decide(current, 301, "gopher://h/"), .fail(.redirectRefused(location: "gopher://h/")))
+        // The error names the target with its secrets redacted, as every printed URL.
+        guard case .fail(let refused) = decide(current, 302, "ftp://ada:pw-S1@h/f?token=tok-S2&v=1"),
+            case .fail(let insecure) = decide(request("https://h/a"), 302, "http://h/next?api_key=key-S3")
+        else { return XCTFail("expected both redirects refused") }
+        for error in [refused, insecure] {
+            XCTAssertFalse(["pw-S1", "tok-S2", "key-S3"].contains { error.description.contains($0) }, error.description)
+        }
+        XCTAssertEqual(refused.subject, "ftp://ada:redacted@h/f?token=<redacted>&v=1")
+        XCTAssertEqual(insecure.subject, "http://h/next?api_key=<redacted>")
         XCTAssertEqual(decide(current, 304, "/b"), .deliver)
         XCTAssertEqual(decide(current, 300, "/b"), .deliver)
         XCTAssertEqual(decide(current, 302, nil), .deliver)
