@@ -77,8 +77,7 @@ struct Fixture: Codable, Sendable {
         let contentType = request.headers["Content-Type"]
         var body = request.bodyData ?? Data()
         if let text = String(data: body, encoding: .utf8) {
-            let form = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
-            body = Data((form ? redactor.form(text) : redactor.text(text)).utf8)
+            body = Data(redactor.body(text, contentType: contentType).utf8)
         }
         summary.store(body, contentType: contentType)
         self.request = summary

@@ -81,8 +81,8 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
             lines.append("  \(header.name): \(redactor.header(name: header.name, value: header.value))")
         }
         if !body.isEmpty {
-            let form = request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded")
-            lines.append("  body: \(Self.excerpt(of: body) { form == true ? redactor.form($0) : redactor.text($0) })")
+            let type = request.headers["Content-Type"]
+            lines.append("  body: \(Self.excerpt(of: body) { redactor.body($0, contentType: type) })")
         }
         if let target { lines.append("  from: \(Self.name(of: target))") }
         return lines.joined(separator: "\n")

@@ -110,6 +110,13 @@ package struct LogRedactor: Sendable {
     private static let valueAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+?"))
         .union(CharacterSet(charactersIn: "<>"))
 
+    /// A text body as it was written, with the values of secret keys hidden: a form body
+    /// (`application/x-www-form-urlencoded`) pair by pair, anything else as text (JSON's
+    /// `"key": value`, `key=value`).
+    package func body(_ text: String, contentType: String?) -> String {
+        contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true ? form(text) : self.text(text)
+    }
+
     /// A parsed JSON value with the values of secret keys hidden, at any depth.
     func json(_ value: Any) -> Any {
         if let object = value as? [String: Any] {

@@ -41,8 +41,8 @@ enum CURLCommand {
         }
         if let body = request.bodyData, !body.isEmpty {
             if let text = String(data: body, encoding: .utf8) {
-                let form = request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded")
-                parts.append("--data-binary " + quote(form == true ? redactor.form(text) : redactor.text(text)))
+                parts.append(
+                    "--data-binary " + quote(redactor.body(text, contentType: request.headers["Content-Type"])))
             } else {
                 parts.append("--data-binary '<\(body.count) bytes of binary data>'")
             }
