@@ -69,7 +69,7 @@ struct Fixture: Codable, Sendable {
     /// (the key's body hash is of the body as sent), secret headers redacted.
     init(request: HTTPRequest, key: FixtureKey, security: SecurityPolicy) {
         let headers = request.headers.sorted { $0.name.lowercased() < $1.name.lowercased() }
-        let redactor = LogRedactor(security: security)
+        let redactor = Redactor(security: security)
         var summary = Request(
             method: key.method, url: redactor.url(request.url), path: key.path,
             query: redactor.form(key.query), bodyHash: key.bodyHash,

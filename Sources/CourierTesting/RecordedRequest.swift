@@ -74,7 +74,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// test needs to see. Secrets are redacted by the session's `SecurityPolicy`, as Courier's
     /// logger redacts them: secret headers, and secret keys in the query and the body.
     public var description: String {
-        let redactor = LogRedactor(
+        let redactor = Redactor(
             security: security, authorization: (target as? any Router)?.authorization ?? .none)
         var lines = ["\(method) \(redactor.url(request.url))"]
         for header in request.headers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {

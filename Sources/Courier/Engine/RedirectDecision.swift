@@ -26,7 +26,7 @@ enum RedirectDecision: Equatable {
         guard redirectsSoFar < maximum else { return .fail(.tooManyRedirects(limit: maximum)) }
         let base = current.url
         // An error names the target with the values of secret query keys redacted.
-        let redactor = LogRedactor(security: security)
+        let redactor = Redactor(security: security)
         func shown() -> String { URL(string: location).map { redactor.url($0) } ?? redactor.text(location) }
         guard let target = URL(string: location, relativeTo: base)?.absoluteURL else {
             return .fail(.redirectRefused(location: shown()))

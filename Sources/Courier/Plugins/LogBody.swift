@@ -7,7 +7,7 @@ enum LogBody {
     static let largestParsed = 1 << 20
 
     /// The printable form of `data`, or nil for an empty body.
-    static func render(_ data: Data?, contentType: String?, redactor: LogRedactor, limit: Int) -> String? {
+    static func render(_ data: Data?, contentType: String?, redactor: Redactor, limit: Int) -> String? {
         guard let data, !data.isEmpty else { return nil }
         let type = contentType?.lowercased() ?? ""
         if isBinary(type) || data.count > largestParsed {
@@ -36,7 +36,7 @@ enum LogBody {
         "<\(data.count) bytes of binary data\(type.map { ", " + $0 } ?? "")>"
     }
 
-    private static func prettyJSON(_ data: Data, redactor: LogRedactor) -> String? {
+    private static func prettyJSON(_ data: Data, redactor: Redactor) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
             let pretty = try? JSONSerialization.data(
                 withJSONObject: redactor.json(object),

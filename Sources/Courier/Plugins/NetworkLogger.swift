@@ -24,9 +24,10 @@ import FoundationNetworking
 /// ones you add) print as `<redacted>`; so do the values of its ``SecurityPolicy/secretKeys`` (and
 /// of the query parameter an ``AuthorizationType/query(name:)`` endpoint sends its credential in)
 /// wherever they appear in a JSON body, a form body, a URL query or a `Location` header, as do body
-/// keys named like a secret header (`"authorization": …`); passwords in URLs print as `redacted`. The values of the secret headers a request sent (and, for
-/// `Scheme credentials` values, the credentials alone) print as `<redacted>` wherever they appear
-/// in that request's lines, such as a body that echoes `["Authorization", "Bearer …"]`. Other
+/// keys named like a secret header (`"authorization": …`); passwords in URLs print as `redacted`.
+/// The values of the secret headers a request sent (and, for `Scheme credentials` values, the
+/// credentials alone) print as `<redacted>` wherever they appear in that request's lines, such as
+/// a body that echoes `["Authorization", "Bearer …"]`. Other
 /// values the logger cannot recognise as secrets (a token inside a Base64 blob, free prose) are
 /// printed as they are.
 ///
@@ -171,8 +172,8 @@ public struct NetworkLogger: Plugin {
     }
 
     /// The redactor for one request's lines: it also hides the secret header values `request` sent.
-    private func redactor(for context: RequestContext, sent headers: [String: String]?) -> LogRedactor {
-        LogRedactor(
+    private func redactor(for context: RequestContext, sent headers: [String: String]?) -> Redactor {
+        Redactor(
             security: context.session.configuration.security, authorization: context.router?.authorization ?? .none,
             sentHeaders: headers ?? [:])
     }

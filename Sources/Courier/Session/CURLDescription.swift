@@ -15,14 +15,14 @@ extension DataRequest {
         let router = state.withLock { $0.target } as? any Router
         return CURLCommand.render(
             request,
-            redactor: LogRedactor(
+            redactor: Redactor(
                 security: session.configuration.security, authorization: router?.authorization ?? .none))
     }
 }
 
 /// Renders a request as a shell-safe curl command line.
 enum CURLCommand {
-    static func render(_ request: HTTPRequest, redactor: LogRedactor) -> String {
+    static func render(_ request: HTTPRequest, redactor: Redactor) -> String {
         var parts = ["curl"]
         let method = request.method.rawValue
         if method == "HEAD" {

@@ -16,7 +16,7 @@ final class CURLDescriptionTests: XCTestCase {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(#"{"name":"O'Brien"}"#.utf8)
         let text = CURLCommand.render(
-            HTTPRequest(testing: request), redactor: LogRedactor(security: SecurityPolicy(secretHeaders: ["x-api-key"]))
+            HTTPRequest(testing: request), redactor: Redactor(security: SecurityPolicy(secretHeaders: ["x-api-key"]))
         )
         XCTAssertFalse(text.contains("secret-token"))
         XCTAssertFalse(text.contains("session=abc"))

@@ -37,7 +37,7 @@ final class SecurityPolicyTests: XCTestCase {
         var request = URLRequest(url: URL(string: "http://a.example/x")!)
         request.setValue("s3cr3t", forHTTPHeaderField: "X-Trace-Secret")
         let text = CURLCommand.render(
-            HTTPRequest(testing: request), redactor: LogRedactor(security: configuration.security))
+            HTTPRequest(testing: request), redactor: Redactor(security: configuration.security))
         XCTAssertFalse(text.contains("s3cr3t"), text)
         let decision = RedirectDecision.decide(
             current: HTTPRequest(testing: request), status: 302, location: "http://b.example/y",

@@ -1,10 +1,11 @@
 import Foundation
 
-/// Hides secrets in what Courier prints (``NetworkLogger`` lines, ``DataRequest/cURLDescription()``),
-/// by the session's ``SecurityPolicy``: secret headers, the values of secret keys in JSON bodies,
+/// Hides secrets in what Courier prints (``NetworkLogger`` lines, ``DataRequest/cURLDescription()``,
+/// a refused redirect's error, CourierTesting's request descriptions and fixtures), by the
+/// session's ``SecurityPolicy``: secret headers, the values of secret keys in JSON bodies,
 /// form bodies and URL queries, and passwords in URLs; and, wherever they appear, the values of
 /// the secret headers the request sent (a server echoing `["Authorization", "Bearer …"]` in a body).
-package struct LogRedactor: Sendable {
+package struct Redactor: Sendable {
     static let marker = SecurityPolicy.redactedMarker
     /// Shorter values are not searched for in text (they would hide unrelated words).
     static let shortestSearchedSecret = 4
