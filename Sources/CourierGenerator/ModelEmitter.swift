@@ -52,14 +52,7 @@ struct ModelEmitter {
         case .object(let name, let doc, let properties, let additional):
             return object(name, doc: doc, properties: properties, additional: additional)
         case .enumeration(let name, let doc, let rawType, let cases):
-            var out = Self.docLines(doc ?? "The values of \(name).", indent: "")
-            out.append("public enum \(name): \(rawType), Codable, Sendable, Equatable, CaseIterable {")
-            for entry in cases {
-                out.append("    /// \(entry.raw)")
-                out.append("    case \(Naming.escaped(entry.name)) = \(entry.raw)")
-            }
-            out.append("}")
-            return out
+            return Self.openEnumeration(name, doc: doc, rawType: rawType, cases: cases)
         case .union(let name, let doc, let variants, let discriminator):
             return UnionEmitter(name: name, doc: doc, variants: variants, discriminator: discriminator).emit()
         case .alias(let name, let doc, let type) where wrapped.contains(name):
@@ -68,6 +61,46 @@ struct ModelEmitter {
             return Self.docLines(doc ?? "\(name) in the document.", indent: "")
                 + ["public typealias \(name) = \(type.code)"]
         }
+    }
+
+    /// An enum of the document's values plus `undocumented(_:)` for any other: a server that adds
+    /// a value later must not make every response carrying it fail to decode. It is coded as its
+    /// raw value (the standard library's `Codable` for `RawRepresentable`).
+    private static func openEnumeration(
+        _ name: String, doc: String?, rawType: String, cases: [(name: String, raw: String)]
+    ) -> [String] {
+        var out = docLines(
+            (doc ?? "The values of \(name).") + " A value the document does not list is `undocumented`.", indent: "")
+        out.append("public enum \(name): RawRepresentable, Codable, Sendable, Hashable, CaseIterable {")
+        for entry in cases {
+            out.append("    /// \(entry.raw)")
+            out.append("    case \(Naming.escaped(entry.name))")
+        }
+        out.append("    /// A value the document does not list, as it was sent.")
+        out.append("    case undocumented(\(rawType))")
+        out.append("")
+        out.append("    /// The values the document lists.")
+        out.append("    public static let allCases: [\(name)] = [")
+        out += cases.map { "        .\(Naming.escaped($0.name))," }
+        out.append("    ]")
+        out.append("")
+        out.append("    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.")
+        out.append("    public init(rawValue: \(rawType)) {")
+        out.append("        switch rawValue {")
+        out += cases.map { "        case \($0.raw): self = .\(Naming.escaped($0.name))" }
+        out.append("        default: self = .undocumented(rawValue)")
+        out.append("        }")
+        out.append("    }")
+        out.append("")
+        out.append("    /// The value as sent.")
+        out.append("    public var rawValue: \(rawType) {")
+        out.append("        switch self {")
+        out += cases.map { "        case .\(Naming.escaped($0.name)): return \($0.raw)" }
+        out.append("        case .undocumented(let value): return value")
+        out.append("        }")
+        out.append("    }")
+        out.append("}")
+        return out
     }
 
     /// A struct holding a value of `type`, coded as the value alone (see ``wrapped``).

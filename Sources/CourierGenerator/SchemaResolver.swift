@@ -217,8 +217,9 @@ final class SchemaResolver {
     {
         let present = values.filter { $0 != .null }
         guard !present.isEmpty else { return .json }
-        // `rawValue` and `allCases` are members of every raw-value, case-iterable enum.
-        var used: Set<String> = ["rawValue", "allCases", "init"]
+        // `rawValue` and `allCases` are members of every raw-value, case-iterable enum, and
+        // `undocumented` is the generated enum's case for values the document does not list.
+        var used: Set<String> = ["rawValue", "allCases", "init", "undocumented"]
         if present.allSatisfy({ $0.stringValue != nil }) {
             var seen = Set<String>()
             let cases = present.compactMap(\.stringValue).filter { seen.insert($0).inserted }.map {

@@ -119,6 +119,28 @@ final class KindsRoundTripTests: RoundTripCase {
             #"{"id":"u1","password":"pw","user":"ada"}"#)
     }
 
+    /// A value a server added after the document was written decodes as `undocumented` instead
+    /// of failing the whole response, and goes back out as it came.
+    func testKindsEnumValuesTheDocumentDoesNotListDecode() async throws {
+        server.route("PUT", "/articles") { _ in
+            .jsonString(#"{"id":"a","title":"T","createdAt":"2024-05-06T07:08:09Z","priority":7}"#)
+        }
+        server.route("GET", "/misc") { _ in
+            .jsonString(#"{"odd":{"class":"c","first-name":"A","inline":{"level":"urgent"}}}"#)
+        }
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            let article = try await ArticlesService.shared.putArticle(body: PutArticleForm(title: "T")).get()
+            XCTAssertEqual(article.priority, .undocumented(7))
+            let misc = try await MiscService.shared.misc().get()
+            XCTAssertEqual(misc.odd?.inline?.level, .undocumented("urgent"))
+        }
+        XCTAssertEqual(OddNamesInlineLevel(rawValue: "very-high"), .veryHigh)
+        XCTAssertEqual(OddNamesInlineLevel.undocumented("urgent").rawValue, "urgent")
+        XCTAssertEqual(OddNamesInlineLevel.allCases, [.low, .high, .veryHigh])
+        XCTAssertEqual(try MiscResponse.encoded(ArticlePriority.undocumented(7)), "7")
+        XCTAssertEqual(try MiscResponse.encoded(ArticlePriority.value2), "2")
+    }
+
     func testKindsMembersNamedLikeSwiftAndCoding() async throws {
         let body = #"{"mode":"a b","additionalProperties":true,"encode":"e","hashValue":1,"declaredKeys":"d","x":"y"}"#
         server.route("GET", "/edge/p") { _ in .jsonString(body) }

@@ -3,10 +3,36 @@
 
 import Foundation
 
-/// The values of BatchXLevelsItem.
-public enum BatchXLevelsItem: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of BatchXLevelsItem. A value the document does not list is `undocumented`.
+public enum BatchXLevelsItem: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "low"
-    case low = "low"
+    case low
     /// "high"
-    case high = "high"
+    case high
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [BatchXLevelsItem] = [
+        .low,
+        .high
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "low": self = .low
+        case "high": self = .high
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .low: return "low"
+        case .high: return "high"
+        case .undocumented(let value): return value
+        }
+    }
 }

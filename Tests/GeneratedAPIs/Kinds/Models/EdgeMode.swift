@@ -3,30 +3,86 @@
 
 import Foundation
 
-/// The values of EdgeMode.
-public enum EdgeMode: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of EdgeMode. A value the document does not list is `undocumented`.
+public enum EdgeMode: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "rawValue"
-    case rawValue2 = "rawValue"
+    case rawValue2
     /// "self"
-    case selfValue = "self"
+    case selfValue
     /// "default"
-    case `default` = "default"
+    case `default`
     /// "allCases"
-    case allCases2 = "allCases"
+    case allCases2
     /// "init"
-    case initValue = "init"
+    case initValue
     /// ""
-    case empty = ""
+    case empty
     /// " "
-    case empty2 = " "
+    case empty2
     /// "a b"
-    case aB = "a b"
+    case aB
     /// "A-B"
-    case aB2 = "A-B"
+    case aB2
     /// "a_b"
-    case aB3 = "a_b"
+    case aB3
     /// "1"
-    case _1 = "1"
+    case _1
     /// "🙂"
-    case empty3 = "🙂"
+    case empty3
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [EdgeMode] = [
+        .rawValue2,
+        .selfValue,
+        .`default`,
+        .allCases2,
+        .initValue,
+        .empty,
+        .empty2,
+        .aB,
+        .aB2,
+        .aB3,
+        ._1,
+        .empty3
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "rawValue": self = .rawValue2
+        case "self": self = .selfValue
+        case "default": self = .`default`
+        case "allCases": self = .allCases2
+        case "init": self = .initValue
+        case "": self = .empty
+        case " ": self = .empty2
+        case "a b": self = .aB
+        case "A-B": self = .aB2
+        case "a_b": self = .aB3
+        case "1": self = ._1
+        case "🙂": self = .empty3
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .rawValue2: return "rawValue"
+        case .selfValue: return "self"
+        case .`default`: return "default"
+        case .allCases2: return "allCases"
+        case .initValue: return "init"
+        case .empty: return ""
+        case .empty2: return " "
+        case .aB: return "a b"
+        case .aB2: return "A-B"
+        case .aB3: return "a_b"
+        case ._1: return "1"
+        case .empty3: return "🙂"
+        case .undocumented(let value): return value
+        }
+    }
 }

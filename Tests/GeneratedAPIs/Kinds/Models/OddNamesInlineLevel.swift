@@ -3,12 +3,41 @@
 
 import Foundation
 
-/// The values of OddNamesInlineLevel.
-public enum OddNamesInlineLevel: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of OddNamesInlineLevel. A value the document does not list is `undocumented`.
+public enum OddNamesInlineLevel: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "low"
-    case low = "low"
+    case low
     /// "high"
-    case high = "high"
+    case high
     /// "very-high"
-    case veryHigh = "very-high"
+    case veryHigh
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [OddNamesInlineLevel] = [
+        .low,
+        .high,
+        .veryHigh
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "low": self = .low
+        case "high": self = .high
+        case "very-high": self = .veryHigh
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .low: return "low"
+        case .high: return "high"
+        case .veryHigh: return "very-high"
+        case .undocumented(let value): return value
+        }
+    }
 }

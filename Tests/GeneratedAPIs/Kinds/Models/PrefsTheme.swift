@@ -3,10 +3,36 @@
 
 import Foundation
 
-/// The values of PrefsTheme.
-public enum PrefsTheme: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of PrefsTheme. A value the document does not list is `undocumented`.
+public enum PrefsTheme: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "dark"
-    case dark = "dark"
+    case dark
     /// "light"
-    case light = "light"
+    case light
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [PrefsTheme] = [
+        .dark,
+        .light
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "dark": self = .dark
+        case "light": self = .light
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .dark: return "dark"
+        case .light: return "light"
+        case .undocumented(let value): return value
+        }
+    }
 }

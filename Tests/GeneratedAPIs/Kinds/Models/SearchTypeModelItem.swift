@@ -3,10 +3,36 @@
 
 import Foundation
 
-/// The values of SearchTypeModelItem.
-public enum SearchTypeModelItem: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of SearchTypeModelItem. A value the document does not list is `undocumented`.
+public enum SearchTypeModelItem: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "album"
-    case album = "album"
+    case album
     /// "track"
-    case track = "track"
+    case track
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [SearchTypeModelItem] = [
+        .album,
+        .track
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "album": self = .album
+        case "track": self = .track
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .album: return "album"
+        case .track: return "track"
+        case .undocumented(let value): return value
+        }
+    }
 }

@@ -3,12 +3,41 @@
 
 import Foundation
 
-/// The values of MoneyCurrency.
-public enum MoneyCurrency: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of MoneyCurrency. A value the document does not list is `undocumented`.
+public enum MoneyCurrency: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "EUR"
-    case eur = "EUR"
+    case eur
     /// "USD"
-    case usd = "USD"
+    case usd
     /// "JPY"
-    case jpy = "JPY"
+    case jpy
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [MoneyCurrency] = [
+        .eur,
+        .usd,
+        .jpy
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "EUR": self = .eur
+        case "USD": self = .usd
+        case "JPY": self = .jpy
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .eur: return "EUR"
+        case .usd: return "USD"
+        case .jpy: return "JPY"
+        case .undocumented(let value): return value
+        }
+    }
 }

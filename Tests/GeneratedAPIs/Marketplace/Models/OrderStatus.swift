@@ -3,14 +3,46 @@
 
 import Foundation
 
-/// The values of OrderStatus.
-public enum OrderStatus: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of OrderStatus. A value the document does not list is `undocumented`.
+public enum OrderStatus: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "placed"
-    case placed = "placed"
+    case placed
     /// "paid"
-    case paid = "paid"
+    case paid
     /// "shipped"
-    case shipped = "shipped"
+    case shipped
     /// "cancelled"
-    case cancelled = "cancelled"
+    case cancelled
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [OrderStatus] = [
+        .placed,
+        .paid,
+        .shipped,
+        .cancelled
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "placed": self = .placed
+        case "paid": self = .paid
+        case "shipped": self = .shipped
+        case "cancelled": self = .cancelled
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .placed: return "placed"
+        case .paid: return "paid"
+        case .shipped: return "shipped"
+        case .cancelled: return "cancelled"
+        case .undocumented(let value): return value
+        }
+    }
 }

@@ -3,12 +3,41 @@
 
 import Foundation
 
-/// The values of Priority.
-public enum Priority: Int, Codable, Sendable, Equatable, CaseIterable {
+/// The values of Priority. A value the document does not list is `undocumented`.
+public enum Priority: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// 1
-    case value1 = 1
+    case value1
     /// 2
-    case value2 = 2
+    case value2
     /// 3
-    case value3 = 3
+    case value3
+    /// A value the document does not list, as it was sent.
+    case undocumented(Int)
+
+    /// The values the document lists.
+    public static let allCases: [Priority] = [
+        .value1,
+        .value2,
+        .value3
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: Int) {
+        switch rawValue {
+        case 1: self = .value1
+        case 2: self = .value2
+        case 3: self = .value3
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: Int {
+        switch self {
+        case .value1: return 1
+        case .value2: return 2
+        case .value3: return 3
+        case .undocumented(let value): return value
+        }
+    }
 }

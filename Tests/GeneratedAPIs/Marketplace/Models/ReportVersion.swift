@@ -3,8 +3,31 @@
 
 import Foundation
 
-/// The values of ReportVersion.
-public enum ReportVersion: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of ReportVersion. A value the document does not list is `undocumented`.
+public enum ReportVersion: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "v1"
-    case v1 = "v1"
+    case v1
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [ReportVersion] = [
+        .v1
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "v1": self = .v1
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .v1: return "v1"
+        case .undocumented(let value): return value
+        }
+    }
 }

@@ -3,14 +3,46 @@
 
 import Foundation
 
-/// The values of Role.
-public enum Role: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of Role. A value the document does not list is `undocumented`.
+public enum Role: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "admin"
-    case admin = "admin"
+    case admin
     /// "member"
-    case member = "member"
+    case member
     /// "read-only"
-    case readOnly = "read-only"
+    case readOnly
     /// "2nd-line"
-    case _2ndLine = "2nd-line"
+    case _2ndLine
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [Role] = [
+        .admin,
+        .member,
+        .readOnly,
+        ._2ndLine
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "admin": self = .admin
+        case "member": self = .member
+        case "read-only": self = .readOnly
+        case "2nd-line": self = ._2ndLine
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .admin: return "admin"
+        case .member: return "member"
+        case .readOnly: return "read-only"
+        case ._2ndLine: return "2nd-line"
+        case .undocumented(let value): return value
+        }
+    }
 }

@@ -3,10 +3,36 @@
 
 import Foundation
 
-/// The values of SortOrder.
-public enum SortOrder: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of SortOrder. A value the document does not list is `undocumented`.
+public enum SortOrder: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "asc"
-    case asc = "asc"
+    case asc
     /// "desc"
-    case desc = "desc"
+    case desc
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [SortOrder] = [
+        .asc,
+        .desc
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "asc": self = .asc
+        case "desc": self = .desc
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .asc: return "asc"
+        case .desc: return "desc"
+        case .undocumented(let value): return value
+        }
+    }
 }

@@ -3,12 +3,41 @@
 
 import Foundation
 
-/// The values of Status.
-public enum Status: String, Codable, Sendable, Equatable, CaseIterable {
+/// The values of Status. A value the document does not list is `undocumented`.
+public enum Status: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     /// "available"
-    case available = "available"
+    case available
     /// "pending"
-    case pending = "pending"
+    case pending
     /// "sold"
-    case sold = "sold"
+    case sold
+    /// A value the document does not list, as it was sent.
+    case undocumented(String)
+
+    /// The values the document lists.
+    public static let allCases: [Status] = [
+        .available,
+        .pending,
+        .sold
+    ]
+
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "available": self = .available
+        case "pending": self = .pending
+        case "sold": self = .sold
+        default: self = .undocumented(rawValue)
+        }
+    }
+
+    /// The value as sent.
+    public var rawValue: String {
+        switch self {
+        case .available: return "available"
+        case .pending: return "pending"
+        case .sold: return "sold"
+        case .undocumented(let value): return value
+        }
+    }
 }
