@@ -9,9 +9,12 @@ struct ModelEmitter {
     /// holding its `value` and coded as that value alone. (An alias that is nothing but a chain of
     /// names back to itself never gets here: ``SchemaResolver/declareComponents()`` refuses it.)
     let wrapped: Set<String>
+    /// The module's coding enum, which holds the flag a union sets while it tries its variants.
+    let coding: String
 
-    init(declarations: [String: ModelDecl]) {
+    init(declarations: [String: ModelDecl], coding: String) {
         self.declarations = declarations
+        self.coding = coding
         var recursive: Set<String> = []
         var wrapped: Set<String> = []
         for name in declarations.keys.sorted() {
@@ -52,9 +55,11 @@ struct ModelEmitter {
         case .object(let name, let doc, let properties, let additional):
             return object(name, doc: doc, properties: properties, additional: additional)
         case .enumeration(let name, let doc, let rawType, let cases):
-            return Self.openEnumeration(name, doc: doc, rawType: rawType, cases: cases)
+            return Self.openEnumeration(name, doc: doc, rawType: rawType, cases: cases, coding: coding)
         case .union(let name, let doc, let variants, let discriminator):
-            return UnionEmitter(name: name, doc: doc, variants: variants, discriminator: discriminator).emit()
+            return UnionEmitter(
+                name: name, doc: doc, variants: variants, discriminator: discriminator, coding: coding
+            ).emit()
         case .alias(let name, let doc, let type) where wrapped.contains(name):
             return Self.wrapper(name, doc: doc, type: type)
         case .alias(let name, let doc, let type):
@@ -65,9 +70,10 @@ struct ModelEmitter {
 
     /// An enum of the document's values plus `undocumented(_:)` for any other: a server that adds
     /// a value later must not make every response carrying it fail to decode. It is coded as its
-    /// raw value (the standard library's `Codable` for `RawRepresentable`).
+    /// raw value. While a union tries its variants (`<coding>.listedValuesOnly`), an unlisted
+    /// value fails instead, so that the variant listing it wins.
     private static func openEnumeration(
-        _ name: String, doc: String?, rawType: String, cases: [(name: String, raw: String)]
+        _ name: String, doc: String?, rawType: String, cases: [(name: String, raw: String)], coding: String
     ) -> [String] {
         var out = docLines(
             (doc ?? "The values of \(name).") + " A value the document does not list is `undocumented`.", indent: "")
@@ -91,6 +97,25 @@ struct ModelEmitter {
         out.append("        default: self = .undocumented(rawValue)")
         out.append("        }")
         out.append("    }")
+        out.append("")
+        out.append("    /// Decodes the raw value. While a union tries its variants, a value the document does not")
+        out.append("    /// list fails, so that a variant listing it is chosen first.")
+        out.append("    public init(from decoder: any Decoder) throws {")
+        out.append("        let rawValue = try decoder.singleValueContainer().decode(\(rawType).self)")
+        out.append("        self.init(rawValue: rawValue)")
+        out.append("        if case .undocumented = self, \(coding).listedValuesOnly {")
+        out.append("            throw DecodingError.dataCorrupted(")
+        out.append("                DecodingError.Context(")
+        out.append(
+            "                    codingPath: decoder.codingPath, debugDescription: \"\\(rawValue) is not listed\"))")
+        out.append("        }")
+        out.append("    }")
+        out.append("")
+        out.append("    /// Equal when the raw values are: `.undocumented(x)` equals the case listing `x`.")
+        out.append("    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }")
+        out.append("")
+        out.append("    /// Hashes the raw value, as `==` compares it.")
+        out.append("    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }")
         out.append("")
         out.append("    /// The value as sent.")
         out.append("    public var rawValue: \(rawType) {")
@@ -259,6 +284,7 @@ private struct UnionEmitter {
     let doc: String?
     let variants: [UnionVariant]
     let discriminator: String?
+    let coding: String
 
     func emit() -> [String] {
         var out = ModelEmitter.docLines(doc ?? "One of several shapes.", indent: "")
@@ -288,10 +314,21 @@ private struct UnionEmitter {
             out.append("        default: break")
             out.append("        }")
         }
-        for variant in variants where variant.discriminatorValues.isEmpty || discriminator == nil {
-            out.append("        if let value = try? \(variant.type.code)(from: decoder) {")
-            out.append("            self = .\(Naming.escaped(variant.caseName))(value)")
-            out.append("            return")
+        let tried = variants.filter { $0.discriminatorValues.isEmpty || discriminator == nil }
+        if !tried.isEmpty {
+            // First with the document's enum values only, so that a variant is chosen by a value
+            // it lists; then, if none matches, as the values come (an enclosing union's first
+            // round stays strict).
+            out.append("        for listedOnly in \(coding).listedValuesOnly ? [true] : [true, false] {")
+            for variant in tried {
+                out.append(
+                    "            if let value = try? \(coding).$listedValuesOnly.withValue(listedOnly, operation: {")
+                out.append("                try \(variant.type.code)(from: decoder)")
+                out.append("            }) {")
+                out.append("                self = .\(Naming.escaped(variant.caseName))(value)")
+                out.append("                return")
+                out.append("            }")
+            }
             out.append("        }")
         }
         out.append("        throw DecodingError.dataCorrupted(")

@@ -23,7 +23,8 @@ enum Naming {
         // What the generated code names from Courier, Foundation and Dispatch.
         "AuthorizationType", "CaseIterable", "Character", "CodingKey", "CourierJSONDecoder", "DataDecoder",
         "DataRequest", "DecodingError", "DispatchQueue", "EnvelopeFormat", "Equatable", "ISO8601DateFormatter",
-        "JSONEncoder", "MultipartFormData", "NoEnvelope", "URLEncodingOptions", "UUID"
+        "JSONEncoder", "MultipartFormData", "NoEnvelope", "URLEncodingOptions", "UUID", "Session", "Hashable",
+        "Hasher", "RawRepresentable", "TaskLocal", "CharacterSet"
     ]
 
     /// Members of `Router` and `Service` (and what the generated services declare): an operation

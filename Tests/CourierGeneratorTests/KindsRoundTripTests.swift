@@ -137,8 +137,28 @@ final class KindsRoundTripTests: RoundTripCase {
         XCTAssertEqual(OddNamesInlineLevel(rawValue: "very-high"), .veryHigh)
         XCTAssertEqual(OddNamesInlineLevel.undocumented("urgent").rawValue, "urgent")
         XCTAssertEqual(OddNamesInlineLevel.allCases, [.low, .high, .veryHigh])
+        XCTAssertEqual(OddNamesInlineLevel.undocumented("low"), .low, "compared by raw value")
+        XCTAssertEqual(Set([OddNamesInlineLevel.undocumented("low"), .low]).count, 1)
         XCTAssertEqual(try MiscResponse.encoded(ArticlePriority.undocumented(7)), "7")
         XCTAssertEqual(try MiscResponse.encoded(ArticlePriority.value2), "2")
+    }
+
+    /// A union without a discriminator picks the variant whose enums list the value; only when
+    /// none does is a value decoded as `undocumented`, by the first variant it fits.
+    func testKindsUnionsChooseTheVariantThatListsAValue() throws {
+        let decoder = KindsCoding.makeDecoder()
+        func event(_ json: String) throws -> Event { try decoder.decode(Event.self, from: Data(json.utf8)) }
+        XCTAssertEqual(
+            try event(#"{"kind":"created","id":"1"}"#), .eventOption1(EventOption1(kind: .created, id: "1")))
+        XCTAssertEqual(
+            try event(#"{"kind":"purged","id":"2"}"#), .eventOption2(EventOption2(kind: .purged, id: "2")))
+        XCTAssertEqual(
+            try event(#"{"kind":"archived","id":"3"}"#),
+            .eventOption1(EventOption1(kind: .undocumented("archived"), id: "3")))
+        let grades = try decoder.decode([Grade].self, from: Data(#"["b","c","z"]"#.utf8))
+        XCTAssertEqual(grades, [.gradeOption1(.b), .gradeOption2(.c), .gradeOption1(.undocumented("z"))])
+        // Outside a union an unlisted value is never refused.
+        XCTAssertEqual(try decoder.decode(GradeOption2.self, from: Data(#""z""#.utf8)), .undocumented("z"))
     }
 
     func testKindsMembersNamedLikeSwiftAndCoding() async throws {

@@ -20,6 +20,10 @@ extension MarketplaceBaseRouter {
 
 /// How the module encodes and decodes: ISO 8601 dates, sorted keys, OpenAPI's query style.
 public enum MarketplaceCoding {
+    /// True while a union tries its variants in turn: an enum then refuses a value the
+    /// document does not list, so that the variant listing it is chosen.
+    @TaskLocal static var listedValuesOnly = false
+
     /// Repeated keys for arrays (`tag=a&tag=b`), `true`/`false` for booleans.
     public static let queryOptions = URLEncodingOptions(arrayEncoding: .noBrackets, boolEncoding: .literal)
 

@@ -12,13 +12,25 @@ public indirect enum Shape: Codable, Sendable, Equatable {
 
     /// Decodes the variant the body matches first.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Square(from: decoder) {
-            self = .square(value)
-            return
-        }
-        if let value = try? Circle(from: decoder) {
-            self = .circle(value)
-            return
+        for listedOnly in KindsCoding.listedValuesOnly ? [true] : [true, false] {
+            if let value = try? KindsCoding.$listedValuesOnly.withValue(
+                listedOnly,
+                operation: {
+                    try Square(from: decoder)
+                })
+            {
+                self = .square(value)
+                return
+            }
+            if let value = try? KindsCoding.$listedValuesOnly.withValue(
+                listedOnly,
+                operation: {
+                    try Circle(from: decoder)
+                })
+            {
+                self = .circle(value)
+                return
+            }
         }
         throw DecodingError.dataCorrupted(
             DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "no variant of Shape matches"))
