@@ -66,10 +66,11 @@ struct Fixture: Codable, Sendable {
     var responses: [Response]
 
     /// The summary of `request`: its URL, query and body with the values of secret keys redacted
-    /// (the key's body hash is of the body as sent), secret headers redacted.
-    init(request: HTTPRequest, key: FixtureKey, security: SecurityPolicy) {
+    /// (the key's body hash is of the body as sent), secret headers redacted. `authorization` is
+    /// its router's: the query parameter of ``AuthorizationType/query(name:)`` is redacted too.
+    init(request: HTTPRequest, key: FixtureKey, security: SecurityPolicy, authorization: AuthorizationType) {
         let headers = request.headers.sorted { $0.name.lowercased() < $1.name.lowercased() }
-        let redactor = Redactor(security: security)
+        let redactor = Redactor(security: security, authorization: authorization)
         var summary = Request(
             method: key.method, url: redactor.url(request.url), path: key.path,
             query: redactor.form(key.query), bodyHash: key.bodyHash,

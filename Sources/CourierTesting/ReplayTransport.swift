@@ -93,9 +93,11 @@ public final class ReplayTransport: Transport {
                 request, options: options, with: .failure(.unhandledRequest(reason: reason)),
                 completion: completion)
         case .live where mode == .replay:
+            let redactor = Redactor(
+                security: options.security, authorization: (options.target as? any Router)?.authorization ?? .none)
             let reason =
                 "no fixture for this request (ReplayTransport, replay mode):\n\(recorded)\n"
-                + "key: \(key)\nexpected file: \(fixtureURL(for: request).path)\n"
+                + "key: \(redactor.text(key.description))\nexpected file: \(fixtureURL(for: request).path)\n"
                 + "record it with mode .recordMissing or COURIER_FIXTURES=record-missing"
             return answer(
                 request, options: options, with: .failure(.unhandledRequest(reason: reason)),
@@ -179,7 +181,9 @@ public final class ReplayTransport: Transport {
         }
         let response = Fixture.response(from: result, body: body, security: options.security)
         return state.withLock { state in
-            var fixture = Fixture(request: request, key: key, security: options.security)
+            var fixture = Fixture(
+                request: request, key: key, security: options.security,
+                authorization: (options.target as? any Router)?.authorization ?? .none)
             if state.recorded.contains(key), let earlier = state.fixtures[key] { fixture = earlier }
             fixture.responses.append(response)
             state.fixtures[key] = fixture

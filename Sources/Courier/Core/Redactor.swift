@@ -111,11 +111,34 @@ package struct Redactor: Sendable {
     private static let valueAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+?"))
         .union(CharacterSet(charactersIn: "<>"))
 
-    /// A text body as it was written, with the values of secret keys hidden: a form body
-    /// (`application/x-www-form-urlencoded`) pair by pair, anything else as text (JSON's
-    /// `"key": value`, `key=value`).
+    /// A text body with the values of secret keys hidden: a form body
+    /// (`application/x-www-form-urlencoded`) pair by pair; JSON as written when it holds no secret
+    /// key, else written again (compact, keys sorted) with each secret value, whatever its shape,
+    /// replaced; a multipart body summarised (its parts are not read); anything else as text
+    /// (`"key": value`, `key=value`).
     package func body(_ text: String, contentType: String?) -> String {
-        contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true ? form(text) : self.text(text)
+        let type = contentType?.lowercased() ?? ""
+        if type.hasPrefix("multipart/") { return "<a multipart body of \(text.utf8.count) bytes>" }
+        if type.hasPrefix("application/x-www-form-urlencoded") { return form(text) }
+        if let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) {
+            guard holdsSecret(object) else { return text }
+            if let data = try? JSONSerialization.data(
+                withJSONObject: json(object), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]),
+                let written = String(data: data, encoding: .utf8)
+            {
+                return written
+            }
+        }
+        return self.text(text)
+    }
+
+    /// Whether a parsed JSON value has a secret key at any depth.
+    private func holdsSecret(_ value: Any) -> Bool {
+        if let object = value as? [String: Any] {
+            return object.contains { isSecret(key: $0.key) || holdsSecret($0.value) }
+        }
+        if let array = value as? [Any] { return array.contains(where: holdsSecret) }
+        return false
     }
 
     /// A parsed JSON value with the values of secret keys hidden, at any depth.

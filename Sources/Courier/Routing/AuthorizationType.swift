@@ -30,7 +30,8 @@ public enum AuthorizationType: Sendable, Equatable {
     case custom(header: String, scheme: String? = nil)
     /// The access token as a URL query parameter, `?name=<token>` (percent-encoded, replacing a
     /// parameter of that name the router wrote), for APIs keyed by the URL:
-    /// `.query(name: "api_key")`. Its value is redacted wherever Courier prints the URL.
+    /// `.query(name: "api_key")`. Its value is redacted in the ``NetworkLogger``'s lines,
+    /// ``DataRequest/cURLDescription()`` and CourierTesting's descriptions and fixtures.
     case query(name: String)
     /// The access token as the cookie `name=<token>` in the request's `Cookie` header (beside the
     /// request's other cookies, replacing one of that name): `.cookie(name: "session")`. Bytes a

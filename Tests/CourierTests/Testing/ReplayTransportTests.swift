@@ -131,6 +131,26 @@ final class ReplayTransportTests: XCTestCase {
         XCTAssertEqual(try replayed.result.get(), Greeting(text: "hello Ada", count: 1))
     }
 
+    /// The query parameter an endpoint declares as its credential (`.query(name:)`) is redacted in
+    /// the fixture too, though the policy does not name it.
+    func testFixturesRedactTheRoutersQueryCredential() async throws {
+        struct Keyed: Router {
+            let baseURL: String
+            var path: String { "/plain" }
+            var method: HTTPMethod { .get }
+            var parameters: RequestParams { .query(["appid": "k-S3", "lang": "nb"]) }
+            var authorization: AuthorizationType { .query(name: "appid") }
+        }
+        let server = try makeServer()
+        defer { server.shutdown() }
+        let session = Session(transport: ReplayTransport(fixtures: directory, mode: .record))
+        _ = try await session.request(Keyed(baseURL: server.baseURL.absoluteString)).validate().string()
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        let text = try String(contentsOf: try XCTUnwrap(files.first), encoding: .utf8)
+        XCTAssertFalse(text.contains("k-S3"), text)
+        XCTAssertEqual(JSONTree(data: Data(text.utf8))?["request"]?["query"], "appid=<redacted>&lang=nb")
+    }
+
     private func headersContain(_ headers: JSONTree?, _ name: String, _ value: String) -> Bool {
         guard case .array(let lines)? = headers else { return false }
         return lines.contains { $0.stringValue?.lowercased() == "\(name): \(value)".lowercased() }
