@@ -14,21 +14,32 @@ package struct Redactor: Sendable {
     /// Secret keys of this request beyond the policy's, normalized (``SecurityPolicy/normalizedKey(_:)``):
     /// the query parameter carrying its credential.
     let requestKeys: Set<String>
-    /// Values of the secret headers this request sent, longest first (see ``sentSecrets(in:security:)``).
+    /// Values of the secret headers this request sent, and of the query credential in `sentURL`,
+    /// longest first (see ``sentSecrets(in:security:)``).
     let sentSecrets: [String]
 
     /// A redactor for one request. `authorization` is its router's: the query parameter of
-    /// ``AuthorizationType/query(name:)`` is a secret key for it.
+    /// ``AuthorizationType/query(name:)`` is a secret key for it, and its value in `sentURL` is
+    /// hidden wherever it appears, as the secret headers' values in `sentHeaders` are.
     package init(
-        security: SecurityPolicy, authorization: AuthorizationType = .none, sentHeaders: [String: String] = [:]
+        security: SecurityPolicy, authorization: AuthorizationType = .none, sentHeaders: [String: String] = [:],
+        sentURL: URL? = nil
     ) {
         self.security = security
+        var secrets = Self.sentSecrets(in: sentHeaders, security: security)
         if case .query(let name) = authorization {
             requestKeys = [SecurityPolicy.normalizedKey(name)]
+            let items = sentURL.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
+            if let value = items.last(where: { $0.name == name })?.value, value.count >= Self.shortestSearchedSecret,
+                !secrets.contains(value)
+            {
+                secrets.append(value)
+                secrets.sort { $0.count > $1.count }
+            }
         } else {
             requestKeys = []
         }
-        sentSecrets = Self.sentSecrets(in: sentHeaders, security: security)
+        sentSecrets = secrets
     }
 
     /// The strings to hide wherever they appear: each secret header's value, and, for a value of

@@ -27,7 +27,8 @@ import FoundationNetworking
 /// keys named like a secret header (`"authorization": …`); passwords in URLs print as `redacted`.
 /// The values of the secret headers a request sent (and, for `Scheme credentials` values, the
 /// credentials alone) print as `<redacted>` wherever they appear in that request's lines, such as
-/// a body that echoes `["Authorization", "Bearer …"]`. Other
+/// a body that echoes `["Authorization", "Bearer …"]`; so does the value of a `.query(name:)`
+/// credential. Other
 /// values the logger cannot recognise as secrets (a token inside a Base64 blob, free prose) are
 /// printed as they are.
 ///
@@ -105,7 +106,7 @@ public struct NetworkLogger: Plugin {
     /// Logs the request line (and its headers and body, by level).
     public func willSend(_ request: URLRequest, context: RequestContext) {
         guard level != .off else { return }
-        let redactor = redactor(for: context, sent: request.allHTTPHeaderFields)
+        let redactor = redactor(for: context, sent: request.allHTTPHeaderFields, url: request.url)
         var lines = [
             "→ #\(context.requestID) \(request.httpMethod ?? "GET") \(redactor.url(request.url))"
                 + (context.attempt > 0 ? " · attempt \(context.attempt + 1)" : "")
@@ -130,7 +131,7 @@ public struct NetworkLogger: Plugin {
     /// Logs the response line, or the failure with its kind (and headers and body, by level).
     public func didReceive(_ response: DataResponse<Data?>, context: RequestContext) {
         guard level != .off else { return }
-        let redactor = redactor(for: context, sent: response.request?.headers.dictionary)
+        let redactor = redactor(for: context, sent: response.request?.headers.dictionary, url: response.request?.url)
         let target = "\(response.request?.method.rawValue ?? "GET") \(redactor.url(response.request?.url))"
         var facts: [String] = []
         if let error = response.error {
@@ -172,10 +173,10 @@ public struct NetworkLogger: Plugin {
     }
 
     /// The redactor for one request's lines: it also hides the secret header values `request` sent.
-    private func redactor(for context: RequestContext, sent headers: [String: String]?) -> Redactor {
+    private func redactor(for context: RequestContext, sent headers: [String: String]?, url: URL?) -> Redactor {
         Redactor(
             security: context.session.configuration.security, authorization: context.router?.authorization ?? .none,
-            sentHeaders: headers ?? [:])
+            sentHeaders: headers ?? [:], sentURL: url)
     }
 
     private static func indented(_ text: String) -> String {
