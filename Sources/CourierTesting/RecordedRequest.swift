@@ -75,7 +75,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// logger redacts them: secret headers, and secret keys in the query and the body.
     public var description: String {
         let redactor = Redactor(
-            security: security, authorization: (target as? any Router)?.authorization ?? .none)
+            security: security, authorization: .declared(by: target))
         var lines = ["\(method) \(redactor.url(request.url))"]
         for header in request.headers.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
             lines.append("  \(header.name): \(redactor.header(name: header.name, value: header.value))")

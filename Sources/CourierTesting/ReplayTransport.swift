@@ -94,7 +94,7 @@ public final class ReplayTransport: Transport {
                 completion: completion)
         case .live where mode == .replay:
             let redactor = Redactor(
-                security: options.security, authorization: (options.target as? any Router)?.authorization ?? .none)
+                security: options.security, authorization: .declared(by: options.target))
             let reason =
                 "no fixture for this request (ReplayTransport, replay mode):\n\(recorded)\n"
                 + "key: \(redactor.text(key.description))\nexpected file: \(fixtureURL(for: request).path)\n"
@@ -183,7 +183,7 @@ public final class ReplayTransport: Transport {
         return state.withLock { state in
             var fixture = Fixture(
                 request: request, key: key, security: options.security,
-                authorization: (options.target as? any Router)?.authorization ?? .none)
+                authorization: .declared(by: options.target))
             if state.recorded.contains(key), let earlier = state.fixtures[key] { fixture = earlier }
             fixture.responses.append(response)
             state.fixtures[key] = fixture

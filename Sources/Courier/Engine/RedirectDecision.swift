@@ -25,18 +25,21 @@ enum RedirectDecision: Equatable {
         else { return .deliver }
         guard redirectsSoFar < maximum else { return .fail(.tooManyRedirects(limit: maximum)) }
         let base = current.url
-        // An error names the target with the values of secret query keys redacted.
-        let redactor = Redactor(security: security)
-        func shown() -> String { URL(string: location).map { redactor.url($0) } ?? redactor.text(location) }
+        // An error names the target with the values of secret query keys redacted (the redactor
+        // is made only for an error: a followed redirect needs none).
+        func shown(_ url: URL?) -> String {
+            let redactor = Redactor(security: security)
+            return url.map { redactor.url($0) } ?? redactor.text(location)
+        }
         guard let target = URL(string: location, relativeTo: base)?.absoluteURL else {
-            return .fail(.redirectRefused(location: shown()))
+            return .fail(.redirectRefused(location: shown(URL(string: location))))
         }
         guard SecurityPolicy.allowsScheme(target.scheme), let scheme = target.scheme?.lowercased(), target.host != nil
         else {
-            return .fail(.redirectRefused(location: shown()))
+            return .fail(.redirectRefused(location: shown(URL(string: location))))
         }
         if base.scheme?.lowercased() == "https", scheme == "http", !security.allowsInsecureRedirects {
-            return .fail(.insecureRedirect(location: redactor.url(target)))
+            return .fail(.insecureRedirect(location: shown(target)))
         }
         var next = current
         next.url = target

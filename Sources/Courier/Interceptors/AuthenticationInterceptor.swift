@@ -93,7 +93,7 @@ public final class AuthenticationInterceptor: RequestInterceptor {
     /// Adds the credential the endpoint asks for, first waiting for (or starting) a refresh if
     /// one is running or the credential has expired.
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
-        let kind = Self.authorization(of: context)
+        let kind = AuthorizationType.declared(by: context.target)
         guard kind != .none else { return request }
         let now = context.session.configuration.clock.now
         let leeway = expiryLeeway
@@ -110,7 +110,7 @@ public final class AuthenticationInterceptor: RequestInterceptor {
     ) async
         -> RetryDecision
     {
-        let kind = Self.authorization(of: context)
+        let kind = AuthorizationType.declared(by: context.target)
         guard kind != .none, response.error == nil, response.statusCode == 401 else { return .doNotRetry }
         let sent = kind.sentValue(in: request)
         let now = context.session.configuration.clock.now
@@ -152,9 +152,5 @@ public final class AuthenticationInterceptor: RequestInterceptor {
         }
         let (waiters, delivered) = state.withLock { $0.finishRefresh(result) }
         for waiter in waiters { waiter.resume(returning: delivered) }
-    }
-
-    private static func authorization(of context: RequestContext) -> AuthorizationType {
-        context.router?.authorization ?? .none
     }
 }

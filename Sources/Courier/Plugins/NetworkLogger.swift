@@ -175,7 +175,7 @@ public struct NetworkLogger: Plugin {
     /// The redactor for one request's lines: it also hides the secret header values `request` sent.
     private func redactor(for context: RequestContext, sent headers: [String: String]?, url: URL?) -> Redactor {
         Redactor(
-            security: context.session.configuration.security, authorization: context.router?.authorization ?? .none,
+            security: context.session.configuration.security, authorization: .declared(by: context.target),
             sentHeaders: headers ?? [:], sentURL: url)
     }
 

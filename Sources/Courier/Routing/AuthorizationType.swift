@@ -133,17 +133,16 @@ public enum AuthorizationType: Sendable, Equatable {
 
     /// `token` with the bytes outside RFC 6265's `cookie-octet`, and `%`, percent-encoded.
     static func cookieValue(_ token: String) -> String {
-        var output: [UInt8] = []
-        for byte in token.utf8 {
+        PercentEscaping.escape(token) { byte in
             let octet =
                 byte == 0x21 || (0x23...0x2B).contains(byte) || (0x2D...0x3A).contains(byte)
                 || (0x3C...0x5B).contains(byte) || (0x5D...0x7E).contains(byte)
-            if octet && byte != UInt8(ascii: "%") {
-                output.append(byte)
-            } else {
-                output += Array(String(format: "%%%02X", byte).utf8)
-            }
+            return octet && byte != UInt8(ascii: "%") ? byte : nil
         }
-        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The authorization `target` declares: its router's, else ``none`` (a URL or a `URLRequest`).
+    package static func declared(by target: (any URLRequestConvertible)?) -> AuthorizationType {
+        (target as? any Router)?.authorization ?? .none
     }
 }

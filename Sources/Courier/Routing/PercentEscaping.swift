@@ -88,7 +88,7 @@ enum PercentEscaping {
     }
 
     /// Copies each byte for which `keep` returns a byte, and `%XX`-escapes the others.
-    private static func escape(_ string: String, keep: (UInt8) -> UInt8?) -> String {
+    static func escape(_ string: String, keep: (UInt8) -> UInt8?) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {
