@@ -32,15 +32,18 @@ ensure_tls_tools
 ensure_httpbin_venv
 runs=" ${COURIER_TEST_RUNS:-plain budget tsan asan fuzz soak generator} "
 # Heap allocations per sequential GET of 1,200 bytes from httpbin (Courier and libcurl together),
-# with a completion handler and awaited: measured 45.0 and 44.0 (issue 21's target is 35, see
-# docs/performance.md; raw libcurl alone makes 33). A run can count a few allocations more over its
-# 1,000 requests (59.001 once), so each budget is the measured count plus half an allocation.
-# Lower them when a change saves allocations; never raise them to pass. (The handler's budget
-# was 55.5 until the harness stopped making its own semaphore and flag per request, 6 of the 55;
-# both fell by one when repeated URLs began to share libcurl's parse, and by two when a
-# transfer's result began to wait in the request's own state.)
+# with a completion handler and awaited: measured 45.0 and 44.0 (raw libcurl alone makes 33). A
+# run can count a few allocations more over its 1,000 requests (59.001 once), so each budget is the
+# measured count plus half an allocation. Lower them when a change saves allocations; never raise
+# them to pass. (The handler's budget was 55.5 until the harness stopped making its own semaphore
+# and flag per request, 6 of the 55; both fell by one when repeated URLs began to share libcurl's
+# parse, and by two when a transfer's result began to wait in the request's own state.)
 ALLOCATION_BUDGET_HANDLER=45.5
 ALLOCATION_BUDGET_ASYNC=44.5
+# The same requests counted as callgrind counts calls to malloc (issue 21's measure: its goal is 35,
+# set when Courier made 59 and raw libcurl 23): measured 33.0 with a handler and 31.0 awaited; the
+# budget holds both forms (docs/performance.md).
+ALLOCATION_BUDGET_MALLOC=33.5
 if [[ "$runs" == *" tsan "* || "$runs" == *" asan "* || "$runs" == *" fuzz "* ]]; then
     ensure_sanitizer_runtimes
 fi
@@ -224,7 +227,8 @@ if [[ "$runs" == *" budget "* ]]; then
     if [ ! -f "$ahead_dir/budget" ]; then : >.build/build-budget.log; fi
     if "${budget_build[@]}" >>.build/build-budget.log 2>&1 \
         && "$("${budget_build[@]}" --show-bin-path)/AllocationBudget" "$COURIER_HTTPBIN_URL" 1000 \
-            "$ALLOCATION_BUDGET_HANDLER" "$ALLOCATION_BUDGET_ASYNC" | tee .build/test-output-budget.log; then
+            "$ALLOCATION_BUDGET_HANDLER" "$ALLOCATION_BUDGET_ASYNC" "$ALLOCATION_BUDGET_MALLOC" \
+            | tee .build/test-output-budget.log; then
         passed=$((passed + 1)); report+=("budget: passed ($((SECONDS - started)) s)")
     else
         failed=$((failed + 1)); status=1; report+=("budget: FAILED (see .build/test-output-budget.log, .build/build-budget.log)")

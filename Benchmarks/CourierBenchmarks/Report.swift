@@ -304,8 +304,20 @@ struct Report {
             out.append("| W1 instructions/request ≤ 1.5× raw libcurl | not measured | — |")
             out.append("| W1 instructions/request ≤ 1.8× raw libcurl | not measured | — |")
         }
+        renderAllocationTarget(into: &out)
         ratioTarget("W1 req/s ≥ 8× URLSession", .w1, .urlSession, atLeast: 8)
         ratioTarget("W2 req/s ≥ 0.8× raw curl multi", .w2, .rawCurl, atLeast: 0.8)
+        if let courier = Self.median(select(.courier, .w2).map(\.cpuMicrosecondsPerRequest)),
+            let raw = Self.median(select(.rawCurl, .w2).map(\.cpuMicrosecondsPerRequest))
+        {
+            let value = courier / raw
+            out.append(
+                "| W2 CPU/request ≤ 1.5× raw curl multi (issue 22) | "
+                    + "\(String(format: "%.2f× (%.1f vs %.1f µs)", value, courier, raw)) | \(value <= 1.5 ? "yes" : "**NO**") |"
+            )
+        } else {
+            out.append("| W2 CPU/request ≤ 1.5× raw curl multi (issue 22) | not measured | — |")
+        }
         ratioTarget("W5 req/s ≥ 0.8× raw libcurl", .w5, .rawCurl, atLeast: 0.8)
         if let rss = peakRSS(.courier, .w4mem) {
             let value = rss / 512
