@@ -15,8 +15,9 @@ extension Report {
         var counts: (Int, Int)
         /// Every allocation: malloc, calloc, realloc of NULL and the aligned forms.
         var allocations: (Double, Double)
-        /// Calls to `malloc` alone: what callgrind counts as calls to `malloc`, the measure issue 21's
-        /// figures (59 for Courier, 23 for raw libcurl when it was filed) were given in.
+        /// Calls to `malloc` as callgrind counts them (a realloc of NULL included, which glibc serves
+        /// through malloc): the measure issue 21's figures (59 for Courier, 23 for raw libcurl when
+        /// it was filed) were given in.
         var mallocs: (Double, Double)
         var perRequest: Double { (allocations.1 - allocations.0) / Double(counts.1 - counts.0) }
         var mallocsPerRequest: Double { (mallocs.1 - mallocs.0) / Double(counts.1 - counts.0) }
