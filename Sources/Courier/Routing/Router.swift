@@ -151,7 +151,12 @@ extension Router {
 
     /// The request for this router, validated: ``baseURL`` and ``path`` joined, ``parameters``
     /// encoded, ``defaultHeaders`` then ``headers`` then the body's `Content-Type`, in that order.
+    ///
+    /// Each of the router's properties is read once: a computed one (a base URL from mutable
+    /// configuration, say) cannot give the check and the request two different values.
     package func makeRequest() throws(CourierError) -> HTTPRequest {
+        let method = self.method
+        let base = baseURL
         guard method.isValidToken else {
             throw .invalidRequest(reason: "'\(method.rawValue)' is not a valid HTTP method")
         }
@@ -165,9 +170,9 @@ extension Router {
         let encoded: EncodedParameters
         let url: URL
         do {
-            _ = try URLBuilder.validatedBase(baseURL)  // fail fast, before any body (or file) is encoded
+            _ = try URLBuilder.validatedBase(base)  // fail fast, before any body (or file) is encoded
             encoded = try requestParams().encoded(for: method)
-            url = try URLBuilder.makeURL(base: baseURL, path: path, extraQuery: encoded.query)
+            url = try URLBuilder.makeURL(base: base, path: path, extraQuery: encoded.query)
         } catch let error as CourierError {
             throw error
         } catch {

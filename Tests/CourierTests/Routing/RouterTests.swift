@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import XCTest
 @testable import Courier
+import CourierSync
 import CourierTesting
 
 /// The seed routers of `Fixtures.swift`, router defaults and router-level errors.
@@ -151,6 +152,31 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(urlRequest.allHTTPHeaderFields?["X-A"], "1")
         // The router's order reaches the transport (a URLRequest keeps none).
         XCTAssertEqual(sent.headers.map(\.name), ["Accept", "X-B", "X-A", "Content-Type", "User-Agent"])
+    }
+
+    /// A router's properties are read once per request: a computed base URL that changes between
+    /// reads gives the request the value that was checked, not a later one.
+    func testRouterPropertiesAreReadOncePerRequest() throws {
+        struct Switching: Router {
+            let baseReads: Locked<Int>
+            let methodReads: Locked<Int>
+            var baseURL: String {
+                baseReads.withLock { count in
+                    count += 1
+                    return count == 1 ? "https://first.test" : "https://second.test"
+                }
+            }
+            var path: String { "/x" }
+            var method: HTTPMethod {
+                methodReads.withLock { $0 += 1 }
+                return .get
+            }
+        }
+        let router = Switching(baseReads: Locked(0), methodReads: Locked(0))
+        let request = try router.makeRequest()
+        XCTAssertEqual(request.url.absoluteString, "https://first.test/x")
+        XCTAssertEqual(router.baseReads.withLock { $0 }, 1)
+        XCTAssertEqual(router.methodReads.withLock { $0 }, 1)
     }
 
     func testInvalidMethodAndTimeout() {
