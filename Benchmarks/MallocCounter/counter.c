@@ -16,13 +16,18 @@ static _Atomic unsigned long long malloc_calls;
 
 static inline void count_one(void) { atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed); }
 
+// An allocation glibc serves through malloc: counted in both totals.
+static inline void count_malloc(void) {
+    count_one();
+    atomic_fetch_add_explicit(&malloc_calls, 1, memory_order_relaxed);
+}
+
 unsigned long long courier_allocation_count(void) { return atomic_load_explicit(&allocations, memory_order_relaxed); }
 
 unsigned long long courier_malloc_count(void) { return atomic_load_explicit(&malloc_calls, memory_order_relaxed); }
 
 void *malloc(size_t size) {
-    count_one();
-    atomic_fetch_add_explicit(&malloc_calls, 1, memory_order_relaxed);
+    count_malloc();
     return __libc_malloc(size);
 }
 
@@ -33,10 +38,7 @@ void *calloc(size_t count, size_t size) {
 
 // glibc serves a realloc of NULL through malloc, so callgrind counts it as a call to malloc too.
 void *realloc(void *pointer, size_t size) {
-    if (pointer == NULL) {
-        count_one();
-        atomic_fetch_add_explicit(&malloc_calls, 1, memory_order_relaxed);
-    }
+    if (pointer == NULL) count_malloc();
     return __libc_realloc(pointer, size);
 }
 
