@@ -54,7 +54,7 @@ public enum Generator {
         add("\(names.module)Support.swift", courier, support.emit())
         let models = ModelEmitter(declarations: resolver.declarations, coding: names.coding)
         for name in resolver.declarations.keys.sorted() {
-            add("Models/\(name).swift", ["import Foundation", ""], models.emit(resolver.declarations[name]!))
+            add("Models/\(name).swift", courier, models.emit(resolver.declarations[name]!))
         }
         let multipart = Set(
             operations.compactMap { operation -> String? in

@@ -1,0 +1,74 @@
+import Courier
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `JSONValue`: any JSON decoded, kept and encoded again, with both decoders.
+final class JSONValueTests: XCTestCase {
+    private let document = Data(
+        #"{"id":9007199254740993,"ratio":1.5,"name":"Rex","tags":["a",null,true],"owner":{"age":3},"gone":null}"#
+            .utf8)
+
+    private let expected: JSONValue = .object([
+        "id": .integer(9_007_199_254_740_993),
+        "ratio": .number(1.5),
+        "name": .string("Rex"),
+        "tags": .array([.string("a"), .null, .bool(true)]),
+        "owner": .object(["age": .integer(3)]),
+        "gone": .null
+    ])
+
+    func testEveryKindDecodesWithEitherDecoder() throws {
+        XCTAssertEqual(try CourierJSONDecoder().decode(JSONValue.self, from: document), expected)
+        XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: document), expected)
+    }
+
+    func testWholeNumbersPastTwoToTheFiftyThirdStayExact() throws {
+        let value = try CourierJSONDecoder().decode(JSONValue.self, from: Data("[9007199254740993, 2.0e0, -7]".utf8))
+        XCTAssertEqual(value, [.integer(9_007_199_254_740_993), .integer(2), .integer(-7)])
+        let encoded = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        XCTAssertEqual(encoded, "[9007199254740993,2,-7]")
+    }
+
+    func testEncodingGivesBackTheSameJSON() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let text = String(decoding: try encoder.encode(expected), as: UTF8.self)
+        XCTAssertEqual(
+            text,
+            #"{"gone":null,"id":9007199254740993,"name":"Rex","owner":{"age":3},"ratio":1.5,"tags":["a",null,true]}"#)
+        XCTAssertEqual(try CourierJSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), expected)
+    }
+
+    func testLiteralsBuildTheMatchingCases() {
+        let value: JSONValue = ["name": "Rex", "age": 3, "weight": 4.5, "good": true, "toys": ["ball"]]
+        XCTAssertEqual(
+            value,
+            .object([
+                "name": .string("Rex"), "age": .integer(3), "weight": .number(4.5), "good": .bool(true),
+                "toys": .array([.string("ball")])
+            ]))
+        let repeated: JSONValue = ["a": 1, "a": 2]
+        XCTAssertEqual(repeated, .object(["a": .integer(2)]))
+        XCTAssertEqual(Set<JSONValue>([1, 1, "1"]).count, 2)
+    }
+
+    func testMalformedJSONIsADecodingErrorNotACrash() {
+        for text in ["{", "[1,", #"{"a" 1}"#, ""] {
+            XCTAssertThrowsError(try CourierJSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), text) {
+                error in
+                XCTAssertTrue(error is DecodingError, "\(text): \(error)")
+            }
+        }
+    }
+
+    func testAFreeFormBodyIsSentAsItsJSON() throws {
+        let filter: JSONValue = ["tags": ["new", "sale"], "limit": 20]
+        let request = try RequestParams.jsonEncodable(filter).apply(
+            to: URLRequest(url: URL(string: "https://example.com/search")!))
+        let body = try XCTUnwrap(request.httpBody)
+        XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: body), filter)
+    }
+}
