@@ -19,30 +19,33 @@ public func fuzzJSONParameters(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
             expected: { if $0 == .parameterEncodingFailed { true } else { false } })
     else { return 0 }
     let text = String(decoding: json, as: UTF8.self)
-    let decoded: JSONValue
+    let decoded: ParameterJSON
     do {
-        decoded = try JSONDecoder().decode(JSONValue.self, from: json)
+        decoded = try JSONDecoder().decode(ParameterJSON.self, from: json)
     } catch {
         fatalError("invalid JSON \(text): \(error)")
     }
-    if let expected = JSONValue(parameters: parameters) {
+    if let expected = ParameterJSON(parameters: parameters) {
         require(decoded == expected, "\(text) decodes to \(decoded), expected \(expected)")
     }
     return 0
 }
 
 /// A JSON document as Foundation's decoder reads it.
-indirect enum JSONValue: Decodable, Equatable {
-    case null, bool(Bool), int(Int64), double(Double), string(String), array([JSONValue]), object([String: JSONValue])
+indirect enum ParameterJSON: Decodable, Equatable {
+    case null, bool(Bool), int(Int64), double(Double), string(String), array([ParameterJSON]), object(
+        [String: ParameterJSON])
 
     init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: AnyKey.self) {
-            var object: [String: JSONValue] = [:]
-            for key in container.allKeys { object[key.stringValue] = try container.decode(JSONValue.self, forKey: key) }
+            var object: [String: ParameterJSON] = [:]
+            for key in container.allKeys {
+                object[key.stringValue] = try container.decode(ParameterJSON.self, forKey: key)
+            }
             self = .object(object)
         } else if var container = try? decoder.unkeyedContainer() {
-            var array: [JSONValue] = []
-            while !container.isAtEnd { array.append(try container.decode(JSONValue.self)) }
+            var array: [ParameterJSON] = []
+            while !container.isAtEnd { array.append(try container.decode(ParameterJSON.self)) }
             self = .array(array)
         } else {
             let single = try decoder.singleValueContainer()
@@ -70,16 +73,16 @@ indirect enum JSONValue: Decodable, Equatable {
         case let byte as UInt8: self = .int(Int64(byte))
         case let bool as Bool: self = .bool(bool)
         case let array as [any Sendable]:
-            var elements: [JSONValue] = []
+            var elements: [ParameterJSON] = []
             for element in array {
-                guard let converted = JSONValue(parameters: element) else { return nil }
+                guard let converted = ParameterJSON(parameters: element) else { return nil }
                 elements.append(converted)
             }
             self = .array(elements)
         case let object as [String: any Sendable]:
-            var members: [String: JSONValue] = [:]
+            var members: [String: ParameterJSON] = [:]
             for (key, member) in object {
-                guard let converted = JSONValue(parameters: member) else { return nil }
+                guard let converted = ParameterJSON(parameters: member) else { return nil }
                 members[key] = converted
             }
             self = .object(members)

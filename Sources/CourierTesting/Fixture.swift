@@ -38,7 +38,7 @@ struct Fixture: Codable, Sendable {
         var query: String
         var bodyHash: String
         var headers: [String]
-        var bodyJSON: JSONTree?
+        var bodyJSON: JSONValue?
         var bodyText: String?
         var bodyBase64: String?
     }
@@ -47,7 +47,7 @@ struct Fixture: Codable, Sendable {
         var status: Int
         var httpVersion: String?
         var headers: [String]
-        var bodyJSON: JSONTree?
+        var bodyJSON: JSONValue?
         var bodyText: String?
         var bodyBase64: String?
 
@@ -129,7 +129,7 @@ struct Fixture: Codable, Sendable {
 /// as `bodyJSON` when the content type says JSON or the compact form is byte-identical, other
 /// UTF-8 text as `bodyText`, anything else as `bodyBase64`; no key for an empty body.
 protocol StoresBody {
-    var bodyJSON: JSONTree? { get set }
+    var bodyJSON: JSONValue? { get set }
     var bodyText: String? { get set }
     var bodyBase64: String? { get set }
 }
@@ -138,7 +138,7 @@ extension StoresBody {
     mutating func store(_ data: Data, contentType: String?) {
         (bodyJSON, bodyText, bodyBase64) = (nil, nil, nil)
         guard !data.isEmpty else { return }
-        if let json = JSONTree(data: data), json != .null,
+        if let json = JSONValue(data: data), json != .null,
             contentType?.lowercased().contains("json") == true || json.data == data
         {
             bodyJSON = json

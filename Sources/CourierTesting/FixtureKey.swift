@@ -67,7 +67,7 @@ package struct FixtureKey: Hashable, Sendable, CustomStringConvertible {
 
     /// JSON re-encoded with sorted keys, or the bytes themselves.
     private static func canonical(_ body: Data) -> Data {
-        JSONTree(data: body)?.data ?? body
+        JSONValue(data: body)?.data ?? body
     }
 
     static func fnv1a64(_ data: Data) -> UInt64 {

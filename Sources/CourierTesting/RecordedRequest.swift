@@ -68,7 +68,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
 
     /// The body parsed as JSON; nil when it is empty or not JSON. To decode a type of your own:
     /// `try JSONDecoder().decode(Profile.self, from: sent.body)`.
-    public var json: JSONTree? { JSONTree(data: body) }
+    public var json: JSONValue? { JSONValue(data: body) }
 
     /// The method, URL, headers, a body excerpt and the target, one item per line: what a failing
     /// test needs to see. Secrets are redacted by the session's `SecurityPolicy`, as Courier's

@@ -108,7 +108,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Also requires the body to be JSON equal to `expected` (key order and number spelling ignored).
-    public func jsonBody(_ expected: JSONTree) -> RequestMatcher {
+    public func jsonBody(_ expected: JSONValue) -> RequestMatcher {
         and(RequestMatcher("JSON body \(expected)") { $0.json == expected })
     }
 

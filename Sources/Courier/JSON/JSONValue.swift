@@ -1,22 +1,25 @@
 import Foundation
 
 /// Any JSON value, for the parts of a payload that have no fixed shape: free-form metadata,
-/// settings objects, or a body you want to look at before choosing a model.
+/// settings objects, a body you want to look at before choosing a model, or the JSON a test
+/// expects a request to carry.
 ///
 /// It decodes whatever JSON value is there, with ``CourierJSONDecoder`` or `JSONDecoder`, and
 /// encodes back to the same JSON. Whole numbers that fit `Int` stay exact (``integer(_:)``), so an
-/// ID past 2^53 survives the round trip that a `Double` would round. Literals build one:
+/// ID past 2^53 survives the round trip that a `Double` would round. Values compare as JSON does:
+/// object keys in any order, and `1` equal to `1.0`. Literals build one:
 ///
 /// ```swift
 /// import Courier
 ///
 /// let filter: JSONValue = ["tags": ["new", "sale"], "limit": 20, "strict": true]
 /// let body = RequestParams.jsonEncodable(filter)
+/// let firstTag = filter["tags"]?[0]  // .string("new")
 /// ```
 ///
 /// Code that `courier-generate` writes uses this type wherever a document leaves a value
 /// free-form, so the models of several generated modules share it.
-public enum JSONValue: Codable, Sendable, Hashable {
+public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -31,6 +34,18 @@ public enum JSONValue: Codable, Sendable, Hashable {
     case array([JSONValue])
     /// An object.
     case object([String: JSONValue])
+
+    /// The value under `key`, if this is an object that has it.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    /// The element at `index`, if this is an array that long.
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let array) = self, array.indices.contains(index) { return array[index] }
+        return nil
+    }
 
     /// Decodes whichever JSON value is there; a whole number that fits `Int` becomes
     /// ``integer(_:)``, any other number ``number(_:)``.
@@ -65,6 +80,50 @@ public enum JSONValue: Codable, Sendable, Hashable {
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
+    }
+
+    /// Equal as JSON: an ``integer(_:)`` equals the ``number(_:)`` holding exactly its value.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)): return Int(exactly: b) == a
+        default: return false
+        }
+    }
+
+    /// Hashes what `==` compares: a number that is exactly an `Int` hashes as that `Int`.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .integer(let value): hasher.combine(2); hasher.combine(value)
+        case .number(let value):
+            hasher.combine(2)
+            if let whole = Int(exactly: value) { hasher.combine(whole) } else { hasher.combine(value) }
+        case .string(let value): hasher.combine(3); hasher.combine(value)
+        case .array(let value): hasher.combine(4); hasher.combine(value)
+        case .object(let value): hasher.combine(5); hasher.combine(value)
+        }
+    }
+
+    /// The value as compact JSON, object keys sorted.
+    public var description: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral {
+    /// `nil` as ``null``, for a `null` inside an array or object literal.
+    public init(nilLiteral: ()) {
+        self = .null
     }
 }
 

@@ -13,10 +13,10 @@ final class RouterRoundTripTests: XCTestCase {
     }
 
     struct Anything: Decodable, Sendable {
-        var args: [String: JSONTree]
-        var form: [String: JSONTree]
+        var args: [String: JSONValue]
+        var form: [String: JSONValue]
         var files: [String: String]
-        var json: JSONTree?
+        var json: JSONValue?
         var data: String
         var headers: [String: String]
         var method: String
@@ -138,7 +138,7 @@ final class RouterRoundTripTests: XCTestCase {
             ]))
         XCTAssertEqual(body.headers["Content-Type"], "application/json")
 
-        let filterJSON = JSONTree.object([
+        let filterJSON = JSONValue.object([
             "destination": .string("Jeju Island"), "maxPrice": .number(300),
             "tags": .array([.string("sea"), .string("food")])
         ])
@@ -205,7 +205,7 @@ final class RouterRoundTripTests: XCTestCase {
     }
 
     func testMethodDependentEncodable() async throws {
-        let expected: [String: JSONTree] = [
+        let expected: [String: JSONValue] = [
             "destination": .string("Jeju Island"), "maxPrice": .string("300"),
             "tags[]": .array([.string("sea"), .string("food")])
         ]

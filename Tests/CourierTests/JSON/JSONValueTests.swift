@@ -55,6 +55,28 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(Set<JSONValue>([1, 1, "1"]).count, 2)
     }
 
+    func testValuesCompareAsJSONAndHashAsTheyCompare() {
+        XCTAssertEqual(JSONValue.integer(1), .number(1.0))
+        XCTAssertEqual(JSONValue.number(-0.0), .integer(0))
+        XCTAssertNotEqual(JSONValue.integer(1), .number(1.5))
+        XCTAssertNotEqual(JSONValue.integer(1), .string("1"))
+        XCTAssertNotEqual(JSONValue.bool(true), .integer(1))
+        // Exact, not through a Double: 2^53 + 1 is not the Double 2^53 it would round to.
+        XCTAssertNotEqual(JSONValue.integer(9_007_199_254_740_993), .number(9_007_199_254_740_992))
+        XCTAssertEqual(Set<JSONValue>([1, 1.0, -0.0, 0, "1", [1], [1.0], ["a": 2], ["a": 2.0]]).count, 5)
+        XCTAssertEqual(["b": 1, "a": [nil, true]] as JSONValue, .object(["a": .array([.null, .bool(true)]), "b": 1.0]))
+    }
+
+    func testSubscriptsAndDescription() {
+        let value: JSONValue = ["tags": ["new", "sale"], "owner": ["name": "Ada"], "url": "https://x.y/z"]
+        XCTAssertEqual(value["tags"]?[1], "sale")
+        XCTAssertEqual(value["owner"]?["name"], "Ada")
+        XCTAssertNil(value["tags"]?[2])
+        XCTAssertNil(value["missing"])
+        XCTAssertNil(value[0])
+        XCTAssertEqual(value.description, #"{"owner":{"name":"Ada"},"tags":["new","sale"],"url":"https://x.y/z"}"#)
+    }
+
     func testMalformedJSONIsADecodingErrorNotACrash() {
         for text in ["{", "[1,", #"{"a" 1}"#, ""] {
             XCTAssertThrowsError(try CourierJSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), text) {

@@ -1,3 +1,4 @@
+import Courier
 import CourierTesting
 import Foundation
 import XCTest
@@ -21,7 +22,7 @@ enum HTTPBin {
         var headers: [String: String]
         var data: String?
         var form: [String: String]?
-        var json: JSONTree?
+        var json: JSONValue?
         var method: String?
         var url: String?
     }

@@ -87,7 +87,7 @@ final class ReplayTransportTests: XCTestCase {
         let text = try String(contentsOf: file, encoding: .utf8)
         XCTAssertFalse(text.contains("secret-token"), text)
         XCTAssertFalse(text.contains("abc123"), text)
-        let json = try XCTUnwrap(JSONTree(data: Data(text.utf8)))
+        let json = try XCTUnwrap(JSONValue(data: Data(text.utf8)))
         XCTAssertEqual(json["request"]?["method"], "POST")
         XCTAssertEqual(json["request"]?["path"], "/greet")
         XCTAssertEqual(json["request"]?["bodyJSON"], ["name": "Ada"])
@@ -121,7 +121,7 @@ final class ReplayTransportTests: XCTestCase {
         let text = try String(contentsOf: try XCTUnwrap(files.first), encoding: .utf8)
         XCTAssertEqual(files.count, 1)
         XCTAssertFalse(text.contains("tok-S1") || text.contains("pw-S2"), text)
-        let json = try XCTUnwrap(JSONTree(data: Data(text.utf8)))
+        let json = try XCTUnwrap(JSONValue(data: Data(text.utf8)))
         XCTAssertEqual(json["request"]?["bodyJSON"], ["name": "Ada", "password": "<redacted>"])
         XCTAssertEqual(json["request"]?["query"], "lang=nb&token=<redacted>")
         XCTAssertTrue(json["request"]?["url"]?.stringValue?.hasSuffix("/greet?token=<redacted>&lang=nb") == true, text)
@@ -148,10 +148,10 @@ final class ReplayTransportTests: XCTestCase {
         let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
         let text = try String(contentsOf: try XCTUnwrap(files.first), encoding: .utf8)
         XCTAssertFalse(text.contains("k-S3"), text)
-        XCTAssertEqual(JSONTree(data: Data(text.utf8))?["request"]?["query"], "appid=<redacted>&lang=nb")
+        XCTAssertEqual(JSONValue(data: Data(text.utf8))?["request"]?["query"], "appid=<redacted>&lang=nb")
     }
 
-    private func headersContain(_ headers: JSONTree?, _ name: String, _ value: String) -> Bool {
+    private func headersContain(_ headers: JSONValue?, _ name: String, _ value: String) -> Bool {
         guard case .array(let lines)? = headers else { return false }
         return lines.contains { $0.stringValue?.lowercased() == "\(name): \(value)".lowercased() }
     }
