@@ -14,7 +14,37 @@ public func fuzzJSONDecoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     compare(Record.self, body, courier, foundation)
     compare([Record].self, body, courier, foundation)
     compare(Probe.self, body, courier, foundation)
+    compareFreeForm(body, courier, foundation)
     return 0
+}
+
+/// `JSONValue`, which Courier reads straight from its tape and `JSONDecoder` through
+/// `init(from:)`: the same value, or both fail. Only the outcome is compared, not the error: the
+/// generic path reports the last kind it tried.
+private func compareFreeForm(_ body: Data, _ courier: CourierJSONDecoder, _ foundation: JSONDecoder) {
+    let expected = (try? foundation.decode(JSONValue.self, from: body)).map(fingerprint)
+    let actual = (try? courier.decode(JSONValue.self, from: body)).map(fingerprint)
+    if expected != actual {
+        fatalError(
+            "CourierJSONDecoder differs from JSONDecoder for JSONValue:\n  JSONDecoder: \(expected ?? "error")\n  Courier:     \(actual ?? "error")\n  input: \(String(decoding: body, as: UTF8.self).debugDescription)"
+        )
+    }
+}
+
+/// An exact, order-independent text for a `JSONValue`: numbers by case and bit pattern.
+private func fingerprint(_ value: JSONValue) -> String {
+    switch value {
+    case .null: return "null"
+    case .bool(let bool): return "\(bool)"
+    case .integer(let integer): return "i\(integer)"
+    case .number(let number): return "d\(number.bitPattern)"
+    case .string(let string): return string.debugDescription
+    case .array(let elements): return "[" + elements.map(fingerprint).joined(separator: ",") + "]"
+    case .object(let members):
+        return "{"
+            + members.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\(fingerprint($0.value))" }
+            .joined(separator: ",") + "}"
+    }
 }
 
 /// Both decoders with the same strategies, picked by the bits of `selector`.

@@ -16,7 +16,8 @@ public enum DecodeCorpus {
             Document(name: "array", summary: "193 KB array of 1,000 objects", data: Fixtures.arrayJSON()),
             Document(name: "nested", summary: "comment tree, 64 levels deep", data: nestedJSON()),
             Document(name: "strings", summary: "messages with escapes and non-ASCII text", data: stringsJSON()),
-            Document(name: "numbers", summary: "samples of doubles and integers", data: numbersJSON())
+            Document(name: "numbers", summary: "samples of doubles and integers", data: numbersJSON()),
+            Document(name: "freeform", summary: "the 193 KB array into JSONValue", data: Fixtures.arrayJSON())
         ]
     }
 

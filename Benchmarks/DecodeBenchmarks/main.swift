@@ -56,7 +56,18 @@ let cases: [String: DecodeCase] = [
         return count(try decoder.decode(Comment.self, from: data))
     },
     "strings": { try $0.decode([Message].self, from: $1).reduce(0) { $0 + $1.body.utf8.count } },
-    "numbers": { try $0.decode([Sample].self, from: $1).reduce(0) { $0 + $1.values.count } }
+    "numbers": { try $0.decode([Sample].self, from: $1).reduce(0) { $0 + $1.values.count } },
+    // Free-form JSON (`JSONValue`): every object, array, string and number of the array document.
+    "freeform": { decoder, data in
+        func count(_ value: JSONValue) -> Int {
+            switch value {
+            case .array(let elements): return elements.reduce(1) { $0 + count($1) }
+            case .object(let members): return members.values.reduce(1) { $0 + count($1) }
+            default: return 1
+            }
+        }
+        return count(try decoder.decode(JSONValue.self, from: data))
+    }
 ]
 
 struct Timing {

@@ -27,6 +27,7 @@ extension JSONDecodingState {
             }
             if T.self == URL.self { return unsafeBitCast(try url(value), to: T.self) }
             if T.self == Decimal.self { return unsafeBitCast(try readDecimal(value), to: T.self) }
+            if T.self == JSONValue.self { return unsafeBitCast(try jsonValue(value), to: T.self) }
         } catch let failure as JSONReadFailure {
             throw failure.error(at: codingPath(node: parent, value: parentValue, appending: key))
         }

@@ -24,20 +24,21 @@ struct JSONSyntaxError: Error, CustomStringConvertible, LocalizedError {
     }
 
     /// An error at byte `offset` of `input`, naming its line and column.
+    ///
+    /// The line breaks before `offset` are found with `memchr`, not byte by byte: code that tries
+    /// one type and then another (`Int`, then `Double`) makes one of these for every value the
+    /// first type refuses, each counting from the start of the document.
     init(_ problem: String, at offset: Int, in input: JSONInput) {
+        let end = min(offset, input.count)
         var line = 1
-        var column = 1
-        var index = 0
-        while index < min(offset, input.count) {
-            if input.base[index] == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
-            index += 1
+        var lineStart = 0
+        while lineStart < end,
+            let found = memchr(input.base + lineStart, Int32(UInt8(ascii: "\n")), end - lineStart)
+        {
+            line += 1
+            lineStart = UnsafeRawPointer(input.base).distance(to: UnsafeRawPointer(found)) + 1
         }
-        self.description = "\(problem) at line \(line), column \(column)"
+        self.description = "\(problem) at line \(line), column \(end - lineStart + 1)"
     }
 
     static func character(_ byte: UInt8, _ context: String, at offset: Int, in input: JSONInput) -> JSONSyntaxError {

@@ -77,6 +77,54 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(value.description, #"{"owner":{"name":"Ada"},"tags":["new","sale"],"url":"https://x.y/z"}"#)
     }
 
+    /// Courier's decoder reads a `JSONValue` straight from its tape; `JSONDecoder` goes through
+    /// `init(from:)`, trying each kind in turn. Both must give the same value under every strategy.
+    func testTheDirectReadMatchesTheGenericPathUnderEveryStrategy() throws {
+        let documents = [
+            #"{"a_b":1,"a_b":2,"c":[1.5,-0,2e3,9007199254740993,"x",null,false],"d":{"e_f":"Infinity"}}"#,
+            #"["NaN-free","Infinity",1e-3,[],{},[[[]]],{"k":{"k":{"k":null}}}]"#,
+            #""just a string""#, "42", "4.25", "true", "null"
+        ]
+        let strategies: [(JSONDecoder.KeyDecodingStrategy, JSONDecoder.NonConformingFloatDecodingStrategy)] = [
+            (.useDefaultKeys, .throw), (.convertFromSnakeCase, .throw),
+            (
+                .useDefaultKeys,
+                .convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+            )
+        ]
+        for (keys, floats) in strategies {
+            var courier = CourierJSONDecoder()
+            courier.keyDecodingStrategy = keys
+            courier.nonConformingFloatDecodingStrategy = floats
+            let foundation = JSONDecoder()
+            foundation.keyDecodingStrategy = keys
+            foundation.nonConformingFloatDecodingStrategy = floats
+            for document in documents {
+                let data = Data(document.utf8)
+                let direct = try courier.decode(JSONValue.self, from: data)
+                XCTAssertEqual(direct, try foundation.decode(JSONValue.self, from: data), "\(document) \(keys)")
+                // The generic path through Courier's own decoder, as a custom `init(from:)` takes it.
+                XCTAssertEqual(direct, try courier.decode(Wrapped.self, from: data).value, document)
+                // And a member of a model.
+                let member = try courier.decode(Holder.self, from: Data(#"{"payload":\#(document)}"#.utf8))
+                XCTAssertEqual(member.payload, direct, document)
+            }
+        }
+        let infinity = try CourierJSONDecoder(
+            nonConformingFloatDecodingStrategy: .convertFromString(
+                positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        ).decode(JSONValue.self, from: Data(#"["Infinity","inf"]"#.utf8))
+        XCTAssertEqual(infinity, [.number(.infinity), "inf"])
+    }
+
+    func testAnUnrepresentableNumberIsATypedError() {
+        for decoder in [CourierJSONDecoder() as any DataDecoder, JSONDecoder()] {
+            XCTAssertThrowsError(try decoder.decode(JSONValue.self, from: Data("[1e400]".utf8))) { error in
+                XCTAssertTrue(error is DecodingError, "\(decoder): \(error)")
+            }
+        }
+    }
+
     func testMalformedJSONIsADecodingErrorNotACrash() {
         for text in ["{", "[1,", #"{"a" 1}"#, ""] {
             XCTAssertThrowsError(try CourierJSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), text) {
@@ -93,4 +141,14 @@ final class JSONValueTests: XCTestCase {
         let body = try XCTUnwrap(request.httpBody)
         XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: body), filter)
     }
+}
+
+/// A `JSONValue` read through `init(from:)` directly, not through `decode(JSONValue.self)`.
+private struct Wrapped: Decodable {
+    let value: JSONValue
+    init(from decoder: any Decoder) throws { value = try JSONValue(from: decoder) }
+}
+
+private struct Holder: Decodable {
+    let payload: JSONValue
 }
