@@ -27,7 +27,8 @@ struct DecodeRun {
 extension Report {
     static let decodeDocuments: [(String, String)] = [
         ("small", "1.2 KB object"), ("array", "193 KB array of 1,000 objects"), ("nested", "comment tree, 64 levels"),
-        ("strings", "string-heavy, escapes and non-ASCII"), ("numbers", "number-heavy samples")
+        ("strings", "string-heavy, escapes and non-ASCII"), ("numbers", "number-heavy samples"),
+        ("freeform", "the 193 KB array into JSONValue")
     ]
 
     /// Foundation time ÷ Courier time for each measurement pair (same round, same document).
