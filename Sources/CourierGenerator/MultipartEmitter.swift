@@ -1,5 +1,6 @@
 /// Writes `multipartFormData` for the structs that are `multipart/form-data` bodies: one part per
-/// property that has a value (files for `Data`, text for the rest, JSON for objects).
+/// property that has a value (files for `Data`, text for the rest, JSON for objects). `Data` of
+/// `format: byte` is base64 text, so its part is that text.
 struct MultipartEmitter {
     let names: ModuleNames
     let declarations: [String: ModelDecl]
@@ -18,10 +19,10 @@ struct MultipartEmitter {
                 let part = Naming.literal(property.jsonName)
                 if property.optional {
                     out.append("        if let value = \(member) {")
-                    out += append(property.type, "value", part, indent: "            ")
+                    out += append(property.type, "value", part, base64: property.isBase64Text, indent: "            ")
                     out.append("        }")
                 } else {
-                    out += append(property.type, member, part, indent: "        ")
+                    out += append(property.type, member, part, base64: property.isBase64Text, indent: "        ")
                 }
             }
             out.append("        return form")
@@ -31,9 +32,12 @@ struct MultipartEmitter {
         return out
     }
 
-    /// The statements that add `value` (of `type`) as the part `part`.
-    private func append(_ type: SwiftType, _ value: String, _ part: String, indent: String) -> [String] {
+    /// The statements that add `value` (of `type`) as the part `part`; `base64`: `Data` goes as
+    /// base64 text.
+    private func append(_ type: SwiftType, _ value: String, _ part: String, base64: Bool, indent: String) -> [String] {
         switch type {
+        case .primitive("Data") where base64:
+            return ["\(indent)form.append(\(value).base64EncodedString(), name: \(part))"]
         case .primitive("Data"): return ["\(indent)form.append(\(value), name: \(part), filename: \(part))"]
         case .primitive("String"): return ["\(indent)form.append(\(value), name: \(part))"]
         case .primitive("Date"): return ["\(indent)form.append(\(names.coding).text(\(value)), name: \(part))"]
@@ -41,7 +45,8 @@ struct MultipartEmitter {
         case .named(let name) where isRawEnum(name):
             return ["\(indent)form.append(\"\\(\(value).rawValue)\", name: \(part))"]
         case .array(let element) where isText(element):
-            return ["\(indent)for element in \(value) {"] + append(element, "element", part, indent: indent + "    ")
+            return ["\(indent)for element in \(value) {"]
+                + append(element, "element", part, base64: base64, indent: indent + "    ")
                 + ["\(indent)}"]
         default: return ["\(indent)form.append(\(names.coding).jsonText(\(value)), name: \(part))"]
         }

@@ -30,10 +30,11 @@ struct ObjectBuilder {
             if writeOnly {
                 doc = (doc.map { $0 + " " } ?? "") + "Write-only: sent in requests, absent from responses."
             }
+            let base64 = try resolver.isBase64Text(propertySchema, pointer: propertyPointer)
             properties.append(
                 ModelProperty(
                     jsonName: key, swiftName: swiftName, type: type, optional: nullable || !required,
-                    encodesNull: nullable && required, doc: doc))
+                    encodesNull: nullable && required, doc: doc, isBase64Text: base64))
         }
         var additional: SwiftType?
         if let (extra, extraPointer) = collected.additional {

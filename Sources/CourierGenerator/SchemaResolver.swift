@@ -78,6 +78,16 @@ final class SchemaResolver {
         return current
     }
 
+    /// Whether `schema` (after its `$ref`s) is a string of `format: byte`, or an array of them (one
+    /// level: a multipart part is a value or a list of values).
+    func isBase64Text(_ schema: DocumentValue, pointer: String) throws(GeneratorError) -> Bool {
+        var schema = try followed(schema, at: pointer)
+        if typeList(schema).contains("array"), let items = schema["items"] {
+            schema = try followed(items, at: JSONPointer.appending(pointer, "items"))
+        }
+        return schema["format"]?.stringValue == "byte"
+    }
+
     /// The Swift type of `schema` and whether it admits `null`. `name` names an inline model;
     /// `declareAs` is set when the schema is a component being declared under that name.
     func resolve(
@@ -130,7 +140,9 @@ final class SchemaResolver {
             case "date-time":
                 usesDates = true
                 return (.primitive("Date"), nullable)
-            case "binary": return (.primitive("Data"), nullable)
+            // `binary` (raw bytes) and `byte` (base64 text) are both bytes in Swift; in JSON both go
+            // as base64, the coders' default for `Data`.
+            case "binary", "byte": return (.primitive("Data"), nullable)
             default: return (.primitive("String"), nullable)
             }
         case "integer": return (.primitive("Int"), nullable)

@@ -59,6 +59,8 @@ struct ModelProperty: Equatable, Sendable {
     /// Required and nullable: `nil` is written as `null`, not left out.
     var encodesNull: Bool
     var doc: String?
+    /// `format: byte` (base64 text): in a multipart body its part is that text, not a file.
+    var isBase64Text = false
 }
 
 /// One variant of a oneOf/anyOf union.

@@ -288,6 +288,31 @@ final class KindsRoundTripTests: RoundTripCase {
         XCTAssertEqual(ArticlesRouter.getCover(id: 1).sampleData, Data())
     }
 
+    /// `format: byte` is `Data`: base64 in JSON, and a text part (not a file) in multipart.
+    func testKindsByteStringsAreBase64Data() async throws {
+        echo("POST", "/shapes", status: 201)
+        server.route("POST", "/articles/7/attachment") { _ in .empty() }
+        let stamp = Data([0xDE, 0xAD, 0xBE, 0xEF])
+        try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            let square = Shape.square(Square(side: 2, label: "s", stamp: stamp))
+            let stored = try await ShapesService.shared.addShape(body: square).get()
+            XCTAssertEqual(stored, square)
+            let sent = String(decoding: try lastRequest("/shapes").body, as: UTF8.self)
+            XCTAssertTrue(sent.contains(#""stamp":"3q2+7w==""#), sent)
+
+            let form = AttachMultipart(file: Data("abc".utf8), digest: stamp, digests: [Data([1]), Data([2, 3])])
+            _ = try await ArticlesService.shared.attach(id: 7, body: form).get()
+            let parts = String(decoding: try lastRequest("/articles/7/attachment").body, as: UTF8.self)
+            for expected in [
+                "name=\"file\"; filename=\"file\"", "\r\n\r\nabc\r\n", "name=\"digest\"\r\n\r\n3q2+7w==\r\n",
+                "name=\"digests\"\r\n\r\nAQ==\r\n", "name=\"digests\"\r\n\r\nAgM=\r\n"
+            ] {
+                XCTAssertTrue(parts.contains(expected), "\(expected) not in \(parts)")
+            }
+            XCTAssertFalse(parts.contains("filename=\"digest"), parts)
+        }
+    }
+
     func testKindsSampleDecodes() throws {
         let decoder = KindsCoding.makeDecoder()
         XCTAssertEqual(

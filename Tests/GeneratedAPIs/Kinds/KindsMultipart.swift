@@ -11,6 +11,14 @@ extension AttachMultipart {
         if let value = file {
             form.append(value, name: "file", filename: "file")
         }
+        if let value = digest {
+            form.append(value.base64EncodedString(), name: "digest")
+        }
+        if let value = digests {
+            for element in value {
+                form.append(element.base64EncodedString(), name: "digests")
+            }
+        }
         return form
     }
 }

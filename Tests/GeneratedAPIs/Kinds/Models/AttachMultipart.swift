@@ -8,9 +8,15 @@ import Foundation
 public struct AttachMultipart: Codable, Sendable, Equatable {
     /// `file`.
     public var file: Data?
+    /// `digest`.
+    public var digest: Data?
+    /// `digests`.
+    public var digests: [Data]?
 
     /// Creates a value from its properties.
-    public init(file: Data? = nil) {
+    public init(file: Data? = nil, digest: Data? = nil, digests: [Data]? = nil) {
         self.file = file
+        self.digest = digest
+        self.digests = digests
     }
 }

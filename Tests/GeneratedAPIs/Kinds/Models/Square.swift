@@ -10,10 +10,13 @@ public struct Square: Codable, Sendable, Equatable {
     public var side: Double
     /// `label`.
     public var label: String
+    /// `stamp`.
+    public var stamp: Data?
 
     /// Creates a value from its properties.
-    public init(side: Double, label: String) {
+    public init(side: Double, label: String, stamp: Data? = nil) {
         self.side = side
         self.label = label
+        self.stamp = stamp
     }
 }

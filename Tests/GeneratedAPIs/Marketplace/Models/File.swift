@@ -7,7 +7,7 @@ import Foundation
 /// File in the document.
 public struct File: Codable, Sendable, Equatable {
     /// `checksum`.
-    public var checksum: String?
+    public var checksum: Data?
     /// `content`.
     public var content: Data?
     /// `name`.
@@ -16,7 +16,7 @@ public struct File: Codable, Sendable, Equatable {
     public var size: Int
 
     /// Creates a value from its properties.
-    public init(checksum: String? = nil, content: Data? = nil, name: String, size: Int) {
+    public init(checksum: Data? = nil, content: Data? = nil, name: String, size: Int) {
         self.checksum = checksum
         self.content = content
         self.name = name
