@@ -62,10 +62,11 @@ struct SampleBuilder {
         }
         switch resolver.typeList(schema).first(where: { $0 != "null" }) {
         case "string":
+            if SchemaResolver.isBase64(schema) { return .string("") }
             switch schema["format"]?.stringValue {
             case "date-time": return .string("2024-01-01T00:00:00Z")
             case "date": return .string("2024-01-01")
-            case "binary", "byte": return .string("")
+            case "binary": return .string("")
             default: return .string("string")
             }
         case "integer": return .integer(0)

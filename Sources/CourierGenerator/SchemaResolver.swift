@@ -78,14 +78,19 @@ final class SchemaResolver {
         return current
     }
 
-    /// Whether `schema` (after its `$ref`s) is a string of `format: byte`, or an array of them (one
-    /// level: a multipart part is a value or a list of values).
+    /// Whether `schema` (after its `$ref`s) is base64 text (``isBase64(_:)``), or an array of it
+    /// (one level: a multipart part is a value or a list of values).
     func isBase64Text(_ schema: DocumentValue, pointer: String) throws(GeneratorError) -> Bool {
         var schema = try followed(schema, at: pointer)
         if typeList(schema).contains("array"), let items = schema["items"] {
             schema = try followed(items, at: JSONPointer.appending(pointer, "items"))
         }
-        return schema["format"]?.stringValue == "byte"
+        return Self.isBase64(schema)
+    }
+
+    /// Base64 text: `format: byte` (OpenAPI 3.0) or `contentEncoding: base64` (3.1).
+    static func isBase64(_ schema: DocumentValue) -> Bool {
+        schema["format"]?.stringValue == "byte" || schema["contentEncoding"]?.stringValue == "base64"
     }
 
     /// The Swift type of `schema` and whether it admits `null`. `name` names an inline model;
@@ -136,13 +141,13 @@ final class SchemaResolver {
         if types.count > 1 { return (.json, nullable) }
         switch types.first {
         case "string":
+            if Self.isBase64(schema) { return (.primitive("Data"), nullable) }
             switch schema["format"]?.stringValue {
             case "date-time":
                 usesDates = true
                 return (.primitive("Date"), nullable)
-            // `binary` (raw bytes) and `byte` (base64 text) are both bytes in Swift; in JSON both go
-            // as base64, the coders' default for `Data`.
-            case "binary", "byte": return (.primitive("Data"), nullable)
+            // Raw bytes are `Data` too; in JSON they go as base64, the coders' default for `Data`.
+            case "binary": return (.primitive("Data"), nullable)
             default: return (.primitive("String"), nullable)
             }
         case "integer": return (.primitive("Int"), nullable)

@@ -126,6 +126,18 @@ final class MarketplaceRoundTripTests: RoundTripCase {
         XCTAssertEqual(UsersRouter.exportUser(id: "").authorization, .custom(header: "X-Api-Key"))
     }
 
+    /// `contentEncoding: base64` (OpenAPI 3.1's spelling of `format: byte`) is `Data`, base64 in JSON.
+    func testMarketplaceBase64ContentIsData() async throws {
+        echo("POST", "/files", status: 201)
+        try await MarketplaceServer.$baseURL.withValue(server.baseURL.absoluteString) {
+            let file = File(checksum: Data([1, 2, 3]), content: Data("hi".utf8), name: "f", size: 2)
+            let stored = try await FilesService.shared.createFile(body: file).get()
+            XCTAssertEqual(stored, file)
+            let sent = String(decoding: try lastRequest("/files").body, as: UTF8.self)
+            XCTAssertTrue(sent.contains(#""checksum":"AQID""#) && sent.contains(#""content":"aGk=""#), sent)
+        }
+    }
+
     /// Every sample decodes as the type its service returns, so the API can be stubbed at once.
     func testSampleDataDecodesAsTheResponseType() throws {
         let decoder = MarketplaceCoding.makeDecoder()

@@ -58,7 +58,7 @@ schemas = {
         "parent": ref("Node"), "next": {"oneOf": [ref("Node"), {"type": "null"}]}}},
     "File": {"type": "object", "required": ["name", "size"], "properties": {
         "name": {"type": "string"}, "size": {"type": "integer", "format": "int64"},
-        "content": {"type": "string", "format": "binary"}, "checksum": {"type": "string", "format": "byte"}}},
+        "content": {"type": "string", "format": "binary"}, "checksum": {"type": "string", "contentEncoding": "base64"}}},
     "Setting": {"type": "object", "required": ["key", "overrides"], "properties": {
         "key": {"type": "string"}, "value": {}, "overrides": {"type": "object", "additionalProperties": {"type": "integer"}}},
         "additionalProperties": {"type": "string"}},
