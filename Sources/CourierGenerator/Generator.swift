@@ -56,15 +56,16 @@ public enum Generator {
         for name in resolver.declarations.keys.sorted() {
             add("Models/\(name).swift", courier, models.emit(resolver.declarations[name]!))
         }
-        let multipart = Set(
-            operations.compactMap { operation -> String? in
-                if case .multipart(.named(let name))? = operation.body { return name }
-                return nil
-            })
+        // Each multipart struct with the part types its first operation's `encoding` gives.
+        var multipart: [String: [String: String]] = [:]
+        for operation in operations {
+            if case .multipart(.named(let name), let partTypes)? = operation.body, multipart[name] == nil {
+                multipart[name] = partTypes
+            }
+        }
         if !multipart.isEmpty {
-            add(
-                "\(names.module)Multipart.swift", courier,
-                MultipartEmitter(names: names, declarations: resolver.declarations).emit(multipart.sorted()))
+            let emitter = MultipartEmitter(names: names, declarations: resolver.declarations, partTypes: multipart)
+            add("\(names.module)Multipart.swift", courier, emitter.emit(multipart.keys.sorted()))
         }
         for tag in tags.sorted() {
             let tagged = operations.filter { $0.tag == tag }

@@ -26,15 +26,16 @@ enum OperationBody: Sendable {
     /// `application/x-www-form-urlencoded` from an `Encodable` value.
     case form(SwiftType)
     /// `multipart/form-data`: a generated struct whose properties become the parts, or (when the
-    /// document gives no object schema) a `MultipartFormData` the caller fills.
-    case multipart(SwiftType?)
+    /// document gives no object schema) a `MultipartFormData` the caller fills. `partTypes`: the
+    /// media type the document's `encoding` gives a part, by property name.
+    case multipart(SwiftType?, partTypes: [String: String])
     /// Raw bytes with a content type.
     case raw(contentType: String)
 
     var swiftType: String {
         switch self {
         case .json(let type, _), .form(let type): return type.code
-        case .multipart(let type): return type?.code ?? "MultipartFormData"
+        case .multipart(let type, _): return type?.code ?? "MultipartFormData"
         case .raw: return "Data"
         }
     }

@@ -163,13 +163,14 @@ struct OperationCollector {
             }
             let (value, schemaPointer) = schema(of: multipart)
             guard value["properties"] != nil || value["$ref"] != nil || value["allOf"] != nil else {
-                return .multipart(nil)
+                return .multipart(nil, partTypes: [:])
             }
             let (type, _) = try resolver.resolve(value, pointer: schemaPointer, name: stem + "Multipart")
             guard case .named(let name) = type, case .object? = resolver.declarations[name] else {
-                return .multipart(nil)
+                return .multipart(nil, partTypes: [:])
             }
-            return .multipart(type)
+            let encoding = content.first { $0.key == multipart }?.value["encoding"]?.members ?? []
+            return .multipart(type, partTypes: Self.partTypes(encoding))
         }
         let contentType = content[0].key.contains("*") ? "application/octet-stream" : content[0].key
         return .raw(contentType: contentType)
@@ -219,6 +220,19 @@ struct OperationCollector {
         case "pipeDelimited": return "|"
         default: return ","
         }
+    }
+
+    /// The media type `encoding` gives each part: the first of a list, none for a wildcard
+    /// (`image/*` names no type a part can have).
+    static func partTypes(_ encoding: [(key: String, value: DocumentValue)]) -> [String: String] {
+        var types: [String: String] = [:]
+        for (property, value) in encoding {
+            guard let first = value["contentType"]?.stringValue?.split(separator: ",").first else { continue }
+            let type = first.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+            guard !type.isEmpty, !type.contains("*") else { continue }
+            types[property] = String(type)
+        }
+        return types
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

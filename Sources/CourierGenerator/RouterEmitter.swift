@@ -183,7 +183,8 @@ struct RouterEmitter {
                 ? ".jsonEncodable(\(body), \(encoder))"
                 : ".queryJSONEncodable(\(queryText), \(body), \(encoder), \(options))"
         case .form?: return ".formEncodable(\(body))"
-        case .multipart(let type)?: return type == nil ? ".multipart(\(body))" : ".multipart(\(body).multipartFormData)"
+        case .multipart(let type, _)?:
+            return type == nil ? ".multipart(\(body))" : ".multipart(\(body).multipartFormData)"
         case .raw(let contentType)?:
             return query.isEmpty
                 ? ".data(\(body), contentType: \(Naming.literal(contentType)))"

@@ -9,7 +9,7 @@ extension AttachMultipart {
     public var multipartFormData: MultipartFormData {
         var form = MultipartFormData()
         if let value = file {
-            form.append(value, name: "file", filename: "file")
+            form.append(value, name: "file", filename: "file", mimeType: "image/png")
         }
         if let value = digest {
             form.append(value.base64EncodedString(), name: "digest")
@@ -18,6 +18,12 @@ extension AttachMultipart {
             for element in value {
                 form.append(element.base64EncodedString(), name: "digests")
             }
+        }
+        if let value = scan {
+            form.append(value, name: "scan", filename: "scan")
+        }
+        if let value = thumbnail {
+            form.append(value, name: "thumbnail", filename: "thumbnail")
         }
         return form
     }

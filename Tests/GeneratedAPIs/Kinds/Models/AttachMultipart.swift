@@ -12,11 +12,19 @@ public struct AttachMultipart: Codable, Sendable, Equatable {
     public var digest: Data?
     /// `digests`.
     public var digests: [Data]?
+    /// `scan`.
+    public var scan: Data?
+    /// `thumbnail`.
+    public var thumbnail: Data?
 
     /// Creates a value from its properties.
-    public init(file: Data? = nil, digest: Data? = nil, digests: [Data]? = nil) {
+    public init(
+        file: Data? = nil, digest: Data? = nil, digests: [Data]? = nil, scan: Data? = nil, thumbnail: Data? = nil
+    ) {
         self.file = file
         self.digest = digest
         self.digests = digests
+        self.scan = scan
+        self.thumbnail = thumbnail
     }
 }
