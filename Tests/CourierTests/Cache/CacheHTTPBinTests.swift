@@ -12,7 +12,7 @@ final class CacheHTTPBinTests: XCTestCase {
     }
 
     func testMaxAgeIsServedFromTheCache() async throws {
-        let (session, _) = CachingTransportTests.session(.memory(maxBytes: 1 << 20))
+        let (session, _) = CachingTransportTestCase.session(.memory(maxBytes: 1 << 20))
         let first = try await outcome(session, "/cache/60")
         let second = try await outcome(session, "/cache/60")
         XCTAssertEqual(first.0, .miss)
@@ -22,7 +22,7 @@ final class CacheHTTPBinTests: XCTestCase {
     }
 
     func testETagIsRevalidated() async throws {
-        let (session, _) = CachingTransportTests.session(.memory(maxBytes: 1 << 20))
+        let (session, _) = CachingTransportTestCase.session(.memory(maxBytes: 1 << 20))
         let first = try await outcome(session, "/etag/courier-v1")
         // No freshness information and no Last-Modified: stale at once, revalidated with If-None-Match.
         let second = try await outcome(session, "/etag/courier-v1")
@@ -34,7 +34,7 @@ final class CacheHTTPBinTests: XCTestCase {
     }
 
     func testCacheEndpointAnswers304ToTheStoredValidators() async throws {
-        let (session, _) = CachingTransportTests.session(.memory(maxBytes: 1 << 20))
+        let (session, _) = CachingTransportTestCase.session(.memory(maxBytes: 1 << 20))
         let first = try await outcome(session, "/cache")
         let second = try await outcome(session, "/cache")
         XCTAssertEqual(first.0, .miss)
@@ -44,7 +44,7 @@ final class CacheHTTPBinTests: XCTestCase {
     }
 
     func testNoStoreFromResponseHeaders() async throws {
-        let (session, _) = CachingTransportTests.session(.memory(maxBytes: 1 << 20))
+        let (session, _) = CachingTransportTestCase.session(.memory(maxBytes: 1 << 20))
         let path = "/response-headers?Cache-Control=no-store,%20max-age%3D600"
         let first = try await outcome(session, path)
         let second = try await outcome(session, path)
