@@ -28,9 +28,6 @@ public final class Session: Sendable {
     private let baseOptions: TransferOptions
     /// The enabled plugins, interceptors and retry policy of the configuration, resolved once.
     let extensions: RequestExtensions
-    /// False when the configuration has no enabled plugin and no interceptor: requests then
-    /// take the direct path.
-    let hasExtensions: Bool
     private let requestCounter = Atomic<UInt64>(0)
     /// How many times ``cancelAll()`` was called: a request made before the last call is cancelled.
     private let cancelEpoch = Atomic<UInt64>(0)
@@ -60,7 +57,6 @@ public final class Session: Sendable {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
         extensions = Self.makeExtensions(configuration)
-        hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
         defaultHeadersError = Self.headersError(configuration.defaultHeaders)
         routerDefaultHeaders = Self.adding(configuration.defaultHeaders, to: .routerDefault)
@@ -84,7 +80,6 @@ public final class Session: Sendable {
         self.configuration = configuration
         baseOptions = Self.makeOptions(configuration)
         extensions = Self.makeExtensions(configuration)
-        hasExtensions = !extensions.isEmpty
         awaitSpinner = AwaitSpinner(enabled: configuration.spinsBeforeParking)
         defaultHeadersError = Self.headersError(configuration.defaultHeaders)
         routerDefaultHeaders = Self.adding(configuration.defaultHeaders, to: .routerDefault)
