@@ -207,8 +207,6 @@ final class SchemaResolver {
 
     func declare(_ decl: ModelDecl) { declarations[decl.name] = decl }
 
-    func noteDate() { usesDates = true }
-
     /// `type` as a list (3.1 allows `["string", "null"]`).
     func typeList(_ schema: DocumentValue) -> [String] {
         if let single = schema["type"]?.stringValue { return [single] }

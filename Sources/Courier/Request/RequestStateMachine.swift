@@ -163,9 +163,4 @@ struct RequestStateMachine: Equatable {
         state = .transferring(attempt: attempt, cancelling: false)
         return .send(attempt: attempt)
     }
-
-    /// True once the outcome is decided (completing or finished): a cancel changes nothing.
-    var isSettled: Bool {
-        state == .completing || state == .finished
-    }
 }
