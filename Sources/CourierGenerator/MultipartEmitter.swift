@@ -1,7 +1,8 @@
 /// Writes `multipartFormData` for the structs that are `multipart/form-data` bodies: one part per
 /// property that has a value (files for `Data`, text for the rest, JSON for objects). `Data` of
-/// `format: byte` is base64 text, so its part is that text. A file part has the media type the
-/// document's `encoding` gives it, else one guessed from its name.
+/// `format: byte` is base64 text, so its part is that text. A part has the media type the
+/// document's `encoding` gives it; else a file part's is guessed from its name, an object part is
+/// `application/json` and a text part has none.
 struct MultipartEmitter {
     let names: ModuleNames
     let declarations: [String: ModelDecl]
@@ -41,27 +42,36 @@ struct MultipartEmitter {
     }
 
     /// The statements that add `value` (of `type`) as the part `part`; `base64`: `Data` goes as
-    /// base64 text; `mediaType`: a file part's type.
+    /// base64 text; `mediaType`: the part's type from the document's `encoding`.
     private func append(
         _ type: SwiftType, _ value: String, _ part: String, base64: Bool, mediaType: String?, indent: String
     ) -> [String] {
         switch type {
         case .primitive("Data") where base64:
-            return ["\(indent)form.append(\(value).base64EncodedString(), name: \(part))"]
+            return [indent + text("\(value).base64EncodedString()", part, mediaType)]
         case .primitive("Data"):
             let type = mediaType.map { ", mimeType: \(Naming.literal($0))" } ?? ""
             return ["\(indent)form.append(\(value), name: \(part), filename: \(part)\(type))"]
-        case .primitive("String"): return ["\(indent)form.append(\(value), name: \(part))"]
-        case .primitive("Date"): return ["\(indent)form.append(\(names.coding).text(\(value)), name: \(part))"]
-        case .primitive: return ["\(indent)form.append(\"\\(\(value))\", name: \(part))"]
+        case .primitive("String"): return [indent + text(value, part, mediaType)]
+        case .primitive("Date"): return [indent + text("\(names.coding).text(\(value))", part, mediaType)]
+        case .primitive: return [indent + text("\"\\(\(value))\"", part, mediaType)]
         case .named(let name) where isRawEnum(name):
-            return ["\(indent)form.append(\"\\(\(value).rawValue)\", name: \(part))"]
+            return [indent + text("\"\\(\(value).rawValue)\"", part, mediaType)]
         case .array(let element) where isText(element):
             return ["\(indent)for element in \(value) {"]
                 + append(element, "element", part, base64: base64, mediaType: mediaType, indent: indent + "    ")
                 + ["\(indent)}"]
-        default: return ["\(indent)form.append(\(names.coding).jsonText(\(value)), name: \(part))"]
+        default:
+            // OpenAPI's default for an object (or an array of them): `application/json`.
+            return [indent + text("\(names.coding).jsonText(\(value))", part, mediaType ?? "application/json")]
         }
+    }
+
+    /// The statement that adds the string `expression` as the part `part`, with a
+    /// `Content-Type` when `mediaType` is given (a text part has none otherwise).
+    private func text(_ expression: String, _ part: String, _ mediaType: String?) -> String {
+        guard let mediaType else { return "form.append(\(expression), name: \(part))" }
+        return "form.append(Data(\(expression).utf8), name: \(part), mimeType: \(Naming.literal(mediaType)))"
     }
 
     private func isText(_ type: SwiftType) -> Bool {

@@ -313,18 +313,20 @@ final class KindsRoundTripTests: RoundTripCase {
         }
     }
 
-    /// A file part has the media type the operation's `encoding` gives it (the first of a list);
-    /// with none, or a wildcard, it is `application/octet-stream`.
-    func testKindsMultipartFilePartsHaveTheEncodingsMediaType() async throws {
+    /// A part has the media type the operation's `encoding` gives it (the first of a list); a file
+    /// part with none, or a wildcard, is `application/octet-stream`, a text part has none.
+    func testKindsMultipartPartsHaveTheEncodingsMediaType() async throws {
         server.route("POST", "/articles/8/attachment") { _ in .empty() }
         try await KindsServer.$baseURL.withValue(server.baseURL.absoluteString) {
-            let form = AttachMultipart(file: Data("png".utf8), scan: Data("scan".utf8), thumbnail: Data("t".utf8))
+            let form = AttachMultipart(
+                file: Data("png".utf8), scan: Data("scan".utf8), thumbnail: Data("t".utf8), note: "*hi*")
             _ = try await ArticlesService.shared.attach(id: 8, body: form).get()
             let parts = String(decoding: try lastRequest("/articles/8/attachment").body, as: UTF8.self)
             for expected in [
                 "name=\"file\"; filename=\"file\"\r\nContent-Type: image/png\r\n\r\npng\r\n",
                 "name=\"scan\"; filename=\"scan\"\r\nContent-Type: application/octet-stream\r\n\r\nscan\r\n",
-                "name=\"thumbnail\"; filename=\"thumbnail\"\r\nContent-Type: application/octet-stream\r\n\r\nt\r\n"
+                "name=\"thumbnail\"; filename=\"thumbnail\"\r\nContent-Type: application/octet-stream\r\n\r\nt\r\n",
+                "name=\"note\"\r\nContent-Type: text/markdown\r\n\r\n*hi*\r\n"
             ] {
                 XCTAssertTrue(parts.contains(expected), "\(expected) not in \(parts)")
             }

@@ -98,7 +98,7 @@ final class MarketplaceRoundTripTests: RoundTripCase {
             for expected in [
                 "name=\"caption\"\r\n\r\na cat\r\n", "name=\"file\"; filename=\"file\"", "\r\n\r\nabc\r\n",
                 "name=\"labels\"\r\n\r\nx\r\n", "name=\"labels\"\r\n\r\ny\r\n", "name=\"priority\"\r\n\r\n3\r\n",
-                "name=\"size\"\r\n\r\n{\"amount\":1,\"currency\":\"JPY\"}\r\n",
+                "name=\"size\"\r\nContent-Type: application/json\r\n\r\n{\"amount\":1,\"currency\":\"JPY\"}\r\n",
                 "name=\"takenAt\"\r\n\r\n1970-01-01T00:00:00Z\r\n"
             ] {
                 XCTAssertTrue(parts.contains(expected), "\(expected) not in \(parts)")

@@ -25,6 +25,9 @@ extension AttachMultipart {
         if let value = thumbnail {
             form.append(value, name: "thumbnail", filename: "thumbnail")
         }
+        if let value = note {
+            form.append(Data(value.utf8), name: "note", mimeType: "text/markdown")
+        }
         return form
     }
 }

@@ -21,7 +21,7 @@ extension UploadArticleAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -47,7 +47,7 @@ extension UploadFileAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -73,7 +73,7 @@ extension UploadInventoryItemAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -99,7 +99,7 @@ extension UploadNodeAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -125,7 +125,7 @@ extension UploadOrderAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -151,7 +151,7 @@ extension UploadPetAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -177,7 +177,7 @@ extension UploadProductAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -203,7 +203,7 @@ extension UploadReportAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -229,7 +229,7 @@ extension UploadReviewAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -255,7 +255,7 @@ extension UploadSettingAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -281,7 +281,7 @@ extension UploadShapeAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")
@@ -307,7 +307,7 @@ extension UploadUserAttachmentMultipart {
             form.append("\(value.rawValue)", name: "priority")
         }
         if let value = size {
-            form.append(MarketplaceCoding.jsonText(value), name: "size")
+            form.append(Data(MarketplaceCoding.jsonText(value).utf8), name: "size", mimeType: "application/json")
         }
         if let value = takenAt {
             form.append(MarketplaceCoding.text(value), name: "takenAt")

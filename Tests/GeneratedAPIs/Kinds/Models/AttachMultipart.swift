@@ -16,15 +16,19 @@ public struct AttachMultipart: Codable, Sendable, Equatable {
     public var scan: Data?
     /// `thumbnail`.
     public var thumbnail: Data?
+    /// `note`.
+    public var note: String?
 
     /// Creates a value from its properties.
     public init(
-        file: Data? = nil, digest: Data? = nil, digests: [Data]? = nil, scan: Data? = nil, thumbnail: Data? = nil
+        file: Data? = nil, digest: Data? = nil, digests: [Data]? = nil, scan: Data? = nil, thumbnail: Data? = nil,
+        note: String? = nil
     ) {
         self.file = file
         self.digest = digest
         self.digests = digests
         self.scan = scan
         self.thumbnail = thumbnail
+        self.note = note
     }
 }
