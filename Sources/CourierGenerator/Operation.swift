@@ -62,6 +62,10 @@ struct Operation: Sendable {
     var sample: String?
     var sampleStatus: Int
     var authorization: String
+    /// `deprecated: true`: its router case and service methods are marked ``deprecation``.
+    var deprecated = false
+    /// The attribute of a deprecated operation's declarations.
+    static let deprecation = "@available(*, deprecated, message: \"The document deprecates this operation.\")"
 
     var pathParameters: [OperationParameter] { parameters.filter { $0.location == .path } }
     var queryParameters: [OperationParameter] { parameters.filter { $0.location == .query } }

@@ -63,7 +63,8 @@ struct OperationCollector {
             summary: (operation["summary"]?.stringValue ?? operation["description"]?.stringValue).map(Naming.sentence),
             parameters: parameters, body: body, bodyName: bodyName, response: success.type,
             responseIsBody: success.isBody, sample: success.sample, sampleStatus: success.status,
-            authorization: try security.authorization(for: operation, pointer: pointer))
+            authorization: try security.authorization(for: operation, pointer: pointer),
+            deprecated: operation["deprecated"]?.boolValue == true)
     }
 
     /// Path-item parameters overridden by the operation's (same name and location).

@@ -22,6 +22,7 @@ struct RouterEmitter {
                 "\(Naming.escaped($0.label)): \($0.type)\($0.optional ? "? = nil" : "")"
             }
             let suffix = arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))"
+            if operation.deprecated { out.append("    \(Operation.deprecation)") }
             out.append("    case \(Naming.escaped(operation.caseName))\(suffix)")
         }
         out += property("path", type: "String", doc: "The endpoint path; path parameters are escaped as segments.") {

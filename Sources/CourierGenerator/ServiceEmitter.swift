@@ -57,8 +57,12 @@ struct ServiceEmitter {
                         + ")")
             let result = "NetworkResult<\(operation.response)>"
             let summary = operation.summary ?? "`\(operation.method.uppercased()) \(operation.path)`."
+            // The router's case is deprecated too: these methods, deprecated as well, make it
+            // without a warning, as the router's own `switch`es do.
+            let deprecation = operation.deprecated ? ["    \(Operation.deprecation)"] : []
             out.append("")
             out.append("    /// \(summary)")
+            out += deprecation
             out.append(
                 "    public func \(Naming.escaped(operation.caseName))(\(parameters.joined(separator: ", "))) async -> \(result) {"
             )
@@ -67,6 +71,7 @@ struct ServiceEmitter {
             out.append("    }")
             out.append("")
             out.append("    /// \(summary) Calls `completion` once, on `queue` or the session's callback queue.")
+            out += deprecation
             out.append("    @discardableResult")
             let handler =
                 parameters + [

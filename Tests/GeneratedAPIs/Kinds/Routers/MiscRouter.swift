@@ -17,6 +17,7 @@ public enum MiscRouter: KindsBaseRouter {
     /// Named like a Service member.
     ///
     /// `POST /edge/{path}`
+    @available(*, deprecated, message: "The document deprecates this operation.")
     case decoder2(path: String, body: Edge)
     /// Keyed by a query parameter.
     ///

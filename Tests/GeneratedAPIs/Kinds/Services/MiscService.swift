@@ -53,11 +53,13 @@ public final class MiscService: Service {
     }
 
     /// Named like a Service member.
+    @available(*, deprecated, message: "The document deprecates this operation.")
     public func decoder2(path: String, body: Edge) async -> NetworkResult<Empty> {
         await request(MiscRouter.decoder2(path: path, body: body))
     }
 
     /// Named like a Service member. Calls `completion` once, on `queue` or the session's callback queue.
+    @available(*, deprecated, message: "The document deprecates this operation.")
     @discardableResult
     public func decoder2(
         path: String, body: Edge, queue: DispatchQueue? = nil,
