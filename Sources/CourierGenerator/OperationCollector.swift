@@ -1,3 +1,5 @@
+import Foundation
+
 /// Walks `paths` into ``Operation``s, sorted by tag, path and method.
 struct OperationCollector {
     let resolver: SchemaResolver
@@ -229,9 +231,9 @@ struct OperationCollector {
         var types: [String: String] = [:]
         for (property, value) in encoding {
             guard let first = value["contentType"]?.stringValue?.split(separator: ",").first else { continue }
-            let type = first.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+            let type = first.trimmingCharacters(in: .whitespaces)
             guard !type.isEmpty, !type.contains("*") else { continue }
-            types[property] = String(type)
+            types[property] = type
         }
         return types
     }
