@@ -52,7 +52,7 @@ public enum Generator {
             names: names, baseURL: baseURL(root), title: title,
             usesCookies: operations.contains { !$0.cookieParameters.isEmpty })
         add("\(names.module)Support.swift", courier, support.emit())
-        let models = ModelEmitter(declarations: resolver.declarations, coding: names.coding)
+        let models = ModelEmitter(declarations: resolver.declarations, names: names)
         for name in resolver.declarations.keys.sorted() {
             add("Models/\(name).swift", courier, models.emit(resolver.declarations[name]!))
         }

@@ -11,10 +11,13 @@ struct ModelEmitter {
     let wrapped: Set<String>
     /// The module's coding enum, which holds the flag a union sets while it tries its variants.
     let coding: String
+    /// The protocol every enum adopts (see ``SupportEmitter``).
+    let openEnum: String
 
-    init(declarations: [String: ModelDecl], coding: String) {
+    init(declarations: [String: ModelDecl], names: ModuleNames) {
         self.declarations = declarations
-        self.coding = coding
+        coding = names.coding
+        openEnum = names.openEnum
         var recursive: Set<String> = []
         var wrapped: Set<String> = []
         for name in declarations.keys.sorted() {
@@ -55,7 +58,7 @@ struct ModelEmitter {
         case .object(let name, let doc, let properties, let additional):
             return object(name, doc: doc, properties: properties, additional: additional)
         case .enumeration(let name, let doc, let rawType, let cases):
-            return Self.openEnumeration(name, doc: doc, rawType: rawType, cases: cases, coding: coding)
+            return Self.openEnumeration(name, doc: doc, rawType: rawType, cases: cases, adopting: openEnum)
         case .union(let name, let doc, let variants, let discriminator):
             return UnionEmitter(
                 name: name, doc: doc, variants: variants, discriminator: discriminator, coding: coding
@@ -69,15 +72,16 @@ struct ModelEmitter {
     }
 
     /// An enum of the document's values plus `undocumented(_:)` for any other: a server that adds
-    /// a value later must not make every response carrying it fail to decode. It is coded as its
-    /// raw value. While a union tries its variants (`<coding>.listedValuesOnly`), an unlisted
-    /// value fails instead, so that the variant listing it wins.
+    /// a value later must not make every response carrying it fail to decode. The protocol it
+    /// adopts (``ModuleNames/openEnum``) codes it as its raw value and compares it by that value.
     private static func openEnumeration(
-        _ name: String, doc: String?, rawType: String, cases: [(name: String, raw: String)], coding: String
+        _ name: String, doc: String?, rawType: String, cases: [(name: String, raw: String)], adopting openEnum: String
     ) -> [String] {
         var out = docLines(
-            (doc ?? "The values of \(name).") + " A value the document does not list is `undocumented`.", indent: "")
-        out.append("public enum \(name): RawRepresentable, Codable, Sendable, Hashable, CaseIterable {")
+            (doc ?? "The values of \(name).")
+                + " A value the document does not list is `undocumented` (see ``\(openEnum)``).",
+            indent: "")
+        out.append("public enum \(name): \(openEnum) {")
         for entry in cases {
             out.append("    /// \(entry.raw)")
             out.append("    case \(Naming.escaped(entry.name))")
@@ -97,25 +101,6 @@ struct ModelEmitter {
         out.append("        default: self = .undocumented(rawValue)")
         out.append("        }")
         out.append("    }")
-        out.append("")
-        out.append("    /// Decodes the raw value. While a union tries its variants, a value the document does not")
-        out.append("    /// list fails, so that a variant listing it is chosen first.")
-        out.append("    public init(from decoder: any Decoder) throws {")
-        out.append("        let rawValue = try decoder.singleValueContainer().decode(\(rawType).self)")
-        out.append("        self.init(rawValue: rawValue)")
-        out.append("        if case .undocumented = self, \(coding).listedValuesOnly {")
-        out.append("            throw DecodingError.dataCorrupted(")
-        out.append("                DecodingError.Context(")
-        out.append(
-            "                    codingPath: decoder.codingPath, debugDescription: \"\\(rawValue) is not listed\"))")
-        out.append("        }")
-        out.append("    }")
-        out.append("")
-        out.append("    /// Equal when the raw values are: `.undocumented(x)` equals the case listing `x`.")
-        out.append("    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }")
-        out.append("")
-        out.append("    /// Hashes the raw value, as `==` compares it.")
-        out.append("    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }")
         out.append("")
         out.append("    /// The value as sent.")
         out.append("    public var rawValue: \(rawType) {")

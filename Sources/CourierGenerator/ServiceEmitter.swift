@@ -2,6 +2,7 @@
 struct ModuleNames: Sendable {
     let module: String
     var baseRouter: String { module + "BaseRouter" }
+    var openEnum: String { module + "OpenEnum" }
     var server: String { module + "Server" }
     var coding: String { module + "Coding" }
     func router(_ tag: String) -> String { tag + "Router" }
@@ -10,7 +11,7 @@ struct ModuleNames: Sendable {
     /// Every name the generated support and tag types take, so models are named around them.
     func reserved(tags: [String]) -> Set<String> {
         Set(
-            [baseRouter, server, coding, "GeneratedCodingKey"] + tags.flatMap { [router($0), service($0)] }
+            [baseRouter, openEnum, server, coding, "GeneratedCodingKey"] + tags.flatMap { [router($0), service($0)] }
         )
     }
 }
@@ -112,6 +113,11 @@ struct SupportEmitter {
         out.append("    public var baseURL: String { \(names.server).baseURL }")
         out.append("}")
         out.append("")
+        out += Self.openEnum(names.openEnum, coding: names.coding).split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .map(String.init)
+        out.append("")
         out += Self.coding(names.coding).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if usesCookies {
             out += [
@@ -128,6 +134,41 @@ struct SupportEmitter {
             ]
         }
         return out
+    }
+
+    /// The protocol every generated enum adopts: the conformances, the decoding that a union's
+    /// trials can make strict, and equality and hashing by raw value, written once.
+    private static func openEnum(_ name: String, coding: String) -> String {
+        #"""
+        /// Every enum of the module adopts it. A value the document does not list is kept as the
+        /// enum's `undocumented` case, so that a value a server adds later does not make a response
+        /// fail to decode. Values are coded, compared and hashed as their raw values:
+        /// `.undocumented(x)` equals the case that lists `x`.
+        public protocol \#(name): RawRepresentable, CaseIterable, Codable, Hashable, Sendable
+        where RawValue: Codable & Hashable & Sendable, AllCases == [Self] {
+            /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+            init(rawValue: RawValue)
+        }
+
+        extension \#(name) {
+            /// Decodes the raw value. While a union tries its variants, a value the document does not
+            /// list fails, so that a variant listing it is chosen first.
+            public init(from decoder: any Decoder) throws {
+                let rawValue = try decoder.singleValueContainer().decode(RawValue.self)
+                self.init(rawValue: rawValue)
+                if \#(coding).listedValuesOnly, !Self.allCases.contains(self) {
+                    throw DecodingError.dataCorrupted(
+                        DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "\(rawValue) is not listed"))
+                }
+            }
+
+            /// Equal when the raw values are: `.undocumented(x)` equals the case that lists `x`.
+            public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+
+            /// Hashes the raw value, as `==` compares it.
+            public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+        }
+        """#
     }
 
     private static func coding(_ name: String) -> String {

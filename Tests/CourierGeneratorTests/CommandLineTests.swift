@@ -85,4 +85,39 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(
             files, ["APISupport.swift", "Routers/ARouter.swift", "Routers/Extra.swift", "Services/AService.swift"])
     }
+
+    /// Components named like the module's support types are named around them, so the support's
+    /// `APIOpenEnum` protocol (which every enum adopts) and `APICoding` are never redeclared.
+    func testComponentsNamedLikeTheSupportTypesAreRenamed() throws {
+        let output = scratch.appendingPathComponent("out")
+        let document = """
+            openapi: 3.0.0
+            info: {title: t, version: '1'}
+            paths:
+              /a:
+                get:
+                  tags: [A]
+                  operationId: a
+                  responses:
+                    '200':
+                      description: ok
+                      content: {application/json: {schema: {$ref: '#/components/schemas/APICoding'}}}
+            components:
+              schemas:
+                APIOpenEnum: {type: string, enum: [x, y]}
+                APICoding:
+                  type: object
+                  properties: {mode: {$ref: '#/components/schemas/APIOpenEnum'}}
+            """
+        let result = try run([try write(document, to: "api.yaml"), "--output", output.path, "--no-format"])
+        XCTAssertEqual(result.status, 0, result.errors)
+        let files = try GoldenTests.swiftFiles(in: output)
+        XCTAssertFalse(files.contains("Models/APIOpenEnum.swift"), "\(files)")
+        XCTAssertFalse(files.contains("Models/APICoding.swift"), "\(files)")
+        let support = try String(contentsOf: output.appendingPathComponent("APISupport.swift"), encoding: .utf8)
+        XCTAssertTrue(support.contains("public protocol APIOpenEnum: RawRepresentable"), support)
+        let enumFile = try XCTUnwrap(files.first { $0.hasPrefix("Models/APIOpenEnum") })
+        let enumSource = try String(contentsOf: output.appendingPathComponent(enumFile), encoding: .utf8)
+        XCTAssertTrue(enumSource.contains(": APIOpenEnum {"), enumSource)
+    }
 }

@@ -18,6 +18,35 @@ extension KindsBaseRouter {
     public var baseURL: String { KindsServer.baseURL }
 }
 
+/// Every enum of the module adopts it. A value the document does not list is kept as the
+/// enum's `undocumented` case, so that a value a server adds later does not make a response
+/// fail to decode. Values are coded, compared and hashed as their raw values:
+/// `.undocumented(x)` equals the case that lists `x`.
+public protocol KindsOpenEnum: RawRepresentable, CaseIterable, Codable, Hashable, Sendable
+where RawValue: Codable & Hashable & Sendable, AllCases == [Self] {
+    /// The case for `rawValue`: a listed value, else `undocumented(rawValue)`.
+    init(rawValue: RawValue)
+}
+
+extension KindsOpenEnum {
+    /// Decodes the raw value. While a union tries its variants, a value the document does not
+    /// list fails, so that a variant listing it is chosen first.
+    public init(from decoder: any Decoder) throws {
+        let rawValue = try decoder.singleValueContainer().decode(RawValue.self)
+        self.init(rawValue: rawValue)
+        if KindsCoding.listedValuesOnly, !Self.allCases.contains(self) {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "\(rawValue) is not listed"))
+        }
+    }
+
+    /// Equal when the raw values are: `.undocumented(x)` equals the case that lists `x`.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    /// Hashes the raw value, as `==` compares it.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+}
+
 /// How the module encodes and decodes: ISO 8601 dates, sorted keys, OpenAPI's query style.
 public enum KindsCoding {
     /// True while a union tries its variants in turn: an enum then refuses a value the

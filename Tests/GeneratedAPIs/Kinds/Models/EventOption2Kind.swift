@@ -4,8 +4,8 @@
 import Courier
 import Foundation
 
-/// The values of EventOption2Kind. A value the document does not list is `undocumented`.
-public enum EventOption2Kind: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+/// The values of EventOption2Kind. A value the document does not list is `undocumented` (see ``KindsOpenEnum``).
+public enum EventOption2Kind: KindsOpenEnum {
     /// "deleted"
     case deleted
     /// "purged"
@@ -27,24 +27,6 @@ public enum EventOption2Kind: RawRepresentable, Codable, Sendable, Hashable, Cas
         default: self = .undocumented(rawValue)
         }
     }
-
-    /// Decodes the raw value. While a union tries its variants, a value the document does not
-    /// list fails, so that a variant listing it is chosen first.
-    public init(from decoder: any Decoder) throws {
-        let rawValue = try decoder.singleValueContainer().decode(String.self)
-        self.init(rawValue: rawValue)
-        if case .undocumented = self, KindsCoding.listedValuesOnly {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "\(rawValue) is not listed"))
-        }
-    }
-
-    /// Equal when the raw values are: `.undocumented(x)` equals the case listing `x`.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
-
-    /// Hashes the raw value, as `==` compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// The value as sent.
     public var rawValue: String {

@@ -4,8 +4,8 @@
 import Courier
 import Foundation
 
-/// The values of MoneyCurrency. A value the document does not list is `undocumented`.
-public enum MoneyCurrency: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+/// The values of MoneyCurrency. A value the document does not list is `undocumented` (see ``MarketplaceOpenEnum``).
+public enum MoneyCurrency: MarketplaceOpenEnum {
     /// "EUR"
     case eur
     /// "USD"
@@ -31,24 +31,6 @@ public enum MoneyCurrency: RawRepresentable, Codable, Sendable, Hashable, CaseIt
         default: self = .undocumented(rawValue)
         }
     }
-
-    /// Decodes the raw value. While a union tries its variants, a value the document does not
-    /// list fails, so that a variant listing it is chosen first.
-    public init(from decoder: any Decoder) throws {
-        let rawValue = try decoder.singleValueContainer().decode(String.self)
-        self.init(rawValue: rawValue)
-        if case .undocumented = self, MarketplaceCoding.listedValuesOnly {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "\(rawValue) is not listed"))
-        }
-    }
-
-    /// Equal when the raw values are: `.undocumented(x)` equals the case listing `x`.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
-
-    /// Hashes the raw value, as `==` compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// The value as sent.
     public var rawValue: String {
