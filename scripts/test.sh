@@ -3,8 +3,10 @@
 #   1. the XCTest suite (after the format check, scripts/format.sh --check, the documentation
 #      check, scripts/docs.sh, and the API-breakage check against the last release,
 #      scripts/api-breakage.sh),
-#   2. the allocation budget: allocations per request, counted in a release build
-#      (Benchmarks/AllocationBudget), must not pass ALLOCATION_BUDGET_HANDLER / _ASYNC below,
+#   2. the budgets, counted in a release build: allocations per request (Benchmarks/AllocationBudget)
+#      must not pass ALLOCATION_BUDGET_HANDLER / _ASYNC / _MALLOC below, and instructions per request
+#      under callgrind (Benchmarks/InstructionBudget, scripts/lib/instruction-budget.sh) must not pass
+#      INSTRUCTION_BUDGET_HANDLER / _ASYNC,
 #   3. the suite again under ThreadSanitizer,
 #   4. the suite again under AddressSanitizer with LeakSanitizer,
 #   5. a smoke run of every libFuzzer target in Fuzz/ (a few seconds each),
@@ -18,7 +20,7 @@
 # virtualenv with httpbin + gunicorn + h2, starts httpbin, a TLS nginx and the HTTP/2 fault server
 # (scripts/lib/h2_fault_server.py) on 127.0.0.1, and stops them again. Extra arguments go to every `swift test` (e.g. `--filter X`); COURIER_TEST_RUNS picks
 # the parts (default "plain budget tsan asan fuzz soak generator"). Ends with one line: `tests: N passed, M failed`
-# (every XCTest test of every run, plus one for the budget, one per fuzz target, one for the soak and one per
+# (every XCTest test of every run, plus one for each of the two budgets, one per fuzz target, one for the soak and one per
 # third-party OpenAPI document; a run with a
 # sanitizer report counts one more failure). Exits non-zero if anything failed or any sanitizer
 # reported anything.
@@ -44,6 +46,12 @@ ALLOCATION_BUDGET_ASYNC=44.5
 # set when Courier made 59 and raw libcurl 23): measured 33.0 with a handler and 31.0 awaited; the
 # budget holds both forms (docs/performance.md).
 ALLOCATION_BUDGET_MALLOC=33.5
+# Instructions per request, the same requests counted by callgrind (every thread of the client:
+# Courier, libcurl, the Swift runtime): measured 99,660–101,789 with a handler and 102,530–103,811
+# awaited (seven runs each; the loop's rounds vary a little from run to run). Each budget is about
+# 3% over the highest reading. Lower them when a change saves instructions; never raise them to pass.
+INSTRUCTION_BUDGET_HANDLER=105000
+INSTRUCTION_BUDGET_ASYNC=107000
 if [[ "$runs" == *" tsan "* || "$runs" == *" asan "* || "$runs" == *" fuzz "* ]]; then
     ensure_sanitizer_runtimes
 fi
@@ -218,20 +226,32 @@ if [[ "$runs" == *" asan "* ]]; then
         run_suite asan --sanitize=address --scratch-path .build/asan
 fi
 if [[ "$runs" == *" budget "* ]]; then
-    # Allocations per request, counted in a release build against httpbin (another process):
-    # a change that adds allocations past the budget fails the run (docs/performance.md).
-    echo "== budget: allocations per request (release build)"
+    # Allocations and instructions per request, counted in a release build against httpbin (another
+    # process): a change that adds either past its budget fails the run (docs/performance.md).
+    echo "== budget: allocations and instructions per request (release build)"
     started=$SECONDS
-    budget_build=(swift build -c release --product AllocationBudget --scratch-path .build/budget)
+    budget_build=(swift build -c release --scratch-path .build/budget)
     wait_ahead budget
     if [ ! -f "$ahead_dir/budget" ]; then : >.build/build-budget.log; fi
-    if "${budget_build[@]}" >>.build/build-budget.log 2>&1 \
-        && "$("${budget_build[@]}" --show-bin-path)/AllocationBudget" "$COURIER_HTTPBIN_URL" 1000 \
-            "$ALLOCATION_BUDGET_HANDLER" "$ALLOCATION_BUDGET_ASYNC" "$ALLOCATION_BUDGET_MALLOC" \
-            | tee .build/test-output-budget.log; then
-        passed=$((passed + 1)); report+=("budget: passed ($((SECONDS - started)) s)")
+    if "${budget_build[@]}" --product AllocationBudget >>.build/build-budget.log 2>&1 \
+        && "${budget_build[@]}" --product InstructionBudget >>.build/build-budget.log 2>&1; then
+        budget_bin="$("${budget_build[@]}" --show-bin-path)"
+        if "$budget_bin/AllocationBudget" "$COURIER_HTTPBIN_URL" 1000 \
+                "$ALLOCATION_BUDGET_HANDLER" "$ALLOCATION_BUDGET_ASYNC" "$ALLOCATION_BUDGET_MALLOC" \
+                | tee .build/test-output-budget.log; then
+            passed=$((passed + 1)); report+=("allocation budget: passed ($((SECONDS - started)) s)")
+        else
+            failed=$((failed + 1)); status=1; report+=("allocation budget: FAILED (see .build/test-output-budget.log)")
+        fi
+        started=$SECONDS
+        if bash scripts/lib/instruction-budget.sh "$budget_bin/InstructionBudget" "$COURIER_HTTPBIN_URL" \
+                "$INSTRUCTION_BUDGET_HANDLER" "$INSTRUCTION_BUDGET_ASYNC" | tee -a .build/test-output-budget.log; then
+            passed=$((passed + 1)); report+=("instruction budget: passed ($((SECONDS - started)) s)")
+        else
+            failed=$((failed + 1)); status=1; report+=("instruction budget: FAILED (see .build/test-output-budget.log)")
+        fi
     else
-        failed=$((failed + 1)); status=1; report+=("budget: FAILED (see .build/test-output-budget.log, .build/build-budget.log)")
+        failed=$((failed + 2)); status=1; report+=("budgets: FAILED to build (see .build/build-budget.log)")
     fi
 fi
 

@@ -8,8 +8,8 @@
 #   bash scripts/lib/build-ahead.sh DIR PART...
 #
 # PART is tsan, asan (scripts/lib/build-sanitized.sh: the test bundle and the programs its tests
-# start, under that sanitizer, in the scratch path scripts/test.sh uses), budget (the release build
-# of AllocationBudget), fuzz (scripts/fuzz.sh --build-only) or generator (the whole of
+# start, under that sanitizer, in the scratch path scripts/test.sh uses), budget (the release builds
+# of AllocationBudget and InstructionBudget), fuzz (scripts/fuzz.sh --build-only) or generator (the whole of
 # scripts/generator-check.sh, which is a build: its log is the result). They run in the order
 # given, but for generator, which runs beside fuzz when both are asked for.
 # When a part's step has ended, its exit code is written to DIR/PART. Nothing here decides a
@@ -31,7 +31,9 @@ run_part() {
         asan) bash scripts/lib/build-sanitized.sh --sanitize=address --scratch-path .build/asan >.build/build-asan.log 2>&1 ;;
         budget)
             swift build -c release --product AllocationBudget --scratch-path .build/budget \
-                >.build/build-budget.log 2>&1
+                >.build/build-budget.log 2>&1 \
+                && swift build -c release --product InstructionBudget --scratch-path .build/budget \
+                    >>.build/build-budget.log 2>&1
             ;;
         fuzz) bash scripts/fuzz.sh --build-only >.build/build-fuzz.log 2>&1 ;;
         generator) bash scripts/generator-check.sh >.build/test-output-generator.log 2>&1 ;;
