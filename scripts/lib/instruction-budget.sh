@@ -9,14 +9,17 @@
 # The difference of the two totals over the 400 requests more is what one request costs: every
 # thread of the client (Courier, libcurl, the Swift runtime), start-up and warm-up left out; the
 # server is another process. Prints one line per form; exits 1 when a form passes its budget or a
-# run fails. Installs valgrind when it is missing.
+# run fails. Installs valgrind (and objcopy) when missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/prerequisites.sh
 binary="$1"
 url="$2"
 declare -A budget=([handler]="$3" [async]="$4")
-command -v valgrind >/dev/null 2>&1 || apt_install valgrind
+missing=()
+command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+command -v objcopy >/dev/null 2>&1 || missing+=(binutils)
+if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 gives up on the DWARF 5 debug information clang writes for C files; a copy without
