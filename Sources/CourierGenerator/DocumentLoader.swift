@@ -55,6 +55,8 @@ enum DocumentLoader {
 /// Walks libyaml's node graph (aliases are shared nodes) into the tree; ``measure`` checks the
 /// size and depth the aliases expand to, and finds cycles, before anything is built.
 private struct YAMLTree {
+    typealias Node = UnsafeMutablePointer<yaml_node_t>
+
     let document: UnsafeMutablePointer<yaml_document_t>
 
     /// The number of values `node` expands to and its height, each node measured once.
@@ -94,34 +96,78 @@ private struct YAMLTree {
     }
 
     /// The children of a sequence (by index) or a mapping (by key); none for a scalar.
-    private func children(
-        of node: UnsafeMutablePointer<yaml_node_t>, pointer: String
-    )
-        throws(GeneratorError) -> [(String, UnsafeMutablePointer<yaml_node_t>)]
-    {
-        var result: [(String, UnsafeMutablePointer<yaml_node_t>)] = []
+    private func children(of node: Node, pointer: String) throws(GeneratorError) -> [(String, Node)] {
         switch node.pointee.type {
         case YAML_SEQUENCE_NODE:
-            var item = node.pointee.data.sequence.items.start
-            while let current = item, current != node.pointee.data.sequence.items.top {
-                result.append((String(result.count), try self.node(current.pointee, pointer: pointer)))
-                item = current + 1
-            }
+            return try items(of: node, pointer: pointer).enumerated().map { (String($0.offset), $0.element) }
         case YAML_MAPPING_NODE:
-            var pair = node.pointee.data.mapping.pairs.start
-            while let current = pair, current != node.pointee.data.mapping.pairs.top {
-                let keyNode = try self.node(current.pointee.key, pointer: pointer)
-                guard keyNode.pointee.type == YAML_SCALAR_NODE else {
-                    throw GeneratorError(pointer, "a mapping key is not a scalar")
-                }
-                let key = Self.text(keyNode)
-                if key == "<<" { throw GeneratorError(pointer, "YAML merge keys (<<) are not supported") }
-                result.append((key, try self.node(current.pointee.value, pointer: pointer)))
-                pair = current + 1
-            }
-        default: break
+            var merging: Set<Node> = [node]
+            return try pairs(of: node, pointer: pointer, merging: &merging)
+        default:
+            return []
+        }
+    }
+
+    private func items(of sequence: Node, pointer: String) throws(GeneratorError) -> [Node] {
+        var result: [Node] = []
+        var item = sequence.pointee.data.sequence.items.start
+        while let current = item, current != sequence.pointee.data.sequence.items.top {
+            result.append(try self.node(current.pointee, pointer: pointer))
+            item = current + 1
         }
         return result
+    }
+
+    /// A mapping's members in order. A merge key (a plain `<<`, YAML 1.1's merge, which documents
+    /// use to share members) stands for the members of the mapping it names, or of each mapping of
+    /// the sequence it names, in their place: all but the keys the mapping sets itself (wherever it
+    /// sets them) and keys an earlier merged mapping gave. `merging` holds the mappings being
+    /// merged, so that a mapping that merges itself is refused instead of followed forever.
+    private func pairs(
+        of mapping: Node, pointer: String, merging: inout Set<Node>
+    ) throws(GeneratorError) -> [(String, Node)] {
+        var own: [(key: String, value: Node, merges: Bool)] = []
+        var pair = mapping.pointee.data.mapping.pairs.start
+        while let current = pair, current != mapping.pointee.data.mapping.pairs.top {
+            let keyNode = try self.node(current.pointee.key, pointer: pointer)
+            guard keyNode.pointee.type == YAML_SCALAR_NODE else {
+                throw GeneratorError(pointer, "a mapping key is not a scalar")
+            }
+            let key = Self.text(keyNode)
+            // A quoted "<<" is an ordinary key.
+            let merges = key == "<<" && keyNode.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
+            own.append((key, try self.node(current.pointee.value, pointer: pointer), merges))
+            pair = current + 1
+        }
+        let ownKeys = Set(own.lazy.filter { !$0.merges }.map(\.key))
+        var merged: Set<String> = []
+        var result: [(String, Node)] = []
+        for member in own {
+            guard member.merges else {
+                result.append((member.key, member.value))
+                continue
+            }
+            for source in try mergedMappings(member.value, pointer: JSONPointer.appending(pointer, "<<")) {
+                guard merging.insert(source).inserted else {
+                    throw GeneratorError(pointer, "a recursive merge (<<): the mapping merges itself")
+                }
+                for (key, value) in try pairs(of: source, pointer: pointer, merging: &merging)
+                where !ownKeys.contains(key) && merged.insert(key).inserted {
+                    result.append((key, value))
+                }
+                merging.remove(source)
+            }
+        }
+        return result
+    }
+
+    /// The mappings a merge key names: one mapping, or a sequence of mappings.
+    private func mergedMappings(_ value: Node, pointer: String) throws(GeneratorError) -> [Node] {
+        let sources = value.pointee.type == YAML_SEQUENCE_NODE ? try items(of: value, pointer: pointer) : [value]
+        guard sources.allSatisfy({ $0.pointee.type == YAML_MAPPING_NODE }) else {
+            throw GeneratorError(pointer, "a merge key (<<) takes a mapping or a sequence of mappings")
+        }
+        return sources
     }
 
     /// The tree of `node` (already measured).

@@ -35,6 +35,57 @@ final class LoaderTests: XCTestCase {
             .object([("z", .integer(3)), ("a", .integer(2))]))
     }
 
+    /// YAML merge keys: the merged members take the key's place; the mapping's own keys win
+    /// wherever they stand, and an earlier merged mapping wins over a later one.
+    func testMergeKeysShareMembers() throws {
+        let yaml = """
+            base: &base {type: object, description: shared, x: 1}
+            extra: &extra {x: 2, y: 3}
+            one:
+              title: first
+              <<: *base
+              description: own
+            two:
+              <<: [*base, *extra]
+              z: 4
+            nested:
+              <<: {<<: *extra, w: 5}
+            quoted:
+              "<<": kept
+            """
+        let tree = try DocumentLoader.loadYAML(Data(yaml.utf8))
+        XCTAssertEqual(
+            tree["one"],
+            .object([
+                ("title", .string("first")), ("type", .string("object")), ("x", .integer(1)),
+                ("description", .string("own"))
+            ]))
+        XCTAssertEqual(
+            tree["two"],
+            .object([
+                ("type", .string("object")), ("description", .string("shared")), ("x", .integer(1)),
+                ("y", .integer(3)), ("z", .integer(4))
+            ]))
+        XCTAssertEqual(tree["nested"], .object([("x", .integer(2)), ("y", .integer(3)), ("w", .integer(5))]))
+        XCTAssertEqual(tree["quoted"], .object([("<<", .string("kept"))]))
+    }
+
+    func testMergeKeysThatCannotBeFollowedAreRefused() {
+        let failures: [(String, GeneratorError)] = [
+            ("a: &a\n  k: v\n  <<: *a\n", GeneratorError("#/a", "a recursive merge (<<): the mapping merges itself")),
+            ("a:\n  <<: 5\n", GeneratorError("#/a/<<", "a merge key (<<) takes a mapping or a sequence of mappings")),
+            (
+                "s: &s {k: v}\na:\n  <<: [*s, [1]]\n",
+                GeneratorError("#/a/<<", "a merge key (<<) takes a mapping or a sequence of mappings")
+            )
+        ]
+        for (yaml, expected) in failures {
+            XCTAssertThrowsError(try DocumentLoader.loadYAML(Data(yaml.utf8)), yaml) { error in
+                XCTAssertEqual(error as? GeneratorError, expected, yaml)
+            }
+        }
+    }
+
     func testJSONStringsNumbersAndErrors() throws {
         let text = #"["a\"b\\c\/\n\t\u00e9\ud83d\ude00", -12, 1.5e2, 0.25, true, false, null, {}, []]"#
         XCTAssertEqual(
