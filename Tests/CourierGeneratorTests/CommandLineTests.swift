@@ -52,15 +52,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.errors.contains("usage: courier-generate <document> --output <dir>"), result.errors)
     }
 
-    func testASwagger2DocumentIsRejectedWithItsPointerAndNothingIsWritten() throws {
-        let document = try write("swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n", to: "old.yaml")
+    func testAnUnsupportedVersionIsRejectedWithItsPointerAndNothingIsWritten() throws {
+        let document = try write("swagger: '1.2'\ninfo: {title: t, version: '1'}\npaths: {}\n", to: "old.yaml")
         let output = scratch.appendingPathComponent("out")
         let result = try run([document, "--output", output.path])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(
             result.errors,
-            "courier-generate: \(document)#/swagger: unsupported version: Swagger 2.0; courier-generate reads "
-                + "OpenAPI 3.0 and 3.1 (convert the document first, e.g. with swagger2openapi)\n")
+            "courier-generate: \(document)#/swagger: unsupported version: Swagger 1.2; courier-generate reads "
+                + "Swagger 2.0, OpenAPI 3.0 and 3.1\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
     }
 

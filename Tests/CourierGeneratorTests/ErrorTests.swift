@@ -17,8 +17,8 @@ final class ErrorTests: XCTestCase {
 
     func testRejectionsNameTheirPlace() {
         let table: [(document: String, pointer: String, message: String)] = [
-            ("swagger: '2.0'\n" + Self.paths, "#/swagger", "unsupported version: Swagger 2.0"),
-            ("{\"swagger\": \"2.0\", \"paths\": {}}", "#/swagger", "unsupported version: Swagger 2.0"),
+            ("swagger: '1.2'\n" + Self.paths, "#/swagger", "unsupported version: Swagger 1.2"),
+            ("{\"swagger\": \"3.0\", \"paths\": {}}", "#/swagger", "unsupported version: Swagger 3.0"),
             ("openapi: 4.0.0\n" + Self.paths, "#/openapi", "unsupported version: OpenAPI 4.0.0"),
             (Self.paths, "#", "no \"openapi\" version"),
             ("- a\n- b\n", "#", "not an object"),
@@ -142,15 +142,18 @@ final class ErrorTests: XCTestCase {
         lines.split(separator: "\n").map { "    " + $0 + "\n" }.joined()
     }
 
-    /// The third-party Swagger 2.0 document (../shared/data beside the clone, when present).
-    func testSwagger2DocumentIsRefusedWithItsVersion() throws {
+    /// The third-party Swagger 2.0 document (../shared/data beside the clone, when present) is
+    /// generated: its server from host, base path and schemes, its key a query parameter.
+    func testTheThirdPartySwagger2DocumentIsGenerated() throws {
         let url = GoldenTests.root.appendingPathComponent("../shared/data/openapi/weatherbit.io-2.0.0.yaml")
         guard let data = FileManager.default.contents(atPath: url.standardizedFileURL.path) else {
             throw XCTSkip("../shared/data/openapi is not beside the clone")
         }
-        XCTAssertThrowsError(try Generator.generate(document: data, sourceName: "w", moduleName: "W")) { error in
-            XCTAssertEqual((error as? GeneratorError)?.pointer, "#/swagger")
-            XCTAssertTrue("\(error)".contains("unsupported version"))
-        }
+        let files = try Generator.generate(document: data, sourceName: "weatherbit.yaml", moduleName: "W")
+        let support = try XCTUnwrap(files.first { $0.path == "WSupport.swift" }).contents
+        XCTAssertTrue(support.contains(#"baseURL: String = "https://api.weatherbit.io/v2.0""#), support)
+        let alerts = try XCTUnwrap(files.first { $0.path == "Routers/AlertsRouter.swift" }).contents
+        XCTAssertTrue(alerts.contains(#"return "/alerts?lat=\(segment: lat)&lon=\(segment: lon)""#), alerts)
+        XCTAssertTrue(alerts.contains(#"["key": key, "callback": callback as any Sendable]"#), alerts)
     }
 }
