@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "CSHA256", path: "Sources/CSHA256"),
         // Stubbed sessions for users' tests: canned responses through the real pipeline.
         .target(name: "CourierTesting", dependencies: ["Courier", "CourierSync"], path: "Sources/CourierTesting"),
-        // courier-generate (docs/generator.md): OpenAPI 3.0/3.1, JSON or YAML, to routers, models and
+        // courier-generate (docs/generator.md): OpenAPI 3.0/3.1 or Swagger 2.0, JSON or YAML, to routers, models and
         // services. Only the generator reads YAML (libyaml, `yaml-0.1`); Courier does not depend on it.
         .systemLibrary(
             name: "CYaml",
