@@ -113,12 +113,9 @@ struct SupportEmitter {
         out.append("    public var baseURL: String { \(names.server).baseURL }")
         out.append("}")
         out.append("")
-        out += Self.openEnum(names.openEnum, coding: names.coding).split(
-            separator: "\n", omittingEmptySubsequences: false
-        )
-        .map(String.init)
+        out += Self.lines(Self.openEnum(names.openEnum, coding: names.coding))
         out.append("")
-        out += Self.coding(names.coding).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        out += Self.lines(Self.coding(names.coding))
         if usesCookies {
             out += [
                 "",
@@ -134,6 +131,10 @@ struct SupportEmitter {
             ]
         }
         return out
+    }
+
+    private static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// The protocol every generated enum adopts: the conformances, the decoding that a union's
