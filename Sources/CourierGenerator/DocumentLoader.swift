@@ -57,7 +57,14 @@ enum DocumentLoader {
 private struct YAMLTree {
     typealias Node = UnsafeMutablePointer<yaml_node_t>
 
+    /// The members of the mappings read so far, merges worked out: a mapping merged from many
+    /// places (`<<: [*a, *a]` at every level) is read once, not once per path to it.
+    private final class Members {
+        var ofMapping: [Node: [(String, Node)]] = [:]
+    }
+
     let document: UnsafeMutablePointer<yaml_document_t>
+    private let members = Members()
 
     /// The number of values `node` expands to and its height, each node measured once.
     func measure(
@@ -126,6 +133,7 @@ private struct YAMLTree {
     private func pairs(
         of mapping: Node, pointer: String, merging: inout Set<Node>
     ) throws(GeneratorError) -> [(String, Node)] {
+        if let known = members.ofMapping[mapping] { return known }
         var own: [(key: String, value: Node, merges: Bool)] = []
         var pair = mapping.pointee.data.mapping.pairs.start
         while let current = pair, current != mapping.pointee.data.mapping.pairs.top {
@@ -158,6 +166,7 @@ private struct YAMLTree {
                 merging.remove(source)
             }
         }
+        members.ofMapping[mapping] = result
         return result
     }
 

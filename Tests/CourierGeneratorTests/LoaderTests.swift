@@ -70,6 +70,15 @@ final class LoaderTests: XCTestCase {
         XCTAssertEqual(tree["quoted"], .object([("<<", .string("kept"))]))
     }
 
+    /// A mapping merged from many places is read once: each level below merges the one above
+    /// twice, so reading it once per path would take 2^30 steps.
+    func testAMappingMergedManyTimesIsReadOnce() throws {
+        var yaml = "l0: &l0 {a: 1}\n"
+        for level in 1...30 { yaml += "l\(level): &l\(level) {<<: [*l\(level - 1), *l\(level - 1)], k\(level): 1}\n" }
+        let top = try DocumentLoader.loadYAML(Data(yaml.utf8))["l30"]
+        XCTAssertEqual(top?.members.map(\.key), ["a"] + (1...30).map { "k\($0)" })
+    }
+
     func testMergeKeysThatCannotBeFollowedAreRefused() {
         let failures: [(String, GeneratorError)] = [
             ("a: &a\n  k: v\n  <<: *a\n", GeneratorError("#/a", "a recursive merge (<<): the mapping merges itself")),
