@@ -1,6 +1,7 @@
 /// Reads a Swagger 2.0 document as the OpenAPI 3.0 document it stands for, so that the rest of the
 /// generator knows one format:
-/// - `host`, `basePath` and `schemes` become one server (`https` when the document allows it);
+/// - `host`, `basePath` and `schemes` become one server (`https`, or `http` when the document lists
+///   `http` but not `https`);
 /// - `definitions`, `parameters`, `responses` and `securityDefinitions` move under `components`,
 ///   and every `$ref` follows them;
 /// - a `body` parameter becomes the `requestBody`, with a content entry per media type the
@@ -97,13 +98,14 @@ struct Swagger2Converter {
         return .object(members)
     }
 
-    /// `https://host/basePath` (`http` only when the document allows nothing else); without a
-    /// host, the base path alone, which the generator puts on `http://localhost`.
+    /// `https://host/basePath`, or `http` when the document lists `http` but not `https` (other
+    /// schemes, `ws` and `wss`, are not Courier's); without a host, the base path alone, which the
+    /// generator puts on `http://localhost`.
     private var serverURL: String {
         let basePath = root["basePath"]?.stringValue ?? ""
         guard let host = root["host"]?.stringValue else { return basePath.isEmpty ? "/" : basePath }
         let schemes = root["schemes"]?.elements.compactMap(\.stringValue) ?? []
-        let scheme = schemes.isEmpty || schemes.contains("https") ? "https" : schemes[0]
+        let scheme = schemes.contains("http") && !schemes.contains("https") ? "http" : "https"
         return "\(scheme)://\(host)\(basePath)"
     }
 

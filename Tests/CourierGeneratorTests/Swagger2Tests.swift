@@ -210,6 +210,8 @@ final class Swagger2Tests: XCTestCase {
             ("host: a.example\nbasePath: /v2\nschemes: [http]", "http://a.example/v2"),
             ("host: a.example\nschemes: [http, https]", "https://a.example"),
             ("host: a.example", "https://a.example"),
+            ("host: a.example\nschemes: [ws, http]", "http://a.example"),
+            ("host: a.example\nschemes: [wss]", "https://a.example"),
             ("basePath: /api", "/api"),
             ("info: {title: t}", "/")
         ]
