@@ -29,11 +29,11 @@ public enum Generator {
         }
         // A Swagger 2.0 document is read as the OpenAPI 3.0 document it stands for; an error names
         // the place in the Swagger document.
-        let converted = try Swagger2Converter.convert(document)
+        let (converted, original) = try Swagger2Converter.convert(document)
         do {
             return try generate(root: converted, sourceName: sourceName, moduleName: moduleName)
         } catch {
-            throw Swagger2Converter.original(error)
+            throw original(error)
         }
     }
 

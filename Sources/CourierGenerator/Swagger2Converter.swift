@@ -16,20 +16,34 @@
 /// - in schemas, `type: file` is a binary string, `x-nullable` is `nullable` and a discriminator
 ///   names its property.
 ///
-/// ``original(_:)`` moves an error's pointer (and the references it quotes) back into the Swagger
-/// document, so that it names the place to fix.
+/// ``convert(_:)`` also gives what moves an error's pointer (and the references its message
+/// quotes) back into the Swagger document, so that the error names the place to fix.
 struct Swagger2Converter {
     let root: DocumentValue
+    /// The operation parameters of the converted document, each with its pointer there and in the
+    /// Swagger document (a path item's parameters are repeated in its operations, and bodies and
+    /// form fields leave the list, so the places differ).
+    private var movedParameters: [(converted: String, original: String)] = []
 
-    /// The OpenAPI 3.0 form of `root`, a Swagger document (`swagger: "2.0"`).
-    static func convert(_ root: DocumentValue) throws(GeneratorError) -> DocumentValue {
+    private init(root: DocumentValue) {
+        self.root = root
+    }
+
+    /// The OpenAPI 3.0 form of `root`, a Swagger document (`swagger: "2.0"`), and what turns an
+    /// error about it into one about `root`.
+    static func convert(
+        _ root: DocumentValue
+    ) throws(GeneratorError) -> (document: DocumentValue, original: @Sendable (GeneratorError) -> GeneratorError) {
         let version = root["swagger"].map { $0.stringValue ?? $0.jsonText() } ?? ""
         guard version == "2.0" else {
             throw GeneratorError(
                 "#/swagger",
                 "unsupported version: Swagger \(version); courier-generate reads Swagger 2.0, OpenAPI 3.0 and 3.1")
         }
-        return try Swagger2Converter(root: root).document()
+        var converter = Swagger2Converter(root: root)
+        let document = try converter.document()
+        let moved = converter.movedParameters
+        return (document, { error in original(error, movedParameters: moved) })
     }
 
     /// Where each section of `components` was in the Swagger document.
@@ -40,18 +54,27 @@ struct Swagger2Converter {
 
     /// `error` with its pointer, and the references its message quotes, moved back into the
     /// Swagger document.
-    static func original(_ error: GeneratorError) -> GeneratorError {
+    private static func original(
+        _ error: GeneratorError, movedParameters: [(converted: String, original: String)]
+    ) -> GeneratorError {
         var message = error.message
         for (converted, original) in sections {
             message = message.replacingOccurrences(of: converted + "/", with: original + "/")
         }
-        return GeneratorError(originalPointer(error.pointer), message)
+        return GeneratorError(originalPointer(error.pointer, movedParameters: movedParameters), message)
     }
 
-    /// Where a pointer into the converted document points in the Swagger document: components
-    /// back to their sections, a body back to its operation, a media type's schema back to the
-    /// response's.
-    static func originalPointer(_ pointer: String) -> String {
+    /// Where a pointer into the converted document points in the Swagger document: a parameter
+    /// to where it was declared (its `schema` to the parameter itself), components back to their
+    /// sections, a body back to its operation, a media type's schema back to the response's.
+    private static func originalPointer(
+        _ pointer: String, movedParameters: [(converted: String, original: String)]
+    ) -> String {
+        for (converted, original) in movedParameters where pointer == converted || pointer.hasPrefix(converted + "/") {
+            var rest = pointer.dropFirst(converted.count)
+            if rest == "/schema" || rest.hasPrefix("/schema/") { rest = rest.dropFirst("/schema".count) }
+            return original + rest
+        }
         var tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         for (converted, original) in sections where pointer == converted || pointer.hasPrefix(converted + "/") {
             return original + pointer.dropFirst(converted.count)
@@ -65,7 +88,7 @@ struct Swagger2Converter {
 
     // MARK: The document
 
-    private func document() throws(GeneratorError) -> DocumentValue {
+    private mutating func document() throws(GeneratorError) -> DocumentValue {
         var members: [(key: String, value: DocumentValue)] = [("openapi", .string("3.0.3"))]
         if let info = root["info"] { members.append(("info", info)) }
         members.append(("servers", .array([.object([("url", .string(serverURL))])])))
@@ -124,7 +147,7 @@ struct Swagger2Converter {
 
     // MARK: Paths and operations
 
-    private func pathItem(_ item: DocumentValue, pointer: String) throws(GeneratorError) -> DocumentValue {
+    private mutating func pathItem(_ item: DocumentValue, pointer: String) throws(GeneratorError) -> DocumentValue {
         var members: [(key: String, value: DocumentValue)] = []
         let shared = item["parameters"]?.elements ?? []
         for (key, value) in item.members where key != "parameters" {
@@ -141,7 +164,7 @@ struct Swagger2Converter {
     /// The operation with its parameters split into parameters and a request body, and its
     /// responses given content. The path item's parameters come first, unless the operation
     /// declares one of the same name and location.
-    private func operation(
+    private mutating func operation(
         _ operation: DocumentValue, shared: [DocumentValue], pathPointer: String, pointer: String
     ) throws(GeneratorError) -> DocumentValue {
         var listed: [(value: DocumentValue, resolved: DocumentValue, pointer: String)] = []
@@ -164,6 +187,9 @@ struct Swagger2Converter {
             case "body": body = requestBody(entry.resolved, consumes: consumes(operation))
             case "formData": fields.append(entry.resolved)
             default:
+                let converted = JSONPointer.appending(
+                    JSONPointer.appending(pointer, "parameters"), String(parameters.count))
+                movedParameters.append((converted, entry.pointer))
                 if let reference = entry.value["$ref"]?.stringValue {
                     parameters.append(.object([("$ref", .string(Self.reference(reference)))]))
                 } else {

@@ -178,7 +178,7 @@ final class Swagger2Tests: XCTestCase {
         """
 
     func testASwaggerDocumentReadsAsTheOpenAPIDocumentItStandsFor() throws {
-        let converted = try Swagger2Converter.convert(try DocumentLoader.load(Data(Self.swagger.utf8)))
+        let converted = try Swagger2Converter.convert(try DocumentLoader.load(Data(Self.swagger.utf8))).document
         let expected = try DocumentLoader.load(Data(Self.openAPI.utf8))
         XCTAssertEqual(converted, expected)
         if converted != expected {
@@ -217,7 +217,8 @@ final class Swagger2Tests: XCTestCase {
         ]
         for (fields, url) in cases {
             let converted = try Swagger2Converter.convert(
-                try DocumentLoader.load(Data("swagger: '2.0'\n\(fields)\npaths: {}\n".utf8)))
+                try DocumentLoader.load(Data("swagger: '2.0'\n\(fields)\npaths: {}\n".utf8))
+            ).document
             XCTAssertEqual(converted["servers"], .array([.object([("url", .string(url))])]), fields)
         }
     }
@@ -247,6 +248,14 @@ final class Swagger2Tests: XCTestCase {
                 "swagger: '2.0'\npaths:\n  /a:\n    get:\n      parameters: [{$ref: '#/parameters/nope'}]\n"
                     + "      responses: {'204': {description: none}}\n",
                 GeneratorError("#/paths/~1a/get/parameters/0", "reference #/parameters/nope points at no parameter")
+            ),
+            (
+                // A path item's parameter, after a body parameter: named where it was declared.
+                "swagger: '2.0'\npaths:\n  /a:\n    parameters:\n      - {name: b, in: body, schema: {type: object}}\n"
+                    + "      - {name: x, in: query, type: array, items: {$ref: '#/definitions/Missing'}}\n"
+                    + "    post:\n      parameters: [{name: y, in: header, type: string}]\n"
+                    + "      responses: {'204': {description: none}}\n",
+                GeneratorError("#/paths/~1a/parameters/1/items", "reference #/definitions/Missing points at nothing")
             ),
             (
                 "swagger: '2.0'\npaths:\n  /a:\n    post:\n"
