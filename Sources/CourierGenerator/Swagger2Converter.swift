@@ -48,8 +48,10 @@ struct Swagger2Converter {
 
     /// Where each section of `components` was in the Swagger document.
     private static let sections = [
-        ("#/components/schemas", "#/definitions"), ("#/components/parameters", "#/parameters"),
-        ("#/components/responses", "#/responses"), ("#/components/securitySchemes", "#/securityDefinitions")
+        (converted: "#/components/schemas", original: "#/definitions"),
+        (converted: "#/components/parameters", original: "#/parameters"),
+        (converted: "#/components/responses", original: "#/responses"),
+        (converted: "#/components/securitySchemes", original: "#/securityDefinitions")
     ]
 
     /// `error` with its pointer, and the references its message quotes, moved back into the
@@ -381,11 +383,9 @@ struct Swagger2Converter {
 
     /// A local reference moved to where its target is in the converted document.
     private static func reference(_ reference: String) -> String {
-        let moves = [
-            ("#/definitions/", "#/components/schemas/"), ("#/parameters/", "#/components/parameters/"),
-            ("#/responses/", "#/components/responses/")
-        ]
-        for (from, to) in moves where reference.hasPrefix(from) { return to + reference.dropFirst(from.count) }
+        for section in sections where reference.hasPrefix(section.original + "/") {
+            return section.converted + reference.dropFirst(section.original.count)
+        }
         return reference
     }
 }
