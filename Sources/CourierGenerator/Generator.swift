@@ -17,15 +17,24 @@ public enum Generator {
     /// - Parameters:
     ///   - sourceName: how the header names the document (its file name).
     ///   - moduleName: the prefix of the module-wide names (`<module>Server`, `<module>BaseRouter`...).
+    ///   - location: the document's file. An OpenAPI document's `$ref`s to other files are read
+    ///     relative to it (see ``GeneratorError/file``); without it, such a reference is an error.
     public static func generate(
-        document data: Data, sourceName: String, moduleName: String
+        document data: Data, sourceName: String, moduleName: String, location: URL? = nil
     )
         throws(GeneratorError) -> [GeneratedFile]
     {
         let document = try DocumentLoader.load(data)
         guard document.isObject else { throw GeneratorError("#", "the document is not an object") }
         guard document["swagger"] != nil else {
-            return try generate(root: document, sourceName: sourceName, moduleName: moduleName)
+            // The files it refers to are gathered into it first; an error about what came from
+            // another file names that file and the place in it.
+            let (bundled, original) = try ReferenceBundler.bundle(document, location: location)
+            do {
+                return try generate(root: bundled, sourceName: sourceName, moduleName: moduleName)
+            } catch {
+                throw original(error)
+            }
         }
         // A Swagger 2.0 document is read as the OpenAPI 3.0 document it stands for; an error names
         // the place in the Swagger document.

@@ -3,7 +3,8 @@ import Foundation
 
 let usage = """
     usage: courier-generate <document> --output <dir> [--module-name <name>] [--format-config <.swift-format>] [--no-format]
-      <document>       an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one, JSON or YAML
+      <document>       an OpenAPI 3.0 or 3.1 document (with the files its $refs name), or a Swagger 2.0
+                       one, JSON or YAML
       --output         where the Swift files go (generated files from an earlier run are replaced)
       --module-name    the prefix of the module-wide names (default: API)
       --format-config  the swift-format configuration (default: the .swift-format swift-format finds)
@@ -55,7 +56,8 @@ func run(_ arguments: [String]) throws(Stop) -> String {
     }
     do {
         let files = try Generator.generate(
-            document: data, sourceName: documentURL.lastPathComponent, moduleName: moduleName)
+            document: data, sourceName: documentURL.lastPathComponent, moduleName: moduleName,
+            location: documentURL)
         let directory = URL(fileURLWithPath: output)
         try OutputWriter.write(files, to: directory)
         if shouldFormat,
@@ -66,7 +68,10 @@ func run(_ arguments: [String]) throws(Stop) -> String {
         }
         return "courier-generate: wrote \(files.count) files to \(output)"
     } catch let error as GeneratorError {
-        throw Stop(message: "\(document)#\(error.pointer.dropFirst()): \(error.message)")
+        // Another file is named as the document is: from where the command was run.
+        let directory = (document as NSString).deletingLastPathComponent
+        let file = error.file.map { $0.hasPrefix("/") || directory.isEmpty ? $0 : directory + "/" + $0 } ?? document
+        throw Stop(message: "\(file)#\(error.pointer.dropFirst()): \(error.message)")
     } catch {
         throw Stop(message: "\(error)")
     }

@@ -64,6 +64,43 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
     }
 
+    /// References to other files are read relative to the document; an error in one of them names
+    /// it as the document is named, from where the command runs.
+    func testADocumentSplitOverFilesIsGeneratedAndItsErrorsNameTheFile() throws {
+        try FileManager.default.createDirectory(
+            at: scratch.appendingPathComponent("spec/schemas"), withIntermediateDirectories: true)
+        let document = try write(
+            """
+            openapi: 3.0.3
+            info: {title: t, version: '1'}
+            paths:
+              /pets: {$ref: 'paths.yaml#/Pets'}
+            """, to: "spec/api.yaml")
+        _ = try write(
+            """
+            Pets:
+              get:
+                operationId: listPets
+                responses:
+                  '200':
+                    description: pets
+                    content: {application/json: {schema: {type: array, items: {$ref: schemas/Pet.yaml}}}}
+            """, to: "spec/paths.yaml")
+        _ = try write("type: object\nproperties:\n  name: {type: string}\n", to: "spec/schemas/Pet.yaml")
+        let output = scratch.appendingPathComponent("out")
+        var result = try run([document, "--output", output.path, "--no-format"])
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("Models/Pet.swift").path))
+
+        _ = try write("type: object\nproperties:\n  name: {type: text}\n", to: "spec/schemas/Pet.yaml")
+        result = try run([document, "--output", output.path, "--no-format"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(
+            result.errors,
+            "courier-generate: \(scratch.path)/spec/schemas/Pet.yaml#/properties/name/type: unknown schema type \"text\"\n"
+        )
+    }
+
     func testRegeneratingRemovesStaleGeneratedFilesAndKeepsOthers() throws {
         let output = scratch.appendingPathComponent("out")
         let twoTags = """

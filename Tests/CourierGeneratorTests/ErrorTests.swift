@@ -34,7 +34,7 @@ final class ErrorTests: XCTestCase {
                     + "          content:\n            application/json:\n              schema:\n"
                     + "                $ref: 'other.yaml#/Pet'\n",
                 "#/paths/~1a/get/responses/200/content/application~1json/schema",
-                "external reference other.yaml#/Pet is not supported"
+                "reference other.yaml#/Pet names another file; generate from the document's file to follow it"
             ),
             (
                 "openapi: 3.1.0\ncomponents:\n  schemas:\n    A:\n      $ref: '#/components/schemas/Missing'\n",

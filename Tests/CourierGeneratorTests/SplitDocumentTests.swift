@@ -1,0 +1,345 @@
+import CourierGenerator
+import Foundation
+import XCTest
+
+/// Documents split over several files: `$ref`s to other files are gathered into the document, and
+/// errors name the file they are in.
+final class SplitDocumentTests: XCTestCase {
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("split-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try FileManager.default.removeItem(at: scratch)
+    }
+
+    /// Writes `files` (paths relative to the scratch directory) and returns the main one's URL.
+    private func write(_ files: [String: String], main: String = "api.yaml") throws -> URL {
+        for (path, text) in files {
+            let url = scratch.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return scratch.appendingPathComponent(main)
+    }
+
+    private func generate(_ location: URL) throws -> [GeneratedFile] {
+        try Generator.generate(
+            document: Data(contentsOf: location), sourceName: "shop.yaml", moduleName: "Shop", location: location)
+    }
+
+    private func error(_ files: [String: String]) throws -> GeneratorError? {
+        do {
+            _ = try generate(try write(files))
+            return nil
+        } catch let error as GeneratorError {
+            return error
+        }
+    }
+
+    /// The shop API in six files: a path item, parameters, a response and schemas in other files,
+    /// schemas that refer to each other across files, and a component entry that is only a
+    /// reference to a file.
+    static let split: [String: String] = [
+        "api.yaml": """
+        openapi: 3.0.3
+        info: {title: Shop, version: '1'}
+        servers: [{url: 'https://shop.example/v1'}]
+        paths:
+          /pets:
+            $ref: paths/pets.yaml
+          /pets/{id}:
+            get:
+              operationId: getPet
+              tags: [pets]
+              parameters:
+                - $ref: 'parameters.yaml#/Id'
+              responses:
+                '200':
+                  description: a pet
+                  content:
+                    application/json:
+                      schema: {$ref: schemas/Pet.yaml}
+                default:
+                  $ref: 'common.yaml#/components/responses/Problem'
+        components:
+          schemas:
+            Pet:
+              $ref: schemas/Pet.yaml
+        """,
+        "paths/pets.yaml": """
+        get:
+          operationId: listPets
+          tags: [pets]
+          parameters:
+            - $ref: '../parameters.yaml#/Limit'
+          responses:
+            '200':
+              description: pets
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    items: {$ref: ../schemas/Pet.yaml}
+        """,
+        "schemas/Pet.yaml": """
+        type: object
+        required: [id, name]
+        properties:
+          id: {type: integer}
+          name: {type: string}
+          owner: {$ref: Owner.yaml}
+          tag: {$ref: '../common.yaml#/components/schemas/Tag'}
+        """,
+        "schemas/Owner.yaml": """
+        type: object
+        properties:
+          name: {type: string}
+          pets:
+            type: array
+            items: {$ref: Pet.yaml}
+        """,
+        "common.yaml": """
+        components:
+          schemas:
+            Tag: {type: string, enum: [cat, dog]}
+            Problem:
+              type: object
+              properties:
+                title: {type: string}
+          responses:
+            Problem:
+              description: a problem
+              content:
+                application/json:
+                  schema: {$ref: '#/components/schemas/Problem'}
+        """,
+        "parameters.yaml": """
+        Id: {name: id, in: path, required: true, schema: {type: integer}}
+        Limit: {name: limit, in: query, schema: {type: integer}}
+        """
+    ]
+
+    /// The same API in one file, written by hand.
+    static let whole = """
+        openapi: 3.0.3
+        info: {title: Shop, version: '1'}
+        servers: [{url: 'https://shop.example/v1'}]
+        paths:
+          /pets:
+            get:
+              operationId: listPets
+              tags: [pets]
+              parameters:
+                - $ref: '#/components/parameters/Limit'
+              responses:
+                '200':
+                  description: pets
+                  content:
+                    application/json:
+                      schema:
+                        type: array
+                        items: {$ref: '#/components/schemas/Pet'}
+          /pets/{id}:
+            get:
+              operationId: getPet
+              tags: [pets]
+              parameters:
+                - $ref: '#/components/parameters/Id'
+              responses:
+                '200':
+                  description: a pet
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/Pet'}
+                default:
+                  $ref: '#/components/responses/Problem'
+        components:
+          schemas:
+            Pet:
+              type: object
+              required: [id, name]
+              properties:
+                id: {type: integer}
+                name: {type: string}
+                owner: {$ref: '#/components/schemas/Owner'}
+                tag: {$ref: '#/components/schemas/Tag'}
+            Owner:
+              type: object
+              properties:
+                name: {type: string}
+                pets:
+                  type: array
+                  items: {$ref: '#/components/schemas/Pet'}
+            Tag: {type: string, enum: [cat, dog]}
+            Problem:
+              type: object
+              properties:
+                title: {type: string}
+          parameters:
+            Id: {name: id, in: path, required: true, schema: {type: integer}}
+            Limit: {name: limit, in: query, schema: {type: integer}}
+          responses:
+            Problem:
+              description: a problem
+              content:
+                application/json:
+                  schema: {$ref: '#/components/schemas/Problem'}
+        """
+
+    func testASplitDocumentGeneratesWhatTheWholeOneDoes() throws {
+        let fromSplit = try generate(try write(Self.split))
+        let fromWhole = try Generator.generate(
+            document: Data(Self.whole.utf8), sourceName: "shop.yaml", moduleName: "Shop")
+        XCTAssertEqual(fromSplit.map(\.path), fromWhole.map(\.path))
+        XCTAssertEqual(fromSplit, fromWhole)
+        // The pieces that came from other files are there, under the names their files give.
+        for path in ["Models/Pet.swift", "Models/Owner.swift", "Models/Tag.swift", "Models/Problem.swift"] {
+            XCTAssertTrue(fromSplit.contains { $0.path == path }, path)
+        }
+        XCTAssertFalse(fromSplit.contains { $0.path == "Models/Pet2.swift" })
+    }
+
+    func testTwoFilesWithTheSameNameBecomeTwoComponents() throws {
+        let location = try write([
+            "api.yaml": """
+            openapi: 3.1.0
+            info: {title: Zoo, version: '1'}
+            paths:
+              /a:
+                get:
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            properties:
+                              cat: {$ref: cats/Pet.yaml}
+                              dog: {$ref: dogs/Pet.yaml}
+                              again: {$ref: './cats/../cats/Pet.yaml'}
+            """,
+            "cats/Pet.yaml": "type: object\nproperties:\n  meows: {type: boolean}\n",
+            "dogs/Pet.yaml": "type: object\nproperties:\n  barks: {type: boolean}\n"
+        ])
+        let files = try generate(location)
+        let cat = try XCTUnwrap(files.first { $0.path == "Models/Pet.swift" })
+        let dog = try XCTUnwrap(files.first { $0.path == "Models/Pet2.swift" })
+        XCTAssertTrue(cat.contents.contains("meows"), cat.contents)
+        XCTAssertTrue(dog.contents.contains("barks"), dog.contents)
+        // The same file reached by another path is the same component.
+        XCTAssertFalse(files.contains { $0.path == "Models/Pet3.swift" })
+    }
+
+    func testADiscriminatorMappingMayNameSchemasInOtherFiles() throws {
+        let location = try write([
+            "api.yaml": """
+            openapi: 3.0.3
+            info: {title: Zoo, version: '1'}
+            paths: {}
+            components:
+              schemas:
+                Animal:
+                  oneOf: [{$ref: animals.yaml#/Cat}, {$ref: animals.yaml#/Dog}]
+                  discriminator:
+                    propertyName: kind
+                    mapping: {cat: animals.yaml#/Cat, dog: animals.yaml#/Dog}
+            """,
+            "animals.yaml": """
+            Cat: {type: object, required: [kind], properties: {kind: {type: string}}}
+            Dog: {type: object, required: [kind], properties: {kind: {type: string}}}
+            """
+        ])
+        let animal = try XCTUnwrap(try generate(location).first { $0.path == "Models/Animal.swift" })
+        XCTAssertTrue(animal.contents.contains("\"cat\""), animal.contents)
+        XCTAssertTrue(animal.contents.contains("\"dog\""), animal.contents)
+    }
+
+    /// Each error names its place: in the main document (no file) or in the file it is in.
+    func testErrorsNameTheFileAndThePlace() throws {
+        let head = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\n"
+        func schemaAt(_ reference: String) -> String {
+            head + "paths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n"
+                + "        b: {$ref: '\(reference)'}\n"
+        }
+        let cases: [(files: [String: String], file: String?, pointer: String, message: String)] = [
+            (
+                ["api.yaml": schemaAt("missing.yaml")], nil, "#/components/schemas/A/properties/b",
+                "reference missing.yaml: cannot read missing.yaml"
+            ),
+            (
+                ["api.yaml": schemaAt("https://example.com/pet.yaml")], nil, "#/components/schemas/A/properties/b",
+                "reference https://example.com/pet.yaml is a URL; courier-generate reads only files"
+            ),
+            (
+                ["api.yaml": schemaAt("common.yaml#/Nothing"), "common.yaml": "Something: {type: string}\n"], nil,
+                "#/components/schemas/A/properties/b", "reference common.yaml#/Nothing points at nothing in common.yaml"
+            ),
+            (
+                ["api.yaml": schemaAt("bad/B.yaml"), "bad/B.yaml": "type: object\nproperties:\n  x: {type: widget}\n"],
+                "bad/B.yaml", "#/properties/x/type", "unknown schema type \"widget\""
+            ),
+            (
+                ["api.yaml": schemaAt("b/B.yaml"), "b/B.yaml": "type: object\nproperties:\n  c: {$ref: C.yaml}\n"],
+                "b/B.yaml", "#/properties/c", "reference C.yaml: cannot read b/C.yaml"
+            ),
+            (
+                ["api.yaml": schemaAt("types.yaml#/Bad"), "types.yaml": "Bad:\n  type: widget\n"],
+                "types.yaml", "#/Bad/type", "unknown schema type \"widget\""
+            ),
+            (
+                ["api.yaml": schemaAt("broken.yaml"), "broken.yaml": "type: [\n"], "broken.yaml", "#",
+                "not valid YAML"
+            ),
+            (
+                ["api.yaml": head + "paths:\n  /a: {$ref: paths/a.yaml}\n", "paths/a.yaml": "get: 12\n"],
+                "paths/a.yaml", "#/get", "an operation must be an object"
+            ),
+            (
+                ["api.yaml": head + "paths:\n  /a: {$ref: loop.yaml}\n", "loop.yaml": "$ref: loop.yaml\n"],
+                "loop.yaml", "#", "the reference loop.yaml includes itself"
+            )
+        ]
+        for (files, file, pointer, message) in cases {
+            let error = try XCTUnwrap(try self.error(files), message)
+            XCTAssertEqual(error.file, file, message)
+            XCTAssertEqual(error.pointer, pointer, message)
+            XCTAssertTrue(error.message.contains(message), "\(error.message) does not contain \(message)")
+        }
+    }
+
+    func testWithoutItsLocationADocumentCannotFollowAReferenceToAFile() {
+        let document = """
+            openapi: 3.0.3
+            info: {title: t, version: '1'}
+            paths: {}
+            components: {schemas: {A: {$ref: other.yaml}}}
+            """
+        XCTAssertThrowsError(try Generator.generate(document: Data(document.utf8), sourceName: "t", moduleName: "T")) {
+            let error = $0 as? GeneratorError
+            XCTAssertEqual(error?.pointer, "#/components/schemas/A")
+            XCTAssertTrue(
+                error?.message.contains("names another file; generate from the document's file") == true, "\($0)")
+        }
+    }
+
+    /// Files that each put another file in place twice would double at every level; the
+    /// generator stops at its limit instead of growing without bound.
+    func testReferencesThatMultiplyAreRefused() throws {
+        var files = [
+            "api.yaml":
+                "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    servers: [{$ref: level0.yaml}]\n"
+        ]
+        for level in 0..<40 {
+            files["level\(level).yaml"] = "a: {$ref: level\(level + 1).yaml}\nb: {$ref: level\(level + 1).yaml}\n"
+        }
+        files["level40.yaml"] = "url: https://example.com\n"
+        let error = try XCTUnwrap(try self.error(files))
+        XCTAssertTrue(error.message.contains("more than 10000 values from other files are put in place"), error.message)
+    }
+}
