@@ -30,6 +30,7 @@ source scripts/lib/prerequisites.sh
 source scripts/lib/tls-server.sh
 source scripts/lib/h2-fault-server.sh
 ensure_system_packages
+ensure_python_yaml
 ensure_tls_tools
 ensure_httpbin_venv
 runs=" ${COURIER_TEST_RUNS:-plain budget tsan asan fuzz soak generator} "

@@ -10,6 +10,8 @@ import Foundation
 ///   a parameter's into `parameters`, and so on) and the name its pointer ends with (or its file's
 ///   name without the extension); a name already taken by something else gets a number;
 /// - in place when it is a path item (or anything else that has no section);
+/// - nowhere when it lies inside a value that became a component: the reference then points
+///   there (`Pet.yaml#/properties/tag` is `#/components/schemas/Pet/properties/tag`);
 /// - in place of a component entry that is nothing but the reference
 ///   (`components: {schemas: {Pet: {$ref: Pet.yaml}}}` makes `Pet` the schema itself).
 ///
@@ -173,12 +175,16 @@ struct ReferenceBundler {
         if let moved = placed[target], moved != pointer {
             return value.replacing("$ref", with: .string(moved))
         }
+        if !Self.namesAWhole(target), let moved = movedContainer(of: target) {
+            // Inside a value that became a component: read there, as within one document.
+            return value.replacing("$ref", with: .string(moved))
+        }
         let resolved = try self.value(at: target, reference: reference, pointer: pointer)
         if placed[target] == pointer {
             // The component entry reserved for it: the value itself goes here.
             return try move(resolved, from: target, place: place, to: pointer)
         }
-        guard let section = Self.section(of: target) ?? place.section else {
+        guard let section = Self.section(of: target) ?? (Self.namesAWhole(target) ? place.section : nil) else {
             placements += 1
             guard placements <= Self.maximumPlacements else {
                 throw GeneratorError(
@@ -199,24 +205,20 @@ struct ReferenceBundler {
     }
 
     /// A discriminator whose `mapping` names schemas in other files: each such value becomes the
-    /// pointer of the schema in the main document (a plain name in another file names a schema of
-    /// that file).
+    /// pointer of the schema in the main document. A plain name stays: it names a schema of the
+    /// main document, wherever the mapping is written.
     private mutating func discriminator(
         _ value: DocumentValue, file: String?, pointer: String
     ) throws(GeneratorError) -> DocumentValue {
         guard let mapping = value["mapping"], mapping.isObject else { return value }
         var out: [(key: String, value: DocumentValue)] = []
         for (key, target) in mapping.members {
-            guard var reference = target.stringValue else {
+            guard let reference = target.stringValue,
+                reference.contains("#") || reference.contains("/") || Self.isFileName(reference)
+            else {
                 out.append((key, target))
                 continue
             }
-            let isReference = reference.contains("#") || reference.contains("/") || Self.isFileName(reference)
-            guard isReference || file != nil else {
-                out.append((key, target))
-                continue
-            }
-            if !isReference { reference = "#/components/schemas/" + reference }
             let at = JSONPointer.appending(JSONPointer.appending(pointer, "mapping"), key)
             let followed = try follow(
                 reference, of: .object([("$ref", .string(reference))]), place: .schema, file: file, pointer: at)
@@ -320,6 +322,32 @@ struct ReferenceBundler {
             ReferencePlace.components.member(tokens[1]).section == tokens[1]
         else { return nil }
         return tokens[1]
+    }
+
+    /// Where the value `target` points into now is, when a value containing it was moved into
+    /// `components` (the longest such): `Pet.yaml#/properties/tag` is
+    /// `#/components/schemas/Pet/properties/tag` once `Pet.yaml` is the component `Pet`.
+    private func movedContainer(of target: Target) -> String? {
+        var tokens = target.pointer.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var rest: [String] = []
+        while tokens.count > 1 {
+            rest.insert(tokens.removeLast(), at: 0)
+            if let moved = placed[Target(path: target.path, pointer: tokens.joined(separator: "/"))],
+                moved.hasPrefix("#/components/")
+            {
+                return ([moved] + rest).joined(separator: "/")
+            }
+        }
+        return nil
+    }
+
+    /// Whether `target` is a whole file, one of its top-level members (`parameters.yaml#/Limit`) or
+    /// a JSON Schema definition (`#/definitions/Pet`, `#/$defs/Pet`): what becomes a component.
+    /// A pointer deeper into a value (`Pet.yaml#/properties/tag`) is read inside the component
+    /// that value became (``movedContainer(of:)``), or else put in place.
+    private static func namesAWhole(_ target: Target) -> Bool {
+        let tokens = JSONPointer.tokens(target.pointer) ?? []
+        return tokens.count <= 1 || (tokens.count == 2 && (tokens[0] == "definitions" || tokens[0] == "$defs"))
     }
 
     /// What a place in a section is.

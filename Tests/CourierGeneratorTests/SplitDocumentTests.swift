@@ -236,6 +236,25 @@ final class SplitDocumentTests: XCTestCase {
         XCTAssertFalse(files.contains { $0.path == "Models/Pet3.swift" })
     }
 
+    /// A pointer into a file that became a component is read inside that component, as the same
+    /// pointer within one document is.
+    func testAPointerIntoAComponentsFileIsReadInsideTheComponent() throws {
+        let head = "openapi: 3.0.3\ninfo: {title: Zoo, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n"
+        let location = try write([
+            "api.yaml": head + "    Pet: {$ref: Pet.yaml}\n    Tagged:\n      type: object\n      properties:\n"
+                + "        tag: {$ref: 'Pet.yaml#/properties/tag'}\n",
+            "Pet.yaml": "type: object\nproperties:\n  tag:\n    type: object\n    properties:\n"
+                + "      label: {type: string}\n"
+        ])
+        let whole =
+            head + "    Pet:\n      type: object\n      properties:\n        tag:\n          type: object\n"
+            + "          properties:\n            label: {type: string}\n    Tagged:\n      type: object\n"
+            + "      properties:\n        tag: {$ref: '#/components/schemas/Pet/properties/tag'}\n"
+        XCTAssertEqual(
+            try generate(location),
+            try Generator.generate(document: Data(whole.utf8), sourceName: "shop.yaml", moduleName: "Shop"))
+    }
+
     func testADiscriminatorMappingMayNameSchemasInOtherFiles() throws {
         let location = try write([
             "api.yaml": """

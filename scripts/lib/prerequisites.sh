@@ -21,6 +21,11 @@ ensure_system_packages() {
     mkdir -p .build
 }
 
+# PyYAML, for scripts/lib/split-openapi.py (scripts/generator-check.sh).
+ensure_python_yaml() {
+    if ! python3 -c 'import yaml' >/dev/null 2>&1; then apt_install python3-yaml; fi
+}
+
 # A virtualenv holding the third-party httpbin and gunicorn, for the conformance suite, and the
 # third-party h2 (a pure-Python HTTP/2 protocol library), for the HTTP/2 fault server
 # (scripts/lib/h2_fault_server.py).
