@@ -39,6 +39,22 @@ indirect enum DocumentValue: Sendable, Equatable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The value the tokens of a JSON pointer lead to, each a member's name or an array's index;
+    /// nil when one of them leads nowhere.
+    func value(at tokens: [String]) -> DocumentValue? {
+        var value = self
+        for token in tokens {
+            if let next = value[token] {
+                value = next
+            } else if let index = Int(token), value.elements.indices.contains(index) {
+                value = value.elements[index]
+            } else {
+                return nil
+            }
+        }
+        return value
+    }
+
     /// The members of an object (empty for other values).
     var members: [(key: String, value: DocumentValue)] {
         if case .object(let members) = self { return members }

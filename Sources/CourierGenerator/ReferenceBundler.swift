@@ -303,15 +303,8 @@ struct ReferenceBundler {
             }
             files[target.path] = document
         }
-        var value = document
-        for token in JSONPointer.tokens(target.pointer) ?? [] {
-            if let next = value[token] {
-                value = next
-            } else if let index = Int(token), value.elements.indices.contains(index) {
-                value = value.elements[index]
-            } else {
-                throw GeneratorError(pointer, "reference \(reference) points at nothing in \(displayName(target.path))")
-            }
+        guard let value = document.value(at: JSONPointer.tokens(target.pointer) ?? []) else {
+            throw GeneratorError(pointer, "reference \(reference) points at nothing in \(displayName(target.path))")
         }
         return value
     }

@@ -53,15 +53,8 @@ final class SchemaResolver {
         guard let tokens = JSONPointer.tokens(reference) else {
             throw GeneratorError(pointer, "external reference \(reference) is not supported (only #/... references)")
         }
-        var value = document
-        for token in tokens {
-            if let next = value[token] {
-                value = next
-            } else if let index = Int(token), value.elements.indices.contains(index) {
-                value = value.elements[index]
-            } else {
-                throw GeneratorError(pointer, "reference \(reference) points at nothing")
-            }
+        guard let value = document.value(at: tokens) else {
+            throw GeneratorError(pointer, "reference \(reference) points at nothing")
         }
         return value
     }
