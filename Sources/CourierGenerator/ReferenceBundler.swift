@@ -28,8 +28,9 @@ struct ReferenceBundler {
         let pointer: String
     }
 
-    /// How many files one document may pull in.
+    /// How many files one document may pull in, and how large each may be.
     static let maximumFiles = 1_000
+    static let maximumFileSize = 64 << 20
     /// How many values the bundled document may have, and how many values from other files may be
     /// put in place (a path item each): files that each put another file in place twice would
     /// otherwise double at every level, as an alias bomb does.
@@ -293,8 +294,15 @@ struct ReferenceBundler {
             guard files.count < Self.maximumFiles else {
                 throw GeneratorError(pointer, "the document reads more than \(Self.maximumFiles) files")
             }
-            guard let data = FileManager.default.contents(atPath: target.path) else {
-                throw GeneratorError(pointer, "reference \(reference): cannot read \(displayName(target.path))")
+            // Only a regular file of a bounded size: a reference to a device (`/dev/zero`) or a
+            // huge file ends with an error rather than a read that never ends.
+            let attributes = try? FileManager.default.attributesOfItem(atPath: target.path)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular,
+                let size = attributes?[.size] as? NSNumber, size.intValue <= Self.maximumFileSize,
+                let data = FileManager.default.contents(atPath: target.path)
+            else {
+                let why = attributes == nil ? "cannot read" : "not a file of at most \(Self.maximumFileSize) bytes:"
+                throw GeneratorError(pointer, "reference \(reference): \(why) \(displayName(target.path))")
             }
             do {
                 document = try DocumentLoader.load(data)

@@ -292,6 +292,15 @@ final class SplitDocumentTests: XCTestCase {
                 "reference missing.yaml: cannot read missing.yaml"
             ),
             (
+                ["api.yaml": schemaAt("/dev/zero")], nil, "#/components/schemas/A/properties/b",
+                "reference /dev/zero: not a file of at most 67108864 bytes: /dev/zero"
+            ),
+            (
+                ["api.yaml": schemaAt("schemas"), "schemas/Pet.yaml": "type: string\n"], nil,
+                "#/components/schemas/A/properties/b",
+                "reference schemas: not a file of at most 67108864 bytes: schemas"
+            ),
+            (
                 ["api.yaml": schemaAt("https://example.com/pet.yaml")], nil, "#/components/schemas/A/properties/b",
                 "reference https://example.com/pet.yaml is a URL; courier-generate reads only files"
             ),
