@@ -7,7 +7,7 @@
 # message naming a JSON pointer (never a crash); that is a pass, reported with the message. Prints
 # one line per document:
 #   generator <document>: passed (compiled, N files) | passed (rejected: <message>) | FAILED (<why>)
-# An OpenAPI 3 document that compiled is then split into a file per component and per path item
+# A document that compiled is then split into a file per component and per path item
 # (scripts/lib/split-openapi.py) and generated again from those files: the code must be the same,
 # byte for byte but for the header naming the document ("; split into M files, the same code").
 # Exits non-zero if any document failed. COURIER_GENERATOR_DOCS overrides the folder.
@@ -48,7 +48,7 @@ for document in "$docs"/*.yaml "$docs"/*.yml "$docs"/*.json; do
     fi
 done
 # split_check NAME MODULE: "; split into M files, the same code", nothing for a document that is
-# not OpenAPI 3, or "; FAILED ..." (and counts a failure) when the split one generates other code.
+# neither OpenAPI 3 nor Swagger 2.0, or "; FAILED ..." when the split one generates other code.
 split_check() {
     local split="$work/split/$2" files
     files="$(python3 scripts/lib/split-openapi.py "$docs/$1" "$split/document" 2>"$work/$2.split.log")"

@@ -162,3 +162,24 @@ enum JSONPointer {
         }.filter { !$0.isEmpty || reference != "#" }
     }
 }
+
+extension DocumentValue {
+    /// This object with `value` added as the member `name` of the object the `path` of members
+    /// leads to (made when missing), after that object's other members.
+    func adding(_ name: String, _ value: DocumentValue, under path: [String]) -> DocumentValue {
+        guard let first = path.first else { return replacing(name, with: value) }
+        let inner = self[first] ?? .object([])
+        return replacing(first, with: inner.adding(name, value, under: Array(path.dropFirst())))
+    }
+
+    /// This object with the member `key` set to `value` (added at the end when missing).
+    func replacing(_ key: String, with value: DocumentValue) -> DocumentValue {
+        var members = self.members
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            members[index].value = value
+        } else {
+            members.append((key, value))
+        }
+        return .object(members)
+    }
+}

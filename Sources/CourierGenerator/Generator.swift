@@ -26,23 +26,28 @@ public enum Generator {
     {
         let document = try DocumentLoader.load(data)
         guard document.isObject else { throw GeneratorError("#", "the document is not an object") }
-        guard document["swagger"] != nil else {
-            // The files it refers to are gathered into it first; an error about what came from
-            // another file names that file and the place in it.
-            let (bundled, original) = try ReferenceBundler.bundle(document, location: location)
+        // The files it refers to are gathered into it first; an error about what came from
+        // another file names that file and the place in it.
+        let (bundled, fromFile) = try ReferenceBundler.bundle(document, location: location)
+        guard bundled["swagger"] != nil else {
             do {
                 return try generate(root: bundled, sourceName: sourceName, moduleName: moduleName)
             } catch {
-                throw original(error)
+                throw fromFile(error)
             }
         }
         // A Swagger 2.0 document is read as the OpenAPI 3.0 document it stands for; an error names
-        // the place in the Swagger document.
-        let (converted, original) = try Swagger2Converter.convert(document)
+        // the place in the Swagger document (and in the file the place came from).
+        let converted: (document: DocumentValue, original: @Sendable (GeneratorError) -> GeneratorError)
         do {
-            return try generate(root: converted, sourceName: sourceName, moduleName: moduleName)
+            converted = try Swagger2Converter.convert(bundled)
         } catch {
-            throw original(error)
+            throw fromFile(error)
+        }
+        do {
+            return try generate(root: converted.document, sourceName: sourceName, moduleName: moduleName)
+        } catch {
+            throw fromFile(converted.original(error))
         }
     }
 

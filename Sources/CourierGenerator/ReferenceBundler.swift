@@ -1,7 +1,9 @@
 import Foundation
 
 /// Gathers an OpenAPI document split over several files into one document, so that the rest of
-/// the generator only ever follows `#/...` references.
+/// the generator only ever follows `#/...` references. A Swagger 2.0 document is gathered the same
+/// way, its `definitions`, `parameters` and `responses` standing for `components` (see
+/// ``container(of:)``), before it is converted.
 ///
 /// Every `$ref` to another file (`schemas/Pet.yaml`, `common.yaml#/components/schemas/Error`) is
 /// read relative to the file that holds it, and what it points at is moved into the main
@@ -22,25 +24,18 @@ import Foundation
 /// Errors name the file and the place in it (``GeneratorError/file``), also for an error the
 /// generator finds later in something that was moved (see ``bundle(_:location:)``).
 struct ReferenceBundler {
-    /// A value in one of the files: the file's standardized path and a local pointer (`#/...`).
-    private struct Target: Hashable {
-        let path: String
-        let pointer: String
-    }
+    private typealias Target = ReferencedFiles.Target
 
-    /// How many files one document may pull in, and how large each may be.
-    static let maximumFiles = 1_000
-    static let maximumFileSize = 64 << 20
     /// How many values the bundled document may have, and how many values from other files may be
     /// put in place (a path item each): files that each put another file in place twice would
     /// otherwise double at every level, as an alias bomb does.
     static let maximumValues = 4_000_000
     static let maximumPlacements = 10_000
 
-    /// The main document's file, or nil for a document given without one.
-    private let location: URL?
-    /// The files read so far, by standardized path.
-    private var files: [String: DocumentValue] = [:]
+    /// The files the references name, read as they are needed.
+    private var files: ReferencedFiles
+    /// Whether the main document is Swagger 2.0 (see ``container(of:)``).
+    private let isSwagger: Bool
     /// Where each moved value now is in the main document (a `#/components/...` pointer).
     private var placed: [Target: String] = [:]
     /// The component names in use, by section.
@@ -55,8 +50,6 @@ struct ReferenceBundler {
     private var walked = 0
     /// The values from other files put in place so far (see ``maximumPlacements``).
     private var placements = 0
-    /// The targets of the references met so far, by file and reference (see ``target(of:in:at:)``).
-    private var targets: [String: Target] = [:]
 
     /// `root` with every reference to another file followed, and a function that turns an error
     /// about the result into one about the file (and the place in it) it came from. `location` is
@@ -66,9 +59,10 @@ struct ReferenceBundler {
     ) throws(GeneratorError) -> (
         document: DocumentValue, original: @Sendable (GeneratorError) -> GeneratorError
     ) {
-        var bundler = ReferenceBundler(location: location?.standardizedFileURL)
-        for (section, entries) in root["components"]?.members ?? [] {
-            bundler.names[section] = Set(entries.members.map(\.key))
+        var bundler = ReferenceBundler(location: location?.standardizedFileURL, isSwagger: root["swagger"] != nil)
+        for section in Self.sections {
+            guard let container = bundler.container(of: section) else { continue }
+            bundler.names[section] = Set((root.value(at: container)?.members ?? []).map(\.key))
         }
         bundler.reserveComponentReferences(root)
         var document: DocumentValue
@@ -78,21 +72,38 @@ struct ReferenceBundler {
             // Met while walking what came from another file: named in that file.
             throw bundler.mapper()(error)
         }
-        guard !bundler.additions.isEmpty else { return (document, bundler.mapper()) }
-        var components = document["components"]?.members ?? []
         for (section, name, value) in bundler.additions {
-            if let index = components.firstIndex(where: { $0.key == section }) {
-                components[index].value = .object(components[index].value.members + [(name, value)])
-            } else {
-                components.append((section, .object([(name, value)])))
-            }
+            document = document.adding(name, value, under: bundler.container(of: section) ?? [])
         }
-        document = document.replacing("components", with: .object(components))
         return (document, bundler.mapper())
     }
 
-    private init(location: URL?) {
-        self.location = location
+    private init(location: URL?, isSwagger: Bool) {
+        files = ReferencedFiles(location: location)
+        self.isSwagger = isSwagger
+    }
+
+    /// The `components` sections, by their OpenAPI 3 names.
+    private static let sections = [
+        "schemas", "parameters", "headers", "requestBodies", "responses", "examples", "links", "callbacks",
+        "securitySchemes", "pathItems"
+    ]
+
+    /// Where the components of `section` are: under `components` in OpenAPI 3, at the top in
+    /// Swagger 2.0 (`definitions`, `parameters`, `responses`, its only sections); nil for a section
+    /// the document cannot have.
+    private func container(of section: String) -> [String]? {
+        guard isSwagger else { return ["components", section] }
+        switch section {
+        case "schemas": return ["definitions"]
+        case "parameters", "responses": return [section]
+        default: return nil
+        }
+    }
+
+    /// The pointer of the component `name` of `section`.
+    private func pointer(of section: String, _ name: String) -> String {
+        ((container(of: section) ?? []) + [name]).reduce("#") { JSONPointer.appending($0, $1) }
     }
 
     /// A component entry of the main document that is only a reference to another file becomes
@@ -100,14 +111,15 @@ struct ReferenceBundler {
     /// with no `Pet2` beside it. Reserved before anything else is walked, so that references met
     /// earlier find it.
     private mutating func reserveComponentReferences(_ root: DocumentValue) {
-        for (section, entries) in root["components"]?.members ?? []
-        where ReferencePlace.components.member(section) != .other {
-            for (name, entry) in entries.members {
+        for section in Self.sections {
+            guard let container = container(of: section) else { continue }
+            for (name, entry) in root.value(at: container)?.members ?? [] {
                 guard entry.members.count == 1, let reference = entry["$ref"]?.stringValue,
-                    let target = try? resolve(reference, in: nil, at: "#")
+                    let target = try? files.resolve(reference, in: nil, at: "#")
                 else { continue }
-                let pointer = JSONPointer.appending(JSONPointer.appending("#/components", section), name)
-                if target.path != location?.path, placed[target] == nil { placed[target] = pointer }
+                if target.path != files.location?.path, placed[target] == nil {
+                    placed[target] = self.pointer(of: section, name)
+                }
             }
         }
     }
@@ -168,8 +180,8 @@ struct ReferenceBundler {
     private mutating func follow(
         _ reference: String, of value: DocumentValue, place: ReferencePlace, file: String?, pointer: String
     ) throws(GeneratorError) -> DocumentValue {
-        let target = try target(of: reference, in: file, at: pointer)
-        if target.path == location?.path || (file == nil && reference.hasPrefix("#")) {
+        let target = try files.target(of: reference, in: file, at: pointer)
+        if target.path == files.location?.path || (file == nil && reference.hasPrefix("#")) {
             // The main document's own: it stays a reference, written as one.
             return value.replacing("$ref", with: .string(target.pointer))
         }
@@ -180,12 +192,13 @@ struct ReferenceBundler {
             // Inside a value that became a component: read there, as within one document.
             return value.replacing("$ref", with: .string(moved))
         }
-        let resolved = try self.value(at: target, reference: reference, pointer: pointer)
+        let resolved = try files.value(at: target, reference: reference, pointer: pointer)
         if placed[target] == pointer {
             // The component entry reserved for it: the value itself goes here.
             return try move(resolved, from: target, place: place, to: pointer)
         }
-        guard let section = Self.section(of: target) ?? (Self.namesAWhole(target) ? place.section : nil) else {
+        let section = Self.section(of: target) ?? (Self.namesAWhole(target) ? place.section : nil)
+        guard let section, container(of: section) != nil else {
             placements += 1
             guard placements <= Self.maximumPlacements else {
                 throw GeneratorError(
@@ -198,7 +211,7 @@ struct ReferenceBundler {
             return try move(resolved, from: target, place: place, to: pointer)
         }
         let name = Naming.unique(Self.name(of: target), in: &names[section, default: []])
-        let destination = JSONPointer.appending(JSONPointer.appending("#/components", section), name)
+        let destination = self.pointer(of: section, name)
         placed[target] = destination
         let moved = try move(resolved, from: target, place: Self.place(ofSection: section), to: destination)
         additions.append((section, name, moved))
@@ -237,92 +250,25 @@ struct ReferenceBundler {
     private mutating func move(
         _ value: DocumentValue, from target: Target, place: ReferencePlace, to pointer: String
     ) throws(GeneratorError) -> DocumentValue {
-        origins.append((pointer, displayName(target.path), target.pointer))
+        origins.append((pointer, files.displayName(target.path), target.pointer))
         return try walk(value, place: place, file: target.path, pointer: pointer)
     }
 
-    // MARK: Targets
-
-    /// The file and pointer `reference` names, read relative to `file` (nil: the main document);
-    /// each reference of each file is worked out once.
-    private mutating func target(
-        of reference: String, in file: String?, at pointer: String
-    ) throws(GeneratorError) -> Target {
-        let key = (file ?? "") + "\u{0}" + reference
-        if let known = targets[key] { return known }
-        let target = try resolve(reference, in: file, at: pointer)
-        targets[key] = target
-        return target
-    }
-
-    private func resolve(_ reference: String, in file: String?, at pointer: String) throws(GeneratorError) -> Target {
-        let parts = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-        let address = String(parts[0])
-        let fragment = parts.count > 1 ? "#" + parts[1] : "#"
-        guard JSONPointer.tokens(fragment) != nil else {
-            throw GeneratorError(pointer, "reference \(reference) has a fragment that is not a JSON pointer")
-        }
-        if address.isEmpty {
-            return Target(path: file ?? location?.path ?? "", pointer: fragment)
-        }
-        if let colon = address.firstIndex(of: ":"), !address[..<colon].contains("/") {
-            throw GeneratorError(
-                pointer,
-                "reference \(reference) is a URL; courier-generate reads only files (download it beside the document)")
-        }
-        guard let location else {
-            throw GeneratorError(
-                pointer, "reference \(reference) names another file; generate from the document's file to follow it")
-        }
-        let relativePath = address.removingPercentEncoding ?? address
-        let base = file.map { URL(fileURLWithPath: $0) } ?? location
-        let url =
-            relativePath.hasPrefix("/")
-            ? URL(fileURLWithPath: relativePath)
-            : URL(fileURLWithPath: relativePath, relativeTo: base.deletingLastPathComponent())
-        return Target(path: url.standardizedFileURL.path, pointer: fragment)
-    }
-
-    /// The value `target` names, reading its file the first time.
-    private mutating func value(
-        at target: Target, reference: String, pointer: String
-    ) throws(GeneratorError) -> DocumentValue {
-        let document: DocumentValue
-        if let read = files[target.path] {
-            document = read
-        } else {
-            guard files.count < Self.maximumFiles else {
-                throw GeneratorError(pointer, "the document reads more than \(Self.maximumFiles) files")
-            }
-            // Only a regular file of a bounded size: a reference to a device (`/dev/zero`) or a
-            // huge file ends with an error rather than a read that never ends.
-            let attributes = try? FileManager.default.attributesOfItem(atPath: target.path)
-            guard attributes?[.type] as? FileAttributeType == .typeRegular,
-                let size = attributes?[.size] as? NSNumber, size.intValue <= Self.maximumFileSize,
-                let data = FileManager.default.contents(atPath: target.path)
-            else {
-                let why = attributes == nil ? "cannot read" : "not a file of at most \(Self.maximumFileSize) bytes:"
-                throw GeneratorError(pointer, "reference \(reference): \(why) \(displayName(target.path))")
-            }
-            do {
-                document = try DocumentLoader.load(data)
-            } catch {
-                throw GeneratorError(error.pointer, error.message, file: displayName(target.path))
-            }
-            files[target.path] = document
-        }
-        guard let value = document.value(at: JSONPointer.tokens(target.pointer) ?? []) else {
-            throw GeneratorError(pointer, "reference \(reference) points at nothing in \(displayName(target.path))")
-        }
-        return value
-    }
-
-    /// The section a pointer of the form `#/components/<section>/<name>` names.
+    /// The section (by its OpenAPI 3 name) a pointer to a component names: `#/components/<section>/<name>`,
+    /// or Swagger 2.0's `#/definitions/<name>`, `#/parameters/<name>` and `#/responses/<name>`.
     private static func section(of target: Target) -> String? {
-        guard let tokens = JSONPointer.tokens(target.pointer), tokens.count == 3, tokens[0] == "components",
+        let tokens = JSONPointer.tokens(target.pointer) ?? []
+        if tokens.count == 3, tokens[0] == "components",
             ReferencePlace.components.member(tokens[1]).section == tokens[1]
-        else { return nil }
-        return tokens[1]
+        {
+            return tokens[1]
+        }
+        guard tokens.count == 2 else { return nil }
+        switch tokens[0] {
+        case "definitions": return "schemas"
+        case "parameters", "responses": return tokens[0]
+        default: return nil
+        }
     }
 
     /// Where the value `target` points into now is, when a value containing it was moved into
@@ -333,9 +279,7 @@ struct ReferenceBundler {
         var rest: [String] = []
         while tokens.count > 1 {
             rest.insert(tokens.removeLast(), at: 0)
-            if let moved = placed[Target(path: target.path, pointer: tokens.joined(separator: "/"))],
-                moved.hasPrefix("#/components/")
-            {
+            if let moved = placed[Target(path: target.path, pointer: tokens.joined(separator: "/"))] {
                 return ([moved] + rest).joined(separator: "/")
             }
         }
@@ -363,13 +307,6 @@ struct ReferenceBundler {
         return file.isEmpty ? "Component" : file
     }
 
-    /// A file as errors name it: relative to the main document's directory when it is below it.
-    private func displayName(_ path: String) -> String {
-        guard let directory = location?.deletingLastPathComponent().path else { return path }
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-    }
-
     // MARK: Errors
 
     /// Maps an error about the bundled document to the file and place the value came from: the
@@ -386,18 +323,5 @@ struct ReferenceBundler {
             return GeneratorError(
                 origin.original == "#" ? "#" + rest : origin.original + rest, error.message, file: origin.file)
         }
-    }
-}
-
-extension DocumentValue {
-    /// This object with the member `key` set to `value` (added at the end when missing).
-    func replacing(_ key: String, with value: DocumentValue) -> DocumentValue {
-        var members = self.members
-        if let index = members.firstIndex(where: { $0.key == key }) {
-            members[index].value = value
-        } else {
-            members.append((key, value))
-        }
-        return .object(members)
     }
 }

@@ -1,4 +1,4 @@
-/// What a place in an OpenAPI document is, as far as `$ref`s are concerned: which `components`
+/// What a place in an OpenAPI (or Swagger 2.0) document is, as far as `$ref`s are concerned: which `components`
 /// section a reference standing there points into, and the places of the members below it.
 /// ``ReferenceBundler`` walks a document with it.
 enum ReferencePlace {
@@ -32,6 +32,11 @@ enum ReferencePlace {
         switch (self, key) {
         case (.root, "paths"), (.root, "webhooks"), (.callback, _), (.components, "pathItems"): return .pathItem
         case (.root, "components"): return .components
+        // Swagger 2.0's sections, at the top, and a response's schema.
+        case (.root, "definitions"), (.response, "schema"): return .schema
+        case (.root, "parameters"): return .parameter
+        case (.root, "responses"): return .response
+        case (.response, "examples"): return .data
         case (.pathItem, "parameters"), (.operation, "parameters"): return .parameter
         case (.pathItem, _) where OperationCollector.methods.contains(key): return .operation
         case (.operation, "requestBody"): return .requestBody
@@ -70,7 +75,7 @@ enum ReferencePlace {
             (.schema, "$defs"), (.schema, "definitions"), (.parameter, "content"), (.header, "content"),
             (.requestBody, "content"), (.response, "content"), (.parameter, "examples"), (.header, "examples"),
             (.mediaType, "examples"), (.response, "headers"), (.encoding, "headers"), (.response, "links"),
-            (.mediaType, "encoding"):
+            (.mediaType, "encoding"), (.root, "definitions"), (.root, "parameters"), (.root, "responses"):
             return true
         default: return false
         }

@@ -3,8 +3,8 @@ import Foundation
 
 let usage = """
     usage: courier-generate <document> --output <dir> [--module-name <name>] [--format-config <.swift-format>] [--no-format]
-      <document>       an OpenAPI 3.0 or 3.1 document (with the files its $refs name), or a Swagger 2.0
-                       one, JSON or YAML
+      <document>       an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one, JSON or YAML (with the
+                       files its $refs name)
       --output         where the Swift files go (generated files from an earlier run are replaced)
       --module-name    the prefix of the module-wide names (default: API)
       --format-config  the swift-format configuration (default: the .swift-format swift-format finds)

@@ -204,6 +204,72 @@ final class SplitDocumentTests: XCTestCase {
         XCTAssertFalse(fromSplit.contains { $0.path == "Models/Pet2.swift" })
     }
 
+    /// A Swagger 2.0 document's definitions, parameters, responses and path items in other files.
+    func testASplitSwaggerDocumentGeneratesWhatTheWholeOneDoes() throws {
+        let head = "swagger: '2.0'\ninfo: {title: Shop, version: '1'}\nhost: shop.example\n"
+        let location = try write([
+            "api.yaml": head + """
+                paths:
+                  /pets: {$ref: paths/pets.yaml}
+                definitions:
+                  Pet: {$ref: definitions/Pet.yaml}
+                """,
+            "paths/pets.yaml": """
+            get:
+              operationId: listPets
+              tags: [pets]
+              produces: [application/json]
+              parameters: [{$ref: '../common.yaml#/parameters/Limit'}]
+              responses:
+                '200': {description: pets, schema: {type: array, items: {$ref: '../definitions/Pet.yaml'}}}
+                default: {$ref: '../common.yaml#/responses/Problem'}
+            """,
+            "definitions/Pet.yaml": "type: object\nproperties:\n  name: {type: string}\n  tag: {$ref: Tag.yaml}\n",
+            "definitions/Tag.yaml": "type: string\nenum: [cat, dog]\n",
+            "common.yaml": """
+            parameters:
+              Limit: {name: limit, in: query, type: integer}
+            responses:
+              Problem: {description: a problem, schema: {$ref: '#/definitions/Problem'}}
+            definitions:
+              Problem: {type: object, properties: {title: {type: string}}}
+            """
+        ])
+        let whole =
+            head + """
+                paths:
+                  /pets:
+                    get:
+                      operationId: listPets
+                      tags: [pets]
+                      produces: [application/json]
+                      parameters: [{$ref: '#/parameters/Limit'}]
+                      responses:
+                        '200': {description: pets, schema: {type: array, items: {$ref: '#/definitions/Pet'}}}
+                        default: {$ref: '#/responses/Problem'}
+                definitions:
+                  Pet: {type: object, properties: {name: {type: string}, tag: {$ref: '#/definitions/Tag'}}}
+                  Tag: {type: string, enum: [cat, dog]}
+                  Problem: {type: object, properties: {title: {type: string}}}
+                parameters:
+                  Limit: {name: limit, in: query, type: integer}
+                responses:
+                  Problem: {description: a problem, schema: {$ref: '#/definitions/Problem'}}
+                """
+        XCTAssertEqual(
+            try generate(location),
+            try Generator.generate(document: Data(whole.utf8), sourceName: "shop.yaml", moduleName: "Shop"))
+
+        // An error the generator finds after the conversion names the Swagger file and its place.
+        try Data("type: object\nproperties:\n  name: {type: text}\n".utf8)
+            .write(to: scratch.appendingPathComponent("definitions/Pet.yaml"))
+        XCTAssertThrowsError(try generate(location)) {
+            let error = $0 as? GeneratorError
+            XCTAssertEqual(error?.file, "definitions/Pet.yaml")
+            XCTAssertEqual(error?.pointer, "#/properties/name/type")
+        }
+    }
+
     func testTwoFilesWithTheSameNameBecomeTwoComponents() throws {
         let location = try write([
             "api.yaml": """

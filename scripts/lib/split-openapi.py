@@ -1,13 +1,14 @@
-"""Splits an OpenAPI 3 document into many files, for scripts/generator-check.sh.
+"""Splits an OpenAPI 3 or Swagger 2.0 document into many files, for scripts/generator-check.sh.
 
   python3 split-openapi.py <document> <directory>
 
-Writes <directory>/api.json, whose `components` entries and `paths` items are each only a `$ref`
-to a file of their own: every component goes to <section>/<Name>.json and every path item to
-paths/<n>.json. Each `#/components/...` reference (in `$ref` and in a discriminator's `mapping`) is
-rewritten to the file that now holds its target, relative to the file it is written in. Example
-values, enums, defaults of schemas and `x-` extensions are data and stay as they are. Prints the
-number of files written. Exits 3, writing nothing, for a document that is not OpenAPI 3.
+Writes <directory>/api.json, whose components and `paths` items are each only a `$ref` to a file
+of their own: every component goes to <section>/<Name>.json (OpenAPI 3's `components` sections;
+Swagger's `definitions`, `parameters` and `responses`) and every path item to paths/<n>.json. Each
+reference to a component (in `$ref` and in a discriminator's `mapping`) is rewritten to the file
+that now holds its target, relative to the file it is written in. Example values, enums, defaults
+of schemas and `x-` extensions are data and stay as they are. Prints the number of files written.
+Exits 3, writing nothing, for a document that is neither.
 
 YAML is read as YAML 1.2's core schema reads it, as courier-generate does: `yes`, `no`, `on` and
 `off` stay strings, and so do dates.
@@ -44,15 +45,23 @@ def unescape(token):
     return token.replace("~1", "/").replace("~0", "~")
 
 
+SWAGGER_SECTIONS = ("definitions", "parameters", "responses")
+
+
 def moved(reference, directory):
-    """Where a `#/components/<section>/<name>[/...]` reference now points, seen from `directory`."""
-    if not isinstance(reference, str) or not reference.startswith("#/components/"):
+    """Where a reference to a component (`#/components/<section>/<name>[/...]`, or Swagger's
+    `#/<section>/<name>[/...]`) now points, seen from `directory`."""
+    if not isinstance(reference, str) or not reference.startswith("#/"):
         return reference
     tokens = reference[2:].split("/")
-    if len(tokens) < 3:
+    if tokens[0] == "components" and len(tokens) >= 3:
+        section, name, rest = tokens[1], tokens[2], tokens[3:]
+    elif tokens[0] in SWAGGER_SECTIONS and len(tokens) >= 2:
+        section, name, rest = tokens[0], tokens[1], tokens[2:]
+    else:
         return reference
-    target = os.path.relpath(f"{tokens[1]}/{file_name(unescape(tokens[2]))}.json", directory or ".")
-    return target + ("#/" + "/".join(tokens[3:]) if len(tokens) > 3 else "")
+    target = os.path.relpath(f"{section}/{file_name(unescape(name))}.json", directory or ".")
+    return target + ("#/" + "/".join(rest) if rest else "")
 
 
 def rewrite(value, directory):
@@ -78,8 +87,9 @@ def rewrite(value, directory):
 def main(source, directory):
     with open(source) as handle:
         document = yaml.load(handle, Loader=CoreLoader)
-    if not isinstance(document, dict) or "openapi" not in document:
+    if not isinstance(document, dict) or ("openapi" not in document and document.get("swagger") != "2.0"):
         return 3
+    swagger = "swagger" in document
     written = 0
 
     def write(path, value):
@@ -90,7 +100,11 @@ def main(source, directory):
             json.dump(value, handle, default=str)
         written += 1
 
-    components = document.get("components") or {}
+    components = (
+        {section: document.get(section) for section in SWAGGER_SECTIONS if section in document}
+        if swagger
+        else document.get("components") or {}
+    )
     for section, entries in components.items():
         if section == "securitySchemes" or not isinstance(entries, dict):
             continue
@@ -102,9 +116,13 @@ def main(source, directory):
     for index, (path, item) in enumerate(list(paths.items())):
         write(f"paths/{index}.json", rewrite(item, "paths"))
         paths[path] = {"$ref": f"paths/{index}.json"}
-    main_document = rewrite({key: value for key, value in document.items() if key not in ("paths", "components")}, "")
+    kept = ("paths",) + (SWAGGER_SECTIONS if swagger else ("components",))
+    main_document = rewrite({key: value for key, value in document.items() if key not in kept}, "")
     main_document["paths"] = paths
-    main_document["components"] = components
+    if swagger:
+        main_document.update(components)
+    else:
+        main_document["components"] = components
     write("api.json", main_document)
     print(written)
     return 0
