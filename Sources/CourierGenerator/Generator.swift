@@ -17,7 +17,7 @@ public enum Generator {
     /// - Parameters:
     ///   - sourceName: how the header names the document (its file name).
     ///   - moduleName: the prefix of the module-wide names (`<module>Server`, `<module>BaseRouter`...).
-    ///   - location: the document's file. An OpenAPI document's `$ref`s to other files are read
+    ///   - location: the document's file. The document's `$ref`s to other files are read
     ///     relative to it (see ``GeneratorError/file``); without it, such a reference is an error.
     public static func generate(
         document data: Data, sourceName: String, moduleName: String, location: URL? = nil

@@ -59,6 +59,9 @@ struct ReferenceBundler {
     ) throws(GeneratorError) -> (
         document: DocumentValue, original: @Sendable (GeneratorError) -> GeneratorError
     ) {
+        // Most documents name no other file: they are left as they are, without a walk that
+        // would copy the whole tree.
+        guard Self.namesAnotherFile(root) else { return (root, { $0 }) }
         var bundler = ReferenceBundler(location: location?.standardizedFileURL, isSwagger: root["swagger"] != nil)
         for section in Self.sections {
             guard let container = bundler.container(of: section) else { continue }
@@ -76,6 +79,20 @@ struct ReferenceBundler {
             document = document.adding(name, value, under: bundler.container(of: section) ?? [])
         }
         return (document, bundler.mapper())
+    }
+
+    /// Whether a `$ref` in `value` is anything but a local JSON pointer (`#/...`), so that the walk
+    /// has something to do (or to report).
+    private static func namesAnotherFile(_ value: DocumentValue) -> Bool {
+        switch value {
+        case .object(let members):
+            if let reference = value["$ref"]?.stringValue, JSONPointer.tokens(reference) == nil { return true }
+            return members.contains { namesAnotherFile($0.value) }
+        case .array(let elements):
+            return elements.contains(where: namesAnotherFile)
+        default:
+            return false
+        }
     }
 
     private init(location: URL?, isSwagger: Bool) {
