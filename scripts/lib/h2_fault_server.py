@@ -8,7 +8,8 @@ Two listeners:
   --port         default settings; the routes below.
   --serial-port  advertises SETTINGS_MAX_CONCURRENT_STREAMS=1 and refuses (RST_STREAM
                  REFUSED_STREAM) every stream opened while another is open; /slow answers after a
-                 few milliseconds, /stats tells how many streams were refused.
+                 few milliseconds, /stats tells how many streams were refused and the most /slow
+                 requests it held at once since the previous /stats (then starts that count anew).
 
 Routes of --port (query items in brackets):
   /ok                   200 "ok".
@@ -54,7 +55,7 @@ import h2.events
 import h2.exceptions
 import h2.settings
 
-STATE = {"refused": 0, "goaway": {}, "refuse": {}}
+STATE = {"refused": 0, "goaway": {}, "refuse": {}, "slow_open": 0, "slow_most": 0}
 
 
 def early_answer(status):
@@ -232,12 +233,16 @@ class Connection:
         self.open_streams.discard(sid)
 
     async def answer_later(self, sid):
-        await asyncio.sleep(0.003)
+        STATE["slow_open"] += 1
+        STATE["slow_most"] = max(STATE["slow_most"], STATE["slow_open"])
         try:
+            await asyncio.sleep(0.003)
             self.respond(sid, 200, "ok")
             self.flush()
         except (h2.exceptions.ProtocolError, ConnectionError):
             pass
+        finally:
+            STATE["slow_open"] -= 1
 
     async def flood(self, sid):
         """CONTINUATION frames until the client goes away (or 200,000 of them)."""
@@ -262,7 +267,8 @@ class Connection:
         elif path == "/slow":
             asyncio.get_running_loop().create_task(self.answer_later(sid))
         elif path == "/stats":
-            self.respond(sid, 200, json.dumps({"refused": STATE["refused"]}))
+            self.respond(sid, 200, json.dumps({"refused": STATE["refused"], "slow_most": STATE["slow_most"]}))
+            STATE["slow_most"] = STATE["slow_open"]
         elif path == "/early":
             status, answer_headers, body = early_answer(int(query.get("status", "401")))
             self.respond(sid, status, body, answer_headers)

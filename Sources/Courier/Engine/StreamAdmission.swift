@@ -18,10 +18,15 @@
 /// 32 streams allowed here (and 1 to 17 failed requests were reported), none with one. So a
 /// connection that has not yet delivered a response carries a single transfer
 /// (``unsettledStreams``); the rest wait here, in Courier's own queue. Once it has answered,
-/// libcurl knows the server's limit and places no more than that on it. A server sends its
-/// SETTINGS first, within a round trip of the connection's set-up, so a connection that has
+/// libcurl knows the server's limit and places no more than that on it, also when it reuses the
+/// connection later: a connection stays settled while idle, until a new connection turns up on
+/// its local port. (Forgetting that at idle made every reuse wait for a response again, so
+/// against a server allowing one stream the requests went out one by one, over one connection.)
+/// A server sends its SETTINGS first, before it reads a request, so a connection that has
 /// carried a request for ``settleDelay`` counts as settled too: a slow first response (a long
-/// poll) holds the others back that long at most.
+/// poll) holds the others back that long at most. libcurl 7.88 tells nothing when the SETTINGS
+/// arrive, so that delay is a bet on the server's speed; 200 ms lost it on a loaded test machine
+/// (two streams refused in a clean-checkout run), hence a second.
 ///
 /// An origin found to speak HTTP/1.x (one request per connection) is no longer gated:
 /// libcurl's per-host connection limit queues its requests.
@@ -69,9 +74,13 @@ struct StreamAdmission<ID: Hashable> {
     /// sent before any response, are known after that).
     static var unsettledStreams: Int { 1 }
 
+    /// How many settled connections an origin remembers, idle ones included, before it forgets
+    /// the idle ones (a connection forgotten waits for a response once more when reused).
+    static var rememberedConnections: Int { 256 }
+
     /// How long after a request first went out on a connection the server's SETTINGS are taken
     /// to be known even without a response.
-    static var settleDelay: Duration { .milliseconds(200) }
+    static var settleDelay: Duration { .seconds(1) }
 
     /// Registers a transfer for `origin`; it waits until ``admit()`` returns it.
     mutating func submit(_ id: ID, origin: String) {
@@ -150,6 +159,12 @@ struct StreamAdmission<ID: Hashable> {
             origin.openers.remove(id)
             origin.unplaced.remove(id)
             origin.placed[id] = connection
+            if isNew {
+                // A new connection, though its local port may be that of one that has answered
+                // and closed since: its server's settings are not known yet.
+                origin.settled.remove(connection)
+                origin.joinedAt[connection] = now
+            }
             let count = origin.streams[connection, default: 0] + 1
             origin.streams[connection] = count
             if origin.joinedAt[connection] == nil { origin.joinedAt[connection] = now }
@@ -198,10 +213,13 @@ struct StreamAdmission<ID: Hashable> {
         if let connection = origin.placed.removeValue(forKey: id) {
             let count = (origin.streams[connection] ?? 1) - 1
             origin.streams[connection] = count > 0 ? count : nil
-            // An idle connection may close and its local port be reused by a new one.
+            // An idle connection that has answered stays settled: when libcurl reuses it, it knows
+            // the server's limit. (A new connection on the same port is told apart by `isNew`.)
             if count <= 0 {
-                origin.settled.remove(connection)
                 origin.joinedAt[connection] = nil
+                if origin.settled.count > Self.rememberedConnections {
+                    origin.settled = origin.settled.filter { origin.streams[$0] != nil }
+                }
             }
         }
         // Forget idle origins (a process may talk to many hosts), except what marks HTTP/1.x ones.

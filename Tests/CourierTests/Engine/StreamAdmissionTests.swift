@@ -100,6 +100,98 @@ final class StreamAdmissionTests: XCTestCase {
         XCTAssertFalse(admission.isSerial(origin: "https://one:443"))
     }
 
+    /// Requests that finish (one stream per connection, 1,000 requests kept 50 in flight, each
+    /// answered `latency` rounds after it went out), as the fault matrix's row sends them. A
+    /// connection libcurl reuses has answered before, so libcurl knows its limit: the next
+    /// transfer starts at once, and the connections grow to carry the 50 side by side. Were a
+    /// reused connection held back like a new one, the requests would go out nearly one by one.
+    func testAServerAllowingOneStreamIsReachedOverManyConnectionsWhenRequestsFinish() {
+        var admission = StreamAdmission<Int>()
+        var curl = SimulatedCurl(streamLimit: 1)
+        let now = MonotonicInstant.now  // the settle delay never passes
+        let total = 1000, width = 50, latency = 60
+        var submitted = 0, finished = 0, mostInFlight = 0, rounds = 0
+        var answerAt: [Int: Int] = [:]  // transfer → round its response arrives
+        while finished < total, rounds < 100_000 {
+            rounds += 1
+            while submitted - finished < width, submitted < total {
+                admission.submit(submitted, origin: "https://one:443")
+                submitted += 1
+            }
+            admission.admit(now: now).forEach { curl.start($0) }
+            for id in admission.unplaced { admission.observe(id, curl.placement[id] ?? .waiting, now: now) }
+            curl.perform()
+            for id in admission.unplaced { admission.observe(id, curl.placement[id] ?? .waiting, now: now) }
+            for (id, placement) in curl.placement {
+                guard case .joined(let connection, _) = placement else { continue }
+                let at = answerAt[id] ?? rounds + latency
+                answerAt[id] = at
+                guard at <= rounds else { continue }
+                curl.settled.insert(connection)
+                admission.responseArrived(id, connection: connection)
+                admission.remove(id)
+                curl.finish(id)
+                answerAt[id] = nil
+                finished += 1
+            }
+            mostInFlight = max(mostInFlight, curl.connections.reduce(0, +))
+        }
+        XCTAssertEqual(finished, total, "every request is answered")
+        XCTAssertEqual(curl.refused, 0, "no stream past the server's limit")
+        XCTAssertGreaterThanOrEqual(mostInFlight, width / 2, "requests go out side by side, over many connections")
+        XCTAssertLessThanOrEqual(curl.connections.count, width, "no more connections than requests in flight")
+    }
+
+    /// A connection that has answered stays known while idle; a new connection that happens to
+    /// get the same local port (the old one closed) is new again: one stream until it answers.
+    func testAReusedConnectionIsKnownAndANewOneOnTheSamePortIsNot() {
+        let t = MonotonicInstant.now  // one instant: the settle delay never passes
+        var admission = StreamAdmission<Int>()
+        for id in 0..<5 { admission.submit(id, origin: "o") }
+        XCTAssertEqual(admission.admit(now: t), [0])
+        admission.observe(0, .joined(connection: 7, isNew: true), now: t)
+        XCTAssertTrue(admission.admit(now: t).isEmpty, "one stream until the connection has answered")
+        admission.responseArrived(0, connection: 7)
+        admission.remove(0)
+        XCTAssertEqual(admission.admit(now: t), [1])
+        admission.observe(1, .joined(connection: 7, isNew: false), now: t)
+        XCTAssertEqual(
+            admission.admit(now: t), [2], "libcurl reused a connection that has answered: it knows the limit")
+        admission.observe(2, .opening, now: t)
+        admission.remove(1)
+        admission.observe(2, .joined(connection: 7, isNew: true), now: t)
+        XCTAssertTrue(admission.admit(now: t).isEmpty, "a new connection on port 7: its settings are not known")
+        admission.responseArrived(2, connection: 7)
+        XCTAssertEqual(admission.admit(now: t), [3])
+    }
+
+    /// An origin remembers a bounded number of settled connections: past
+    /// ``StreamAdmission/rememberedConnections``, the idle ones are forgotten, and one of them,
+    /// reused, waits for a response again (safe, only slower).
+    func testIdleSettledConnectionsAreForgottenPastTheBound() {
+        let t = MonotonicInstant.now  // one instant: the settle delay never passes
+        var admission = StreamAdmission<Int>()
+        admission.submit(-1, origin: "o")  // keeps the origin busy, so it is not forgotten whole
+        XCTAssertEqual(admission.admit(now: t), [-1])
+        admission.observe(-1, .joined(connection: 100_000, isNew: true), now: t)
+        admission.responseArrived(-1, connection: 100_000)
+        let bound = StreamAdmission<Int>.rememberedConnections
+        for id in 0...bound {
+            admission.submit(id, origin: "o")
+            XCTAssertEqual(admission.admit(now: t), [id])
+            admission.observe(id, .joined(connection: id, isNew: true), now: t)
+            admission.responseArrived(id, connection: id)
+            admission.remove(id)
+        }
+        admission.submit(1000, origin: "o")
+        admission.submit(1001, origin: "o")
+        XCTAssertEqual(admission.admit(now: t), [1000])
+        admission.observe(1000, .joined(connection: 0, isNew: false), now: t)
+        XCTAssertTrue(admission.admit(now: t).isEmpty, "connection 0 was forgotten: one stream until it answers")
+        admission.responseArrived(1000, connection: 0)
+        XCTAssertEqual(admission.admit(now: t), [1001])
+    }
+
     func testOneAtATimeEvenWithFreeStreams() {
         let t = MonotonicInstant.now  // one instant: the settle delay never passes
         var admission = StreamAdmission<Int>()

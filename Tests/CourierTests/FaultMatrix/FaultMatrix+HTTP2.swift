@@ -153,14 +153,19 @@ extension FaultMatrix {
             "h2: one stream per connection, 1,000 requests 50 at a time, none refused",
             expect: .success(status: 200, body: "ok")
         ) { bench, h2 in
-            // No other row uses this listener: the refusals it counts meanwhile are this row's.
+            // No other row uses this listener: what it counts meanwhile is this row's.
             let session = bench.session()
-            guard let before = await refusedStreams(session, h2) else { return .broken("no /stats") }
+            guard let before = await serialStats(session, h2) else { return .broken("no /stats") }
             let outcome = await concurrentRequests(session, url: h2.serialURL + "/slow", count: 1000, width: 50)
-            guard let after = await refusedStreams(session, h2) else { return .broken("no /stats") }
+            guard let after = await serialStats(session, h2) else { return .broken("no /stats") }
             // Each refusal is a stream sent past the server's limit, which libcurl retries at most
             // 4 times before failing the request: there must be none.
-            return after == before ? outcome : .broken("the server refused \(after - before) streams")
+            guard after.refused == before.refused else {
+                return .broken("the server refused \(after.refused - before.refused) streams")
+            }
+            // And the requests go out side by side, over several connections: a connection that
+            // has answered is not held back like a new one when it is reused.
+            return after.slowMost > 1 ? outcome : .broken("the server held at most \(after.slowMost) request at once")
         },
         h2(
             "h2: a POST refused 6 times (libcurl gives up after 5 retries) goes back to Courier's queue",
@@ -206,9 +211,19 @@ extension FaultMatrix {
     ]
 
     /// How many streams the one-stream listener has refused so far.
-    private static func refusedStreams(_ session: Session, _ h2: FaultBench.H2Environment) async -> Int? {
-        struct Stats: Decodable { var refused: Int }
-        return try? await session.request(.url(h2.serialURL + "/stats")).decodable(Stats.self).refused
+    /// The one-stream listener's counts: streams refused so far, and the most `/slow` requests it
+    /// held at once since the previous call.
+    private struct SerialStats: Decodable {
+        var refused: Int
+        var slowMost: Int
+        enum CodingKeys: String, CodingKey {
+            case refused
+            case slowMost = "slow_most"
+        }
+    }
+
+    private static func serialStats(_ session: Session, _ h2: FaultBench.H2Environment) async -> SerialStats? {
+        try? await session.request(.url(h2.serialURL + "/stats")).decodable(SerialStats.self)
     }
 
     /// `count` GETs of `url`, `width` at a time; the last response, or what went wrong.
