@@ -145,51 +145,55 @@ final class StreamAdmissionTests: XCTestCase {
     /// A connection that has answered stays known while idle; a new connection that happens to
     /// get the same local port (the old one closed) is new again: one stream until it answers.
     func testAReusedConnectionIsKnownAndANewOneOnTheSamePortIsNot() {
-        let t = MonotonicInstant.now  // one instant: the settle delay never passes
         var admission = StreamAdmission<Int>()
         for id in 0..<5 { admission.submit(id, origin: "o") }
-        XCTAssertEqual(admission.admit(now: t), [0])
-        admission.observe(0, .joined(connection: 7, isNew: true), now: t)
-        XCTAssertTrue(admission.admit(now: t).isEmpty, "one stream until the connection has answered")
+        start(0, on: 7, isNew: true, &admission)
+        XCTAssertTrue(admission.admit(now: instant).isEmpty, "one stream until the connection has answered")
         admission.responseArrived(0, connection: 7)
         admission.remove(0)
-        XCTAssertEqual(admission.admit(now: t), [1])
-        admission.observe(1, .joined(connection: 7, isNew: false), now: t)
+        start(1, on: 7, isNew: false, &admission)
         XCTAssertEqual(
-            admission.admit(now: t), [2], "libcurl reused a connection that has answered: it knows the limit")
-        admission.observe(2, .opening, now: t)
+            admission.admit(now: instant), [2], "libcurl reused a connection that has answered: it knows the limit")
+        admission.observe(2, .opening, now: instant)
         admission.remove(1)
-        admission.observe(2, .joined(connection: 7, isNew: true), now: t)
-        XCTAssertTrue(admission.admit(now: t).isEmpty, "a new connection on port 7: its settings are not known")
+        admission.observe(2, .joined(connection: 7, isNew: true), now: instant)
+        XCTAssertTrue(admission.admit(now: instant).isEmpty, "a new connection on port 7: its settings are not known")
         admission.responseArrived(2, connection: 7)
-        XCTAssertEqual(admission.admit(now: t), [3])
+        XCTAssertEqual(admission.admit(now: instant), [3])
     }
 
     /// An origin remembers a bounded number of settled connections: past
     /// ``StreamAdmission/rememberedConnections``, the idle ones are forgotten, and one of them,
     /// reused, waits for a response again (safe, only slower).
     func testIdleSettledConnectionsAreForgottenPastTheBound() {
-        let t = MonotonicInstant.now  // one instant: the settle delay never passes
         var admission = StreamAdmission<Int>()
         admission.submit(-1, origin: "o")  // keeps the origin busy, so it is not forgotten whole
-        XCTAssertEqual(admission.admit(now: t), [-1])
-        admission.observe(-1, .joined(connection: 100_000, isNew: true), now: t)
+        start(-1, on: 100_000, isNew: true, &admission)
         admission.responseArrived(-1, connection: 100_000)
-        let bound = StreamAdmission<Int>.rememberedConnections
-        for id in 0...bound {
+        for id in 0...StreamAdmission<Int>.rememberedConnections {
             admission.submit(id, origin: "o")
-            XCTAssertEqual(admission.admit(now: t), [id])
-            admission.observe(id, .joined(connection: id, isNew: true), now: t)
+            start(id, on: id, isNew: true, &admission)
             admission.responseArrived(id, connection: id)
             admission.remove(id)
         }
         admission.submit(1000, origin: "o")
         admission.submit(1001, origin: "o")
-        XCTAssertEqual(admission.admit(now: t), [1000])
-        admission.observe(1000, .joined(connection: 0, isNew: false), now: t)
-        XCTAssertTrue(admission.admit(now: t).isEmpty, "connection 0 was forgotten: one stream until it answers")
+        start(1000, on: 0, isNew: false, &admission)
+        XCTAssertTrue(admission.admit(now: instant).isEmpty, "connection 0 was forgotten: one stream until it answers")
         admission.responseArrived(1000, connection: 0)
-        XCTAssertEqual(admission.admit(now: t), [1001])
+        XCTAssertEqual(admission.admit(now: instant), [1001])
+    }
+
+    /// One instant for a whole test: the settle delay never passes.
+    private let instant = MonotonicInstant.now
+
+    /// Admits `id`, the next transfer queued, and sees it go out on `connection`.
+    private func start(
+        _ id: Int, on connection: Int, isNew: Bool, _ admission: inout StreamAdmission<Int>,
+        line: UInt = #line
+    ) {
+        XCTAssertEqual(admission.admit(now: instant), [id], line: line)
+        admission.observe(id, .joined(connection: connection, isNew: isNew), now: instant)
     }
 
     func testOneAtATimeEvenWithFreeStreams() {
