@@ -8,8 +8,9 @@ Two listeners:
   --port         default settings; the routes below.
   --serial-port  advertises SETTINGS_MAX_CONCURRENT_STREAMS=1 and refuses (RST_STREAM
                  REFUSED_STREAM) every stream opened while another is open; /slow answers after a
-                 few milliseconds, /stats tells how many streams were refused and the most /slow
-                 requests it held at once since the previous /stats (then starts that count anew).
+                 few milliseconds, /stats tells how many streams were refused, and, since the
+                 previous /stats (then counted anew), the most /slow requests it held at once and
+                 how many connections it accepted.
 
 Routes of --port (query items in brackets):
   /ok                   200 "ok".
@@ -55,7 +56,7 @@ import h2.events
 import h2.exceptions
 import h2.settings
 
-STATE = {"refused": 0, "goaway": {}, "refuse": {}, "slow_open": 0, "slow_most": 0}
+STATE = {"refused": 0, "goaway": {}, "refuse": {}, "slow_open": 0, "slow_most": 0, "connections": 0}
 
 
 def early_answer(status):
@@ -267,8 +268,10 @@ class Connection:
         elif path == "/slow":
             asyncio.get_running_loop().create_task(self.answer_later(sid))
         elif path == "/stats":
-            self.respond(sid, 200, json.dumps({"refused": STATE["refused"], "slow_most": STATE["slow_most"]}))
+            self.respond(sid, 200, json.dumps(
+                {"refused": STATE["refused"], "slow_most": STATE["slow_most"], "connections": STATE["connections"]}))
             STATE["slow_most"] = STATE["slow_open"]
+            STATE["connections"] = 0
         elif path == "/early":
             status, answer_headers, body = early_answer(int(query.get("status", "401")))
             self.respond(sid, status, body, answer_headers)
@@ -364,6 +367,8 @@ async def main():
             if writer.get_extra_info("ssl_object").selected_alpn_protocol() == "http/1.1":
                 await serve_http1(reader, writer)
             else:
+                if serial:
+                    STATE["connections"] += 1
                 await Connection(reader, writer, serial).run()
         return accept
 

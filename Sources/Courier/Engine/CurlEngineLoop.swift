@@ -52,6 +52,9 @@ final class CurlEngineLoop {
     @exclusivity(unchecked) var transfers: [ObjectIdentifier: CurlTransfer] = [:]
     /// Transfers waiting in ``admission``.
     var heldCount = 0
+    /// The size of libcurl's connection cache Courier has set; 0 while libcurl's own default
+    /// applies (see ``keepConnectionCache()``).
+    var connectionCache = 0
     // Unchecked: a pure state machine; its methods call nothing outside it.
     /// When transfers to HTTP/2 origins may start (see ``StreamAdmission``).
     @exclusivity(unchecked) var admission = StreamAdmission<ObjectIdentifier>()
@@ -210,6 +213,7 @@ final class CurlEngineLoop {
                 let transfer = CurlTransfer(token, reports: reports, loopThread: thread)
                 transfers[transfer.id] = transfer
                 submit(transfer)
+                if heldCount > 0 || connectionCache > 0 { keepConnectionCache() }
             case .cancel(let token):
                 if let transfer = transfers[token.id] { handle(transfer, .cancel) }
             case .resume(let token, let direction):
