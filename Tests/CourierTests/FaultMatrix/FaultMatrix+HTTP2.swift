@@ -156,7 +156,8 @@ extension FaultMatrix {
             // No other row uses this listener: what it counts meanwhile is this row's.
             let session = bench.session()
             guard let before = await serialStats(session, h2) else { return .broken("no /stats") }
-            let outcome = await concurrentRequests(session, url: h2.serialURL + "/slow", count: 1000, width: 50)
+            let width = 50
+            let outcome = await concurrentRequests(session, url: h2.serialURL + "/slow", count: 1000, width: width)
             guard let after = await serialStats(session, h2) else { return .broken("no /stats") }
             // Each refusal is a stream sent past the server's limit, which libcurl retries at most
             // 4 times before failing the request: there must be none.
@@ -168,9 +169,9 @@ extension FaultMatrix {
             guard after.slowMost > 1 else {
                 return .broken("the server held at most \(after.slowMost) request at once")
             }
-            // Without closing connections it needs again: no more than 50 are ever busy at once
-            // (libcurl's default cache, four per handle in the multi, made 138 to 203).
-            return after.connections <= 2 * 50 ? outcome : .broken("\(after.connections) connections were opened")
+            // Without closing connections it needs again: no more than `width` are ever busy at
+            // once (libcurl's default cache, four per handle in the multi, made 138 to 203).
+            return after.connections <= 2 * width ? outcome : .broken("\(after.connections) connections were opened")
         },
         h2(
             "h2: a POST refused 6 times (libcurl gives up after 5 retries) goes back to Courier's queue",
@@ -215,7 +216,6 @@ extension FaultMatrix {
         }
     ]
 
-    /// How many streams the one-stream listener has refused so far.
     /// The one-stream listener's counts: streams refused so far, and, since the previous call,
     /// the most `/slow` requests it held at once and the connections it accepted.
     private struct SerialStats: Decodable {
