@@ -73,9 +73,12 @@ enum CourierWorkloads {
         return try measureBlocking(count: count, warmup: warmup, bytes: bytes, failures: failures, one: one)
     }
 
-    /// `count` requests with `inFlight` running at any time.
+    /// `count` requests with `inFlight` running at any time (`BENCH_SPINS_BEFORE_PARKING=0`: as
+    /// for ``sequentialSync(count:warmup:plugins:)``, for valgrind).
     static func concurrent(count: Int) throws -> Measurement {
-        let session = Session()
+        var configuration = Session.Configuration()
+        configuration.spinsBeforeParking = ProcessInfo.processInfo.environment["BENCH_SPINS_BEFORE_PARKING"] != "0"
+        let session = Session(configuration: configuration)
         return try runBlocking {
             let next = Counter()
             var clock = Stopwatch()
