@@ -49,13 +49,16 @@ enum CourierWorkloads {
         }
     }
 
+    /// False when `BENCH_SPINS_BEFORE_PARKING=0` is in the environment (run.sh's callgrind mode:
+    /// under valgrind, which runs one thread at a time, a spin only counts loop turns). Read by
+    /// W1 through handlers and by W2.
+    static let spinsBeforeParking = ProcessInfo.processInfo.environment["BENCH_SPINS_BEFORE_PARKING"] != "0"
+
     /// W1 with completion handlers and a semaphore: no Swift concurrency, so valgrind can run it.
-    /// `BENCH_SPINS_BEFORE_PARKING=0` in the environment turns spinning off (run.sh's callgrind
-    /// mode: under valgrind, which runs one thread at a time, a spin only counts loop turns).
     static func sequentialSync(count: Int, warmup: Int, plugins: [any Plugin] = []) throws -> Measurement {
         var configuration = Session.Configuration()
         configuration.plugins = plugins
-        configuration.spinsBeforeParking = ProcessInfo.processInfo.environment["BENCH_SPINS_BEFORE_PARKING"] != "0"
+        configuration.spinsBeforeParking = spinsBeforeParking
         let session = Session(configuration: configuration)
         let done = DispatchSemaphore(value: 0)
         let bytes = Counter()
@@ -73,11 +76,10 @@ enum CourierWorkloads {
         return try measureBlocking(count: count, warmup: warmup, bytes: bytes, failures: failures, one: one)
     }
 
-    /// `count` requests with `inFlight` running at any time (`BENCH_SPINS_BEFORE_PARKING=0`: as
-    /// for ``sequentialSync(count:warmup:plugins:)``, for valgrind).
+    /// `count` requests with `inFlight` running at any time (spinning as ``spinsBeforeParking`` says).
     static func concurrent(count: Int) throws -> Measurement {
         var configuration = Session.Configuration()
-        configuration.spinsBeforeParking = ProcessInfo.processInfo.environment["BENCH_SPINS_BEFORE_PARKING"] != "0"
+        configuration.spinsBeforeParking = spinsBeforeParking
         let session = Session(configuration: configuration)
         return try runBlocking {
             let next = Counter()
