@@ -159,15 +159,12 @@ struct StreamAdmission<ID: Hashable> {
             origin.openers.remove(id)
             origin.unplaced.remove(id)
             origin.placed[id] = connection
-            if isNew {
-                // A new connection, though its local port may be that of one that has answered
-                // and closed since: its server's settings are not known yet.
-                origin.settled.remove(connection)
-                origin.joinedAt[connection] = now
-            }
+            // A new connection, though its local port may be that of one that has answered and
+            // closed since: its server's settings are not known yet.
+            if isNew { origin.settled.remove(connection) }
+            if isNew || origin.joinedAt[connection] == nil { origin.joinedAt[connection] = now }
             let count = origin.streams[connection, default: 0] + 1
             origin.streams[connection] = count
-            if origin.joinedAt[connection] == nil { origin.joinedAt[connection] = now }
             origin.mostStreams = max(origin.mostStreams, count)
         }
     }
