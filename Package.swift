@@ -58,7 +58,7 @@ let package = Package(
         // URLSession workloads, the raw libcurl C baseline, and their shared fixtures.
         .target(name: "BenchmarkFixtures", path: "Benchmarks/BenchmarkFixtures"),
         .executableTarget(
-            name: "CourierBenchmarks", dependencies: ["Courier", "CourierSync", "BenchmarkFixtures"],
+            name: "CourierBenchmarks", dependencies: ["Courier", "CourierSync", "BenchmarkFixtures", "EngineModelLoop"],
             path: "Benchmarks/CourierBenchmarks"),
         // The decoder micro-benchmark (Foundation's JSONDecoder vs CourierJSONDecoder), with an
         // allocation counter that replaces malloc in its process only.
@@ -77,7 +77,11 @@ let package = Package(
         // courier-generate's time for the 108-operation test document (workload `generate`).
         .executableTarget(
             name: "GenerateBenchmarks", dependencies: ["CourierGenerator"], path: "Benchmarks/GenerateBenchmarks"),
-        .executableTarget(name: "RawCurlBaseline", dependencies: ["CCurl"], path: "Benchmarks/RawCurlBaseline"),
+        // The engine model's loop (raw libcurl driven as Courier's engine drives it), shared by the C
+        // baseline's engine model and CourierBenchmarks' async engine model.
+        .target(name: "EngineModelLoop", dependencies: ["CCurl"], path: "Benchmarks/EngineModelLoop"),
+        .executableTarget(
+            name: "RawCurlBaseline", dependencies: ["CCurl", "EngineModelLoop"], path: "Benchmarks/RawCurlBaseline"),
         // The soak (docs/reliability.md): a long mix of successes, faults and cancellations,
         // checking that descriptors, threads and memory come back to their baseline.
         .executableTarget(

@@ -2,7 +2,8 @@
 # Courier benchmarks: Courier vs raw libcurl (C) vs URLSession (FoundationNetworking) against a
 # private nginx on 127.0.0.1, plus, for W1, W2 and W5, the "engine model" (client raw-engine: raw
 # libcurl driven through one loop thread the way Courier's engine does it, no Swift;
-# Benchmarks/RawCurlBaseline/engine_model.c). One command:
+# Benchmarks/EngineModelLoop) and, for W2, the same loop with Swift tasks as callers (client
+# async-engine) and Courier's transport awaited directly (workload w2transport). One command:
 #
 #   bash Benchmarks/run.sh                # full run: 5 interleaved rounds + callgrind
 #   bash Benchmarks/run.sh --quick        # counts divided by 10, 3 rounds, smaller callgrind runs
@@ -10,7 +11,8 @@
 # Options:
 #   --quick               scale request counts down by 10 (and callgrind counts by 4)
 #   --rounds N            interleaved rounds (default 5, quick 3)
-#   --workloads LIST      comma-separated subset of w1,w1sync,w1park,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,
+#   --workloads LIST      comma-separated subset of w1,w1sync,w1park,w2,w2transport,w3,w3fetch,w4mem,w4file,
+#                         w5,w6,w7,
 #                         form-array,form-keys,form-params (parameter encoding, no network),
 #                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network),
 #                         generate (courier-generate on the 108-operation test document, no network),
@@ -34,7 +36,7 @@ QUICK=0
 CALLGRIND=1
 TIMED=1
 PLUGIN_COST=0
-WORKLOADS="w1,w1sync,w1park,w2,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode,generate,cache-hit,coalesce64,coalesce64-off"
+WORKLOADS="w1,w1sync,w1park,w2,w2transport,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode,generate,cache-hit,coalesce64,coalesce64-off"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -160,7 +162,7 @@ count_for() {
     case "$1" in
         w1|w1sync|w1park|w5|cache-hit) echo $((20000 / SCALE)) ;;
         coalesce64|coalesce64-off) echo $((12800 / SCALE)) ;;
-        w2) echo $((50000 / SCALE)) ;;
+        w2|w2transport) echo $((50000 / SCALE)) ;;
         w3|w3fetch) echo $((500 / SCALE)) ;;
         w4mem|w4file|w6|w7) echo 1 ;;
         form-array|form-keys|form-params) echo $((20 / SCALE + 1)) ;;
@@ -168,7 +170,10 @@ count_for() {
 }
 clients_for() {
     case "$1" in
-        w1|w2|w5) echo "courier raw-curl raw-engine urlsession" ;;   # raw-engine: the engine model
+        w1|w5) echo "courier raw-curl raw-engine urlsession" ;;   # raw-engine: the engine model
+        # async-engine: the engine model's loop with Swift tasks as callers (AsyncEngineModel.swift)
+        w2) echo "courier raw-curl raw-engine async-engine urlsession" ;;
+        w2transport) echo "courier" ;;   # W2 through Courier's transport alone
         w3fetch|w4mem) echo "courier raw-curl urlsession" ;;
         w1sync|w1park|cache-hit|coalesce64|coalesce64-off) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode
@@ -199,7 +204,8 @@ run_one() {  # run_one <client> <workload> <count>; prints the RESULT line
         esac
         "$RAW_BENCH" "$workload" "$count" "$BENCH_BASE_URL" $file
     elif [ "$client" = raw-engine ]; then
-        # The engine model (engine_model.c): raw libcurl through a loop thread, like Courier's engine.
+        # The engine model (EngineModelLoop, with engine_model.c's C caller): raw libcurl through a loop
+        # thread, like Courier's engine.
         local file=""
         [ "$workload" = w5 ] && file="$WWW/post-body.json"
         "$RAW_BENCH" "engine-$workload" "$count" "$BENCH_BASE_URL" $file

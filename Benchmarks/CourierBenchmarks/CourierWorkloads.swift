@@ -19,6 +19,7 @@ enum CourierWorkloads {
         case .w1logged:
             return try sequentialSync(count: count, warmup: 50, plugins: [NetworkLogger(level: .basic) { _ in }])
         case .w2: return try concurrent(count: count)
+        case .w2transport: return try concurrentTransport(count: count)
         case .w3: return try decoded(count: count, warmup: 5)
         case .w3fetch: return try sequential(BenchAPI.array, count: count, warmup: 5)
         case .w4mem: return try bigIntoMemory(count: count)
@@ -91,6 +92,44 @@ enum CourierWorkloads {
                         var bytes = 0
                         while next.add() < count {
                             bytes += try await session.request(BenchAPI.small).validate().data().count
+                        }
+                        return bytes
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            return clock.stop(bytes: bytes)
+        }
+    }
+
+    /// `w2transport`: W2's requests handed straight to the session's transport (its libcurl
+    /// engine), each awaited on a continuation that the transport's completion resumes: what the
+    /// engine costs without `DataRequest` (no driver, plugins, validation or serializer). The
+    /// request is built once, with the session's default headers, as `session.request` builds it.
+    static func concurrentTransport(count: Int) throws -> Measurement {
+        var configuration = Session.Configuration()
+        configuration.spinsBeforeParking = spinsBeforeParking
+        let session = Session(configuration: configuration)
+        let prepared = session.prepared(try BenchAPI.small.makeRequest())
+        let options = session.transferOptions(for: prepared)
+        let transport = session.transport
+        return try runBlocking {
+            let next = Counter()
+            var clock = Stopwatch()
+            clock.start()
+            let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<inFlight {
+                    group.addTask {
+                        var bytes = 0
+                        while next.add() < count {
+                            let result = await withUnsafeContinuation { continuation in
+                                _ = transport.execute(prepared, options: options) { continuation.resume(returning: $0) }
+                            }
+                            guard result.statusCode == 200 else {
+                                let reason = result.error.map { "\($0)" } ?? "status \(result.statusCode ?? 0)"
+                                throw BenchmarkFailure("w2transport: \(reason)")
+                            }
+                            bytes += result.data.count
                         }
                         return bytes
                     }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The engine model's part of the report: raw libcurl driven through one loop thread the way
-/// Courier's engine drives it (client `raw-engine`, Benchmarks/RawCurlBaseline/engine_model.c),
-/// set beside raw libcurl and Courier for the workloads it runs (W1, W2, W5).
+/// Courier's engine drives it (client `raw-engine`, Benchmarks/EngineModelLoop with a C caller),
+/// set beside raw libcurl and Courier for the workloads it runs (W1, W2, W5); and W2 layer by
+/// layer, from raw libcurl up to Courier's whole request.
 extension Report {
     static let engineModelWorkloads: [Workload] = [.w1, .w2, .w5]
 
@@ -43,6 +44,35 @@ extension Report {
                     + "\(rateRatio(.rawEngine, over: .rawCurl, workload)) | "
                     + "\(rateRatio(.courier, over: .rawEngine, workload)) | "
                     + "\(cpu.joined(separator: " · ")) | \(switches.joined(separator: " · ")) |")
+        }
+    }
+
+    /// W2 from raw libcurl up, one layer at a time: the same loop with Swift tasks as callers
+    /// (`async-engine`), Courier's transport awaited directly (`w2transport`), and Courier's whole
+    /// request. Nothing when neither of the middle two ran.
+    func renderW2Layers(into out: inout [String]) {
+        let layers: [(Client, Workload, String)] = [
+            (.rawCurl, .w2, "raw libcurl, one thread"),
+            (.asyncEngine, .w2, "async engine model: the engine model's loop, 64 Swift tasks awaiting it"),
+            (.courier, .w2transport, "Courier's transport awaited directly (the engine, no `DataRequest`)"),
+            (.courier, .w2, "Courier: `session.request(router).validate().data()`")
+        ]
+        guard !select(.asyncEngine, .w2).isEmpty || !select(.courier, .w2transport).isEmpty else { return }
+        let rawRate = medianRate(.rawCurl, .w2)
+        let rawCPU = Self.median(select(.rawCurl, .w2).map(\.cpuMicrosecondsPerRequest))
+        out.append("")
+        out.append("W2 layer by layer: medians over rounds, with each layer's ratio to raw libcurl.")
+        out.append("")
+        out.append("| layer | req/s | ÷ raw libcurl | CPU µs per request | CPU ÷ raw |")
+        out.append("|---|---|---|---|---|")
+        for (client, workload, label) in layers where !select(client, workload).isEmpty {
+            let rate = medianRate(client, workload)
+            let cpu = Self.median(select(client, workload).map(\.cpuMicrosecondsPerRequest))
+            let rateRatio = rate.flatMap { rate in rawRate.map { String(format: "%.2f×", rate / $0) } }
+            let cpuRatio = cpu.flatMap { cpu in rawCPU.map { String(format: "%.2f×", cpu / $0) } }
+            out.append(
+                "| \(label) | \(rate.map(Self.number) ?? "—") | \(rateRatio ?? "—") | "
+                    + "\(cpu.map(Self.number) ?? "—") | \(cpuRatio ?? "—") |")
         }
     }
 }

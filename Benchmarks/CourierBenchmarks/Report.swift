@@ -225,6 +225,7 @@ struct Report {
                     + "as before spin-then-park.")
         }
         renderEngineModel(into: &out)
+        renderW2Layers(into: &out)
         out.append(contentsOf: usageTable())
 
         if !instructions.isEmpty {

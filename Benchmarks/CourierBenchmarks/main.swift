@@ -5,7 +5,7 @@ import Foundation
 // RawCurlBaseline C target). Main stays synchronous so that valgrind can run `w1sync`.
 //
 //   CourierBenchmarks fixtures <directory>
-//   CourierBenchmarks run <courier|urlsession> <workload> <count>
+//   CourierBenchmarks run <courier|urlsession|async-engine> <workload> <count>
 //       prints: RESULT <client> <workload> <count> <seconds> <cpu-seconds> <peak-rss-KiB> <bytes>
 //               <user-seconds> <system-seconds> <voluntary-switches> <involuntary-switches>
 //   CourierBenchmarks report <results.tsv> [<instructions.tsv>]
@@ -19,9 +19,10 @@ import Foundation
 /// `spinsBeforeParking` off (Courier only): what spin-then-park gains in the same run. `w6` uploads the 512 MiB file
 /// from disk, `w7` reads the 512 MiB body through `streamRequest(_:).bytes` (Courier and raw libcurl).
 /// `cache-hit`, `coalesce64` and `coalesce64-off`: the HTTP cache and request coalescing (Courier
-/// only; CacheWorkloads.swift).
+/// only; CacheWorkloads.swift). `w2transport` is W2 through the session's transport alone, awaited
+/// directly: Courier's engine without `DataRequest` (Courier only; the W2 layers of the report).
 enum Workload: String, CaseIterable, Sendable {
-    case w1, w1sync, w1park, w2, w3, w3fetch, w4mem, w4file, w5, w6, w7, w1logoff, w1logged
+    case w1, w1sync, w1park, w2, w2transport, w3, w3fetch, w4mem, w4file, w5, w6, w7, w1logoff, w1logged
     case formArray = "form-array", formKeys = "form-keys", formParameters = "form-params"
     case cacheHit = "cache-hit", coalesced = "coalesce64", uncoalesced = "coalesce64-off"
 
@@ -31,11 +32,14 @@ enum Workload: String, CaseIterable, Sendable {
 
 /// Who ran a workload. `rawCurl` and `rawEngine` come from the RawCurlBaseline C target:
 /// `rawEngine` is the engine model (raw libcurl through one loop thread the way Courier's engine
-/// drives it, engine_model.c; W1, W2 and W5 only). Only `courier` and `urlSession` run here.
+/// drives it, Benchmarks/EngineModelLoop, with a C caller thread; W1, W2 and W5 only).
+/// `asyncEngine` is the same loop with Swift tasks as callers (AsyncEngineModel.swift; W2 only).
+/// `courier`, `asyncEngine` and `urlSession` run here.
 enum Client: String, CaseIterable, Sendable {
     case courier
     case rawCurl = "raw-curl"
     case rawEngine = "raw-engine"
+    case asyncEngine = "async-engine"
     case urlSession = "urlsession"
 
     /// The clients of the main table's columns, in order.
@@ -45,7 +49,7 @@ enum Client: String, CaseIterable, Sendable {
 func usage() -> Int32 {
     let message = """
         usage: CourierBenchmarks fixtures <directory>
-               CourierBenchmarks run <courier|urlsession> <\(Workload.allCases.map(\.rawValue).joined(separator: "|"))> <count>
+               CourierBenchmarks run <courier|urlsession|async-engine> <\(Workload.allCases.map(\.rawValue).joined(separator: "|"))> <count>
                CourierBenchmarks report <results.tsv> [<instructions.tsv>]
                CourierBenchmarks deadlines <count>
                CourierBenchmarks cancel <count>
@@ -62,13 +66,16 @@ func main(_ arguments: [String]) -> Int32 {
             try Fixtures.generate(in: URL(fileURLWithPath: arguments[1]))
             return 0
         case "run" where arguments.count == 4:
-            guard let client = Client(rawValue: arguments[1]), client == .courier || client == .urlSession,
-                let workload = Workload(rawValue: arguments[2]), let count = Int(arguments[3]), count > 0
+            guard let client = Client(rawValue: arguments[1]), let workload = Workload(rawValue: arguments[2]),
+                let count = Int(arguments[3]), count > 0
             else { return usage() }
-            let measurement =
-                client == .courier
-                ? try CourierWorkloads.run(workload, count: count)
-                : try URLSessionWorkloads.run(workload, count: count)
+            let measurement: Measurement
+            switch client {
+            case .courier: measurement = try CourierWorkloads.run(workload, count: count)
+            case .urlSession: measurement = try URLSessionWorkloads.run(workload, count: count)
+            case .asyncEngine: measurement = try AsyncEngineModel.run(workload, count: count)
+            case .rawCurl, .rawEngine: return usage()
+            }
             let fields: [String] = [
                 "RESULT", client.rawValue, workload.rawValue, String(count),
                 String(format: "%.6f", measurement.seconds), String(format: "%.6f", measurement.cpuSeconds),

@@ -5,16 +5,9 @@
 #include <curl/curl.h>
 #include <stddef.h>
 
-/* A response body collected in memory, sized from Content-Length when known. */
-typedef struct {
-    char *data;
-    size_t length;
-    size_t capacity;
-    CURL *easy;
-} buffer_t;
+/* `buffer_t`, `write_memory` and the engine model's loop. */
+#include "model_loop.h"
 
-/* libcurl write callback appending to a `buffer_t`. */
-size_t write_memory(char *ptr, size_t size, size_t count, void *userdata);
 /* Starts the timed region (wall clock and rusage). */
 void begin_timing(void);
 /* Prints `what` and libcurl's message for `code`, then exits. */

@@ -11,7 +11,8 @@
  *              w5 (POST /small.json with the 1.2 KB JSON body read from output-file),
  *              w6 (POST the file named by output-file to /upload, read from disk while sending),
  *              w7 (GET /big.bin, each piece consumed as it arrives: counted, not kept),
- *              engine-w1, engine-w2, engine-w5 (W1, W2, W5 through the engine model, engine_model.c;
+ *              engine-w1, engine-w2, engine-w5 (W1, W2, W5 through the engine model: EngineModelLoop's
+ *              loop with engine_model.c's caller thread;
  *              RAW_ENGINE_SPIN_US=N lets its threads spin N µs before parking; reported as
  *              client raw-engine)
  * Prints one tab-separated line:
@@ -28,30 +29,6 @@
 #include <time.h>
 
 #define IN_FLIGHT 64
-
-size_t write_memory(char *ptr, size_t size, size_t count, void *userdata) {
-    buffer_t *buffer = userdata;
-    size_t length = size * count;
-    if (buffer->length + length > buffer->capacity) {
-        size_t wanted = buffer->length + length;
-        /* Size once from Content-Length when it is known, else double. */
-        curl_off_t expected = -1;
-        if (buffer->length == 0 &&
-            curl_easy_getinfo(buffer->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected) == CURLE_OK &&
-            expected > 0 && (size_t)expected >= wanted) {
-            wanted = (size_t)expected;
-        } else if (wanted < buffer->capacity * 2) {
-            wanted = buffer->capacity * 2;
-        }
-        char *grown = realloc(buffer->data, wanted);
-        if (!grown) return 0;
-        buffer->data = grown;
-        buffer->capacity = wanted;
-    }
-    memcpy(buffer->data + buffer->length, ptr, length);
-    buffer->length += length;
-    return length;
-}
 
 /* W7: the reader consumes every piece as it arrives (counts it) and keeps nothing. */
 static size_t write_count(char *ptr, size_t size, size_t count, void *userdata) {

@@ -209,7 +209,7 @@ public final class Session: Sendable {
 
     /// The request as it will be sent: the session's default headers added, after the request's
     /// own, where the request has none of that name.
-    func prepared(_ request: consuming HTTPRequest) -> HTTPRequest {
+    package func prepared(_ request: consuming HTTPRequest) -> HTTPRequest {
         guard !configuration.defaultHeaders.isEmpty else { return request }
         if request.headers.isIdentical(to: .routerDefault) {
             // The usual router request: the merge is ready-made, and shared (no copy to grow).
@@ -230,7 +230,7 @@ public final class Session: Sendable {
     }
 
     /// The engine options for `request`, writing its body to `destination` when given.
-    func transferOptions(for request: HTTPRequest, destination: URL? = nil) -> TransferOptions {
+    package func transferOptions(for request: HTTPRequest, destination: URL? = nil) -> TransferOptions {
         var options = baseOptions
         // Set only when there is one: setting it drops the options' cached handle profile.
         if let destination { options.destination = destination }
