@@ -20,7 +20,7 @@ enum AsyncEngineModel {
     }
 
     /// Where a task's continuation waits for the loop thread. Passed to the loop as the request's
-    /// context (unretained: the task keeps it alive until it is resumed).
+    /// context (unretained: the task's caller closure holds it for the whole run).
     final class Slot: Sendable {
         let continuation = Locked<UnsafeContinuation<Completed, Never>?>(nil)
     }
@@ -49,41 +49,29 @@ enum AsyncEngineModel {
         // Addresses as numbers, so that the tasks can take them.
         let requests = (0..<inFlight).map { UInt(bitPattern: model_loop_request(loop, $0)) }
         let loopAddress = UInt(bitPattern: loop)
-        return try runBlocking {
-            let next = Counter()
-            var clock = Stopwatch()
-            clock.start()
-            let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
-                for address in requests {
-                    group.addTask {
-                        let request = UnsafeMutablePointer<model_request_t>(bitPattern: address)!
-                        let loop = OpaquePointer(bitPattern: loopAddress)!
-                        let slot = Slot()
-                        var bytes = 0
-                        while next.add() < count {
-                            let completed = await withUnsafeContinuation { continuation in
-                                slot.continuation.withLock { $0 = continuation }
-                                request.pointee.context = Unmanaged.passUnretained(slot).toOpaque()
-                                model_loop_submit(loop, request)
-                            }
-                            // The body is the task's now, freed on its thread when this `Data` goes.
-                            let body =
-                                if let pointer = UnsafeMutableRawPointer(bitPattern: completed.body) {
-                                    Data(bytesNoCopy: pointer, count: completed.length, deallocator: .free)
-                                } else {
-                                    Data()
-                                }
-                            guard completed.status == 200 else {
-                                throw BenchmarkFailure("async-engine: status \(completed.status)")
-                            }
-                            bytes += body.count
-                        }
-                        return withExtendedLifetime(slot) { bytes }
-                    }
+        return try CourierWorkloads.keepInFlight(count: count) { task in
+            let address = requests[task]
+            let slot = Slot()
+            return {
+                let request = UnsafeMutablePointer<model_request_t>(bitPattern: address)!
+                let loop = OpaquePointer(bitPattern: loopAddress)!
+                let completed = await withUnsafeContinuation { continuation in
+                    slot.continuation.withLock { $0 = continuation }
+                    request.pointee.context = Unmanaged.passUnretained(slot).toOpaque()
+                    model_loop_submit(loop, request)
                 }
-                return try await group.reduce(0, +)
+                // The body is the task's now, freed on its thread when this `Data` goes.
+                let body =
+                    if let pointer = UnsafeMutableRawPointer(bitPattern: completed.body) {
+                        Data(bytesNoCopy: pointer, count: completed.length, deallocator: .free)
+                    } else {
+                        Data()
+                    }
+                guard completed.status == 200 else {
+                    throw BenchmarkFailure("async-engine: status \(completed.status)")
+                }
+                return body.count
             }
-            return clock.stop(bytes: bytes)
         }
     }
 }

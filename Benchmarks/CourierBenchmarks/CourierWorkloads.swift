@@ -82,17 +82,27 @@ enum CourierWorkloads {
         var configuration = Session.Configuration()
         configuration.spinsBeforeParking = spinsBeforeParking
         let session = Session(configuration: configuration)
-        return try runBlocking {
+        return try keepInFlight(count: count) { _ in
+            { try await session.request(BenchAPI.small).validate().data().count }
+        }
+    }
+
+    /// Times `count` requests made by ``inFlight`` tasks at once (W2's shape): task number `i`
+    /// (0 ..< ``inFlight``) makes its requests with `caller(i)`, one after another, each returning
+    /// the body bytes it received.
+    static func keepInFlight(
+        count: Int, _ caller: @escaping @Sendable (Int) -> @Sendable () async throws -> Int
+    ) throws -> Measurement {
+        try runBlocking {
             let next = Counter()
             var clock = Stopwatch()
             clock.start()
             let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<inFlight {
+                for task in 0..<inFlight {
                     group.addTask {
+                        let one = caller(task)
                         var bytes = 0
-                        while next.add() < count {
-                            bytes += try await session.request(BenchAPI.small).validate().data().count
-                        }
+                        while next.add() < count { bytes += try await one() }
                         return bytes
                     }
                 }
@@ -113,30 +123,17 @@ enum CourierWorkloads {
         let prepared = session.prepared(try BenchAPI.small.makeRequest())
         let options = session.transferOptions(for: prepared)
         let transport = session.transport
-        return try runBlocking {
-            let next = Counter()
-            var clock = Stopwatch()
-            clock.start()
-            let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<inFlight {
-                    group.addTask {
-                        var bytes = 0
-                        while next.add() < count {
-                            let result = await withUnsafeContinuation { continuation in
-                                _ = transport.execute(prepared, options: options) { continuation.resume(returning: $0) }
-                            }
-                            guard result.statusCode == 200 else {
-                                let reason = result.error.map { "\($0)" } ?? "status \(result.statusCode ?? 0)"
-                                throw BenchmarkFailure("w2transport: \(reason)")
-                            }
-                            bytes += result.data.count
-                        }
-                        return bytes
-                    }
+        return try keepInFlight(count: count) { _ in
+            {
+                let result = await withUnsafeContinuation { continuation in
+                    _ = transport.execute(prepared, options: options) { continuation.resume(returning: $0) }
                 }
-                return try await group.reduce(0, +)
+                guard result.statusCode == 200 else {
+                    let reason = result.error.map { "\($0)" } ?? "status \(result.statusCode ?? 0)"
+                    throw BenchmarkFailure("w2transport: \(reason)")
+                }
+                return result.data.count
             }
-            return clock.stop(bytes: bytes)
         }
     }
 
