@@ -46,6 +46,7 @@ typedef void (*model_done_t)(model_request_t *request, void *done_context);
  * Starts a loop thread with `in_flight` requests to `url` ready to submit (a POST of `post_body`
  * when given). RAW_ENGINE_COURIER_OPTIONS=1 in the environment sets libcurl up as Courier sets it
  * up. `spin_us` > 0 lets the loop spin that long before it parks once every transfer has ended.
+ * The loop keeps `url` and `post_body` (it does not copy them): both must outlive `model_loop_stop`.
  */
 model_loop_t *model_loop_start(const char *url, long in_flight, const char *post_body, long post_size,
                                long spin_us, model_done_t done, void *done_context);
