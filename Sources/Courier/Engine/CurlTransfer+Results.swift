@@ -55,16 +55,23 @@ extension CurlTransfer {
         var ip: UnsafeMutablePointer<CChar>?
         courier_easy_getinfo_string(easy, CURLINFO_PRIMARY_IP, &ip)
         let address = IPAddress(cString: ip)
+        // The version of the status line the parser read (one libcurl call fewer per transfer);
+        // libcurl's when none arrived (the connection's version, which HTTP/2 recovery reads).
         let version: HTTPVersion?
-        switch long(CURLINFO_HTTP_VERSION) {
-        case Int(CURL_HTTP_VERSION_1_0): version = .http1_0
-        case Int(CURL_HTTP_VERSION_1_1): version = .http1_1
-        case Int(CURL_HTTP_VERSION_2_0): version = .http2
-        case Int(CURL_HTTP_VERSION_3): version = .http3
-        default: version = nil
+        if let parsed = headParser.httpVersion {
+            version = parsed
+        } else {
+            switch long(CURLINFO_HTTP_VERSION) {
+            case Int(CURL_HTTP_VERSION_1_0): version = .http1_0
+            case Int(CURL_HTTP_VERSION_1_1): version = .http1_1
+            case Int(CURL_HTTP_VERSION_2_0): version = .http2
+            case Int(CURL_HTTP_VERSION_3): version = .http3
+            default: version = nil
+            }
         }
         let remotePort = long(CURLINFO_PRIMARY_PORT)
         let localPort = long(CURLINFO_LOCAL_PORT)
+        let hasBody = if case .none = request.body { false } else { true }
         return TransferMetrics(
             nameLookup: time(CURLINFO_NAMELOOKUP_TIME_T),
             connect: time(CURLINFO_CONNECT_TIME_T),
@@ -72,7 +79,8 @@ extension CurlTransfer {
             preTransfer: time(CURLINFO_PRETRANSFER_TIME_T),
             timeToFirstByte: time(CURLINFO_STARTTRANSFER_TIME_T),
             total: time(CURLINFO_TOTAL_TIME_T),
-            bytesSent: Int64(long(CURLINFO_REQUEST_SIZE)) + off(CURLINFO_SIZE_UPLOAD_T),
+            // A request without a body uploads nothing: libcurl is not asked.
+            bytesSent: Int64(long(CURLINFO_REQUEST_SIZE)) + (hasBody ? off(CURLINFO_SIZE_UPLOAD_T) : 0),
             bytesReceived: Int64(long(CURLINFO_HEADER_SIZE)) + off(CURLINFO_SIZE_DOWNLOAD_T),
             httpVersion: version,
             connectionReused: !address.isEmpty && long(CURLINFO_NUM_CONNECTS) == 0,

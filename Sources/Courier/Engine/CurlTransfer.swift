@@ -181,9 +181,12 @@ final class CurlTransfer: DeadlineQueueElement {
     func captureResponse() {
         guard let easy = easyPointer else { return }
         metrics = readMetrics(easy)
-        var status = 0
-        courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        let statusCode = status > 0 ? status : headParser.statusCode
+        // The latest status line's code, as libcurl's CURLINFO_RESPONSE_CODE reports it; libcurl
+        // is asked only when the parser saw none.
+        var statusCode = headParser.statusCode
+        if statusCode == 0 {
+            courier_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &statusCode)
+        }
         if statusCode > 0 {
             let url = request.url
             let version = metrics?.httpVersion

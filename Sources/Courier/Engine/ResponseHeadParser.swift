@@ -16,6 +16,8 @@ struct ResponseHeadParser {
     private(set) var statusCode = 0
     /// The HTTP major version of the latest status line (1 or 2), 0 before one arrived.
     private(set) var majorVersion = 0
+    /// The HTTP minor version of the latest status line ("HTTP/1.1": 1), 0 without one.
+    private var minorVersion = 0
     /// The fields of the current response (and its trailers), names and values as cleaned, kept
     /// as bytes: no strings are made while the head arrives.
     private(set) var fields = HeaderFields()
@@ -28,6 +30,18 @@ struct ResponseHeadParser {
     /// Why the head was rejected, if it was: a value, so that no string is made while a line is
     /// taken (``violation`` words it).
     private(set) var rejection: Rejection?
+
+    /// The HTTP version of the latest status line, as libcurl reports it for that response; nil
+    /// before one arrived, or for a version Courier does not name.
+    var httpVersion: HTTPVersion? {
+        switch (majorVersion, minorVersion) {
+        case (1, 0): return .http1_0
+        case (1, 1): return .http1_1
+        case (2, _): return .http2
+        case (3, _): return .http3
+        default: return nil
+        }
+    }
 
     /// Why the head was rejected, in words; nil while it is accepted.
     var violation: String? { rejection?.message }
@@ -135,6 +149,7 @@ struct ResponseHeadParser {
         declaredLength = nil
         isComplete = false
         majorVersion = line.count > 5 ? Int(line[5]) - 0x30 : 0
+        minorVersion = line.count > 7 && line[6] == 0x2E ? Int(line[7]) - 0x30 : 0
         statusCode = Self.statusCode(in: line) ?? statusCode
     }
 

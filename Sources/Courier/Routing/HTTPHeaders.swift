@@ -145,8 +145,17 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
     /// The same names, spelled the same, with the same values in the same order (what a cached
     /// libcurl header list was built from).
     func isIdentical(to other: HTTPHeaders) -> Bool {
-        storage.count == other.storage.count
+        if sharesStorage(with: other) { return true }
+        return storage.count == other.storage.count
             && zip(storage, other.storage).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// Whether both are the same stored headers: copies of one value that neither changed since
+    /// (so they are identical without comparing a byte). False for empty headers.
+    func sharesStorage(with other: HTTPHeaders) -> Bool {
+        guard !storage.isEmpty else { return false }
+        return storage.withUnsafeBufferPointer { $0.baseAddress }
+            == other.storage.withUnsafeBufferPointer { $0.baseAddress }
     }
 
     private func index(ofName name: String) -> Int? {

@@ -166,7 +166,9 @@ extension Router {
         }
         var allHeaders = try RouterValue.headers(defaultHeaders, of: "defaultHeaders")
             .merging(RouterValue.headers(headers, of: "headers"))
-        try allHeaders.validated()  // before any body (or file) is encoded
+        // Before any body (or file) is encoded. The usual router's headers are the shared
+        // defaults themselves, valid by construction (a test holds them): not checked again.
+        if !allHeaders.sharesStorage(with: .routerDefault) { try allHeaders.validated() }
         let encoded: EncodedParameters
         let url: URL
         do {

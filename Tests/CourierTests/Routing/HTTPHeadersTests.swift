@@ -72,6 +72,22 @@ final class HTTPHeadersTests: XCTestCase {
         XCTAssertEqual(HTTPHeaders.routerDefault.dictionary, ["Accept": "application/json"])
     }
 
+    /// A router's request skips checking its headers when they are the shared defaults themselves,
+    /// which holds only because those defaults are valid, and only for unchanged copies.
+    func testTheSharedRouterDefaultsAreValidAndRecognisedOnlyUnchanged() throws {
+        XCTAssertNoThrow(try HTTPHeaders.routerDefault.validated())
+        let copy = HTTPHeaders.routerDefault
+        XCTAssertTrue(copy.sharesStorage(with: .routerDefault))
+        XCTAssertTrue(copy.merging(HTTPHeaders()).sharesStorage(with: .routerDefault))
+        var changed = HTTPHeaders.routerDefault
+        changed.update(HTTPHeader(name: "Accept", value: "text/csv\r\nEvil: 1"))
+        XCTAssertFalse(changed.sharesStorage(with: .routerDefault))
+        let rebuilt: HTTPHeaders = ["Accept": "application/json"]
+        XCTAssertFalse(rebuilt.sharesStorage(with: .routerDefault), "equal contents, other storage")
+        XCTAssertTrue(rebuilt.isIdentical(to: .routerDefault))
+        XCTAssertFalse(HTTPHeaders().sharesStorage(with: HTTPHeaders()))
+    }
+
     func testValidationRejectsInjection() {
         let cases: [(HTTPHeader, String)] = [
             (HTTPHeader(name: "X-A", value: "ok\r\nEvil: 1"), "the value contains CR"),
