@@ -56,8 +56,6 @@ extension DataRequest {
         var request: HTTPRequest
         /// The same as a `URLRequest`, as the adapters and plugins left it.
         var sent: URLRequest?
-        /// The latest attempt's outcome (or an adapter's failure); nil before there is one.
-        var outcome: Outcome?
 
         init(extensions: RequestExtensions, context: RequestContext?, request: HTTPRequest) {
             self.extensions = extensions
@@ -68,12 +66,12 @@ extension DataRequest {
 
     }
 
-    /// The outcome to complete with: the run's latest one, else why the request could not be
-    /// built (or a cancel, for a request that never got an outcome).
-    private func settled(_ run: Run) -> Outcome {
-        if let outcome = run.outcome { return outcome }
+    /// The outcome to complete with: the latest attempt's (``State/outcome``), else why the
+    /// request could not be built (or a cancel, for a request that never got an outcome).
+    private func settled(_ state: State) -> Outcome {
+        if let outcome = state.outcome { return outcome }
         switch built {
-        case .success: return Outcome(request: run.request, failure: .cancelled)
+        case .success: return Outcome(request: state.run?.request, failure: .cancelled)
         case .failure(let error): return Outcome(request: nil, failure: error)
         }
     }
@@ -84,7 +82,7 @@ extension DataRequest {
         let sessionExtensions = session.extensions
         let base = try? built.get()
         return state.withLock { state in
-            if let outcome = state.outcome { return .done(outcome) }
+            if let outcome = state.published { return .done(outcome) }
             guard state.machine.state == .idle else {
                 if let waiter { state.waiters.append(waiter) }
                 return .wait
@@ -123,7 +121,7 @@ extension DataRequest {
 
     /// Waits for the outcome, driving the request if this task is the first to want it, and
     /// cancelling the request if the awaiting task is cancelled.
-    func outcome() async -> Outcome {
+    nonisolated(nonsending) func outcome() async -> Outcome {
         // A task cancelled before it awaits cancels before anything is sent (its cancellation
         // handler would, but only after the first attempt went to the transport, and whether the
         // request reached the server then depended on how soon the engine thread picked it up).
@@ -134,7 +132,7 @@ extension DataRequest {
         case .wait:
             let slot = HandoffSlot<Outcome>()
             let done = state.withLock { state -> Outcome? in
-                if let outcome = state.outcome { return outcome }
+                if let outcome = state.published { return outcome }
                 state.waiters.append(Waiter(queue: nil, deliver: { slot.fill($0) }))
                 return nil
             }
@@ -151,7 +149,7 @@ extension DataRequest {
                 self.cancel()
             }
             // The driver published, or a cancel did while it ran user code: the outcome is in.
-            return state.withLock { $0.outcome } ?? Outcome(request: nil, failure: .cancelled)
+            return state.withLock { $0.published } ?? Outcome(request: nil, failure: .cancelled)
         }
     }
 
@@ -163,7 +161,7 @@ extension DataRequest {
     // MARK: Waiting, in the awaiting task or on the handler's queue
 
     /// The awaiting task drives: it waits in place for each wait `advance` returns.
-    private func drive(from first: RequestStateMachine.Action) async {
+    private nonisolated(nonsending) func drive(from first: RequestStateMachine.Action) async {
         var action = first
         while true {
             switch advance(action, on: nil) {
@@ -207,7 +205,7 @@ extension DataRequest {
             }
             let finished = state.withLock { state -> Bool in
                 state.wake = { _ = take() }
-                return state.outcome != nil
+                return state.isPublished
             }
             if finished { _ = take() }
             session.configuration.clock.schedule(after: seconds) {
@@ -236,7 +234,7 @@ extension DataRequest {
             self.pump(next, on: queue, runningOnQueue: false)
         }
         let cancelNow = state.withLock { state in
-            if state.outcome == nil { state.driverTask = task }
+            if !state.isPublished { state.driverTask = task }
             return state.machine.stopReason != nil
         }
         if cancelNow { task.cancel() }
@@ -284,8 +282,8 @@ extension DataRequest {
             case .complete:
                 // Taken out of the working values (nothing reads them after this), not copied.
                 var (final, validators, plugins) = state.withLock { state in
-                    let (outcome, plugins) = state.withRun { ($0.outcome.take() ?? settled($0), $0.hasPlugins) }
-                    return (outcome, state.validators, plugins)
+                    let outcome = state.outcome.take() ?? settled(state)
+                    return (outcome, state.validators, state.withRun { $0.hasPlugins })
                 }
                 validate(&final, by: validators)
                 if plugins {
@@ -297,7 +295,7 @@ extension DataRequest {
                 // Kept only for a `.publish` that follows (an outcome is large to copy).
                 if case .publish = action { completed = final }
             case .publish:
-                publish(completed ?? state.withLock { $0.withRun { settled($0) } }, on: queue)
+                publish(completed ?? state.withLock { settled($0) }, on: queue)
                 return .none
             case .finish(let error):
                 // An interruption found before an attempt: the session was shut down or cancelled.
@@ -316,8 +314,9 @@ extension DataRequest {
         }
         if plugins {
             // What plugins see cannot change the outcome, so the next action is already known.
-            let (extensions, context, outcome) = state.withLock {
-                $0.withRun { ($0.extensions, $0.context, settled($0)) }
+            let (extensions, context, outcome) = state.withLock { state in
+                let outcome = settled(state)
+                return state.withRun { ($0.extensions, $0.context, outcome) }
             }
             if let context { extensions.didReceive(outcome, context: context) }
         }
@@ -343,7 +342,7 @@ extension DataRequest {
             }
             return handle(.adapted)
         } catch {
-            state.withLock { $0.withRun { $0.outcome = Outcome(request: base, failure: error) } }
+            state.withLock { $0.record(Outcome(request: base, failure: error)) }
             return handle(.adaptationFailed)
         }
     }
@@ -351,7 +350,8 @@ extension DataRequest {
     /// Asks the interceptors, then the retry policy, whether to retry the attempt.
     private func decide(attempt: Int) async -> RequestStateMachine.Action {
         let (extensions, context, sent, outcome) = state.withLock { state in
-            state.withRun { ($0.extensions, $0.context, $0.sent, settled($0)) }
+            let outcome = settled(state)
+            return state.withRun { ($0.extensions, $0.context, $0.sent, outcome) }
         }
         guard let context, let sent else { return handle(.retryDecided(retryAfter: policyDelay(attempt: attempt))) }
         let delay: Double?
@@ -361,7 +361,7 @@ extension DataRequest {
         case .fail(let error):
             var failed = outcome
             failed.fail(error)
-            state.withLock { $0.withRun { $0.outcome = failed } }
+            state.withLock { $0.record(failed) }
             delay = nil
         case .retry(let after):
             delay = after
@@ -375,9 +375,9 @@ extension DataRequest {
         guard interruption == nil else { return nil }
         let now = session.configuration.clock.now
         return state.withLock { state in
-            state.withRun { run in
-                let outcome = settled(run)
-                return run.extensions.retryPolicy.retryDelay(
+            let outcome = settled(state)
+            return state.withRun { run in
+                run.extensions.retryPolicy.retryDelay(
                     afterAttempt: attempt, method: run.request.method.rawValue,
                     statusCode: outcome.error == nil ? outcome.statusCode : nil, error: outcome.error,
                     retryAfter: outcome.responseHead?.value(forHeader: "Retry-After"), now: now)
@@ -387,8 +387,15 @@ extension DataRequest {
 }
 
 extension DataRequest.State {
+    /// Keeps `outcome` as the latest attempt's, unless the request was published already (a
+    /// cancel finished it while user code ran: what that code returns later is dropped).
+    mutating func record(_ outcome: consuming DataRequest.Outcome) {
+        guard !isPublished else { return }
+        self.outcome = outcome
+    }
+
     /// Runs `body` on the driver's working values (made when the request started) in place:
-    /// reading `run!` would copy them all (extensions, context, request, outcome) for each field.
+    /// reading `run!` would copy them all (extensions, context, request) for each field.
     mutating func withRun<Result>(_ body: (inout DataRequest.Run) -> Result) -> Result {
         body(&run!)
     }

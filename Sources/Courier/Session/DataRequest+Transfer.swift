@@ -68,7 +68,7 @@ extension DataRequest {
             // Made in place: a `let` captured by the closure would be copied in, then destroyed
             // (~1,000 instructions per request on the engine thread).
             let attempt = state.delivery.attempt
-            state.withRun { $0.outcome = outcome(of: result.take()!, attempt: attempt) }
+            state.record(outcome(of: result.take()!, attempt: attempt))
             // Under the lock, so that a driver about to suspend either sees it or leaves its
             // continuation for this completion to take.
             resultArrived.store(true, ordering: .releasing)
@@ -87,7 +87,7 @@ extension DataRequest {
     /// The continuation is an unsafe one (a checked one allocates for each wait): it is resumed
     /// exactly once, here when the outcome is already in, or by ``transportFinished(_:)``, which
     /// takes it out of the state under the lock.
-    private func awaitOutcome() async {
+    private nonisolated(nonsending) func awaitOutcome() async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
                 if resultArrived.load(ordering: .relaxed) { return true }
@@ -100,7 +100,7 @@ extension DataRequest {
 
     /// Runs one transfer and waits, in this task, until its outcome is in the run. An awaiting
     /// caller alone on its session spins briefly before suspending (see ``AwaitSpinner``).
-    func transfer(_ request: HTTPRequest, attempt: Int) async {
+    nonisolated(nonsending) func transfer(_ request: HTTPRequest, attempt: Int) async {
         let spins = attempt == 0
         let spinner = session.awaitSpinner
         let alone = spins && spinner.enter()
@@ -126,7 +126,7 @@ extension DataRequest {
         }
         let finished = state.withLock { state -> Bool in
             state.wake = wake
-            return state.outcome != nil
+            return state.isPublished
         }
         if finished { wake() }
         session.configuration.clock.schedule(after: seconds, wake)

@@ -36,8 +36,14 @@ public final class DataRequest: Sendable {
         let epoch: UInt64
         /// Where the request is in its lifecycle (see ``RequestStateMachine``).
         var machine = RequestStateMachine(adapts: false, decides: false)
-        /// The published outcome, once there is one.
+        /// The latest attempt's outcome (or an adapter's failure) while the request runs, the
+        /// published one once ``isPublished``: one place, so that the state holds one outcome,
+        /// not two (each is 266 bytes, copied whenever the state is made or changed).
         var outcome: Outcome?
+        /// Whether ``outcome`` is the published outcome.
+        var isPublished = false
+        /// The published outcome, once there is one.
+        var published: Outcome? { isPublished ? outcome : nil }
         var validators = SmallList<Validator>()
         var waiters = SmallList<Waiter>()
         /// Stops the attempt the transport runs.
@@ -128,7 +134,7 @@ public final class DataRequest: Sendable {
             guard state.progress == nil, create else { return (state.progress, nil) }
             let relay = ProgressRelay()
             state.progress = relay
-            return (relay, state.outcome)
+            return (relay, state.published)
         }
         if let finishedOutcome { relay?.finish(after: finishedOutcome) }
         return relay
@@ -197,6 +203,7 @@ public final class DataRequest: Sendable {
         let (waiters, progress, published): (SmallList<Waiter>, ProgressRelay?, Bool) = state.withLock { state in
             if completing, state.machine.handle(.completed) != .publish { return (SmallList(), nil, false) }
             state.outcome = outcome
+            state.isPublished = true
             state.token = nil
             state.wake = nil
             state.driverTask = nil
