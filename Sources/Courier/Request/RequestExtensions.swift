@@ -4,28 +4,56 @@ import FoundationNetworking
 #endif
 
 /// The plugins and interceptors a request runs through, in registration order.
+///
+/// Immutable, and held in one object: each request keeps its session's (copied into its state
+/// when it starts, and read from there), and a copy is then one reference count, where the
+/// arrays and the retry policy inline took about ten.
 struct RequestExtensions: Sendable {
-    var plugins: [any Plugin] = []
-    var interceptors: [any RequestInterceptor] = []
+    private final class Storage: Sendable {
+        let plugins: [any Plugin]
+        let interceptors: [any RequestInterceptor]
+        let retryPolicy: RetryPolicy
+
+        init(plugins: [any Plugin], interceptors: [any RequestInterceptor], retryPolicy: RetryPolicy) {
+            self.plugins = plugins
+            self.interceptors = interceptors
+            self.retryPolicy = retryPolicy
+        }
+    }
+
+    private let storage: Storage
+
+    /// Extensions with these plugins and interceptors, and `retryPolicy` asked after every
+    /// interceptor.
+    init(plugins: [any Plugin] = [], interceptors: [any RequestInterceptor] = [], retryPolicy: RetryPolicy = .disabled)
+    {
+        storage = Storage(plugins: plugins, interceptors: interceptors, retryPolicy: retryPolicy)
+    }
+
+    var plugins: [any Plugin] { storage.plugins }
+    var interceptors: [any RequestInterceptor] { storage.interceptors }
     /// The policy asked after every interceptor.
-    var retryPolicy = RetryPolicy.disabled
+    var retryPolicy: RetryPolicy { storage.retryPolicy }
+
+    /// At least one plugin.
+    var hasPlugins: Bool { !storage.plugins.isEmpty }
 
     /// No plugins and no interceptors.
-    var isEmpty: Bool { plugins.isEmpty && interceptors.isEmpty }
+    var isEmpty: Bool { storage.plugins.isEmpty && storage.interceptors.isEmpty }
 
     /// Adapters or plugins run before each attempt.
     var adapts: Bool { !isEmpty }
 
     /// Something may retry an attempt: an interceptor, or a retry policy that allows retries.
-    var decides: Bool { !interceptors.isEmpty || retryPolicy.maxRetries > 0 }
+    var decides: Bool { !storage.interceptors.isEmpty || storage.retryPolicy.maxRetries > 0 }
 
-    /// These extensions followed by `plugins` and `interceptors`.
+    /// These extensions followed by `plugins` and `interceptors` (these same ones when both are
+    /// empty).
     func appending(plugins: [any Plugin], interceptors: [any RequestInterceptor]) -> Self {
         if plugins.isEmpty && interceptors.isEmpty { return self }
-        var combined = self
-        combined.plugins += plugins
-        combined.interceptors += interceptors
-        return combined
+        return RequestExtensions(
+            plugins: storage.plugins + plugins, interceptors: storage.interceptors + interceptors,
+            retryPolicy: storage.retryPolicy)
     }
 
     /// The interceptors' adapters, then the plugins' `prepare`, on the request as a `URLRequest`;

@@ -59,7 +59,7 @@ extension DataRequest {
 
         init(extensions: RequestExtensions, context: RequestContext?, request: HTTPRequest) {
             self.extensions = extensions
-            hasPlugins = !extensions.plugins.isEmpty
+            hasPlugins = extensions.hasPlugins
             self.context = context
             self.request = request
         }
