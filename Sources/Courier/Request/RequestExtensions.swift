@@ -25,8 +25,9 @@ struct RequestExtensions: Sendable {
 
     /// Extensions with these plugins and interceptors, and `retryPolicy` asked after every
     /// interceptor.
-    init(plugins: [any Plugin] = [], interceptors: [any RequestInterceptor] = [], retryPolicy: RetryPolicy = .disabled)
-    {
+    init(
+        plugins: [any Plugin] = [], interceptors: [any RequestInterceptor] = [], retryPolicy: RetryPolicy = .disabled
+    ) {
         storage = Storage(plugins: plugins, interceptors: interceptors, retryPolicy: retryPolicy)
     }
 
