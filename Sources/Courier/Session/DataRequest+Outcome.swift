@@ -19,13 +19,22 @@ extension DataRequest {
     static func makeResponse<Value: Sendable>(
         _ outcome: Outcome, serializer: (Outcome) -> Result<Value, CourierError>
     ) -> DataResponse<Value> {
-        let result: Result<Value, CourierError>
-        if case .failure(let error) = outcome.result { result = .failure(error) } else { result = serializer(outcome) }
+        let result = value(of: outcome, serializer: serializer)
         let succeeded = if case .success = outcome.result { true } else { false }
         return DataResponse(
             request: outcome.request, responseHead: outcome.responseHead, data: outcome.data,
             metrics: outcome.metrics, result: result,
             download: succeeded ? outcome.download : DownloadParts.make(fileURL: nil, resumeData: outcome.resumeData))
+    }
+
+    /// The caller's value for `outcome` alone, as ``makeResponse(_:serializer:)`` would put it in
+    /// the response's `result`: the accessors that return only the value (`data()`,
+    /// `decodable(_:)`...) make no response to read it from.
+    static func value<Value: Sendable>(
+        of outcome: Outcome, serializer: (Outcome) -> Result<Value, CourierError>
+    ) -> Result<Value, CourierError> {
+        if case .failure(let error) = outcome.result { return .failure(error) }
+        return serializer(outcome)
     }
 }
 

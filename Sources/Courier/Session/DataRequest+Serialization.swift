@@ -78,12 +78,12 @@ extension DataRequest {
 
     /// The body bytes; throws a ``CourierError``.
     public func data() async throws(CourierError) -> Data {
-        try DataRequest.makeResponse(await outcome(), serializer: DataRequest.data).result.get()
+        try DataRequest.value(of: await outcome(), serializer: DataRequest.data).get()
     }
 
     /// The body as text; throws a ``CourierError``.
     public func string(encoding: String.Encoding? = nil) async throws(CourierError) -> String {
-        try DataRequest.makeResponse(await outcome(), serializer: { Self.string($0, encoding: encoding) }).result.get()
+        try DataRequest.value(of: await outcome(), serializer: { Self.string($0, encoding: encoding) }).get()
     }
 
     /// The body decoded as `type` (with `decoder`, or the session's
@@ -91,7 +91,9 @@ extension DataRequest {
     public func decodable<T: Decodable & Sendable>(
         _ type: T.Type = T.self, decoder: (any DataDecoder)? = nil
     ) async throws(CourierError) -> T {
-        try await decodableResponse(of: type, decoder: decoder).result.get()
+        let decoder = decoder ?? session.configuration.decoder
+        return try DataRequest.value(of: await outcome(), serializer: { Self.decode(type, from: $0, decoder: decoder) })
+            .get()
     }
 
     // MARK: Serializers
