@@ -24,20 +24,38 @@ public struct TransferMetrics: Sendable, Equatable {
     public var bytesSent: Int64
     /// Bytes received: headers plus the body as it came over the wire (before decompression).
     public var bytesReceived: Int64
+    /// ``remoteAddress`` as bytes: with no string inside, metrics are copied and destroyed as
+    /// plain bytes (a `String` field made every copy and destroy of a response go through the
+    /// runtime's value witnesses, ~1,000 instructions per request).
+    private var address: IPAddress
+    /// ``redirectCount`` and ``retryCount``, and the ports (0 for none), in 32 and 16 bits: the
+    /// metrics are in every response and result, copied several times per request, and these
+    /// as `Int` and `Int?` made them 46 bytes larger.
+    private var redirects: UInt32 = 0
+    private var retries: UInt32 = 0
+    private var remote: UInt16 = 0
+    private var local: UInt16 = 0
     /// The HTTP version of the final response; nil when there was none or libcurl did not say.
     public var httpVersion: HTTPVersion?
     /// True when the request went over a connection that was already open (keep-alive reuse).
     public var connectionReused: Bool
-    /// How many redirects were followed.
-    public var redirectCount: Int
-    /// How many times the request was sent again, by the session's ``RetryPolicy`` or by an
-    /// interceptor (see ``RequestInterceptor``).
-    public var retryCount: Int = 0
-    /// How many times the request was sent in all: ``retryCount`` + 1.
-    package var attempts: Int { retryCount + 1 }
     /// Whether the response came from the session's cache (``CacheOutcome``); nil when the
     /// session has no cache or the request did not go through it.
     public var cacheOutcome: CacheOutcome?
+    /// How many redirects were followed (kept in 32 bits: a larger or negative value set here
+    /// reads back clamped to 0...4,294,967,295).
+    public var redirectCount: Int {
+        get { Int(redirects) }
+        set { redirects = UInt32(clamping: newValue) }
+    }
+    /// How many times the request was sent again, by the session's ``RetryPolicy`` or by an
+    /// interceptor (see ``RequestInterceptor``); clamped as ``redirectCount`` is.
+    public var retryCount: Int {
+        get { Int(retries) }
+        set { retries = UInt32(clamping: newValue) }
+    }
+    /// How many times the request was sent in all: ``retryCount`` + 1.
+    package var attempts: Int { retryCount + 1 }
     /// The IP address of the server, if a connection was made, in its standard text form
     /// (`127.0.0.1`, `::1`).
     ///
@@ -47,14 +65,23 @@ public struct TransferMetrics: Sendable, Equatable {
         get { address.text }
         set { address = IPAddress(newValue) }
     }
-    /// ``remoteAddress`` as bytes: with no string inside, metrics are copied and destroyed as
-    /// plain bytes (a `String` field made every copy and destroy of a response go through the
-    /// runtime's value witnesses, ~1,000 instructions per request).
-    private var address: IPAddress
-    /// The server port, if a connection was made.
-    public var remotePort: Int?
-    /// The local port of the connection, if one was made.
-    public var localPort: Int?
+    /// The server port, if a connection was made (a value set here that is not a port number,
+    /// 1...65535, reads back as nil).
+    public var remotePort: Int? {
+        get { remote == 0 ? nil : Int(remote) }
+        set { remote = Self.port(newValue) }
+    }
+    /// The local port of the connection, if one was made (set as ``remotePort`` is).
+    public var localPort: Int? {
+        get { local == 0 ? nil : Int(local) }
+        set { local = Self.port(newValue) }
+    }
+
+    /// A port number as stored: 0 for nil or anything outside 1...65535.
+    private static func port(_ value: Int?) -> UInt16 {
+        guard let value, (1...65535).contains(value) else { return 0 }
+        return UInt16(value)
+    }
 
     /// Creates metrics; Courier's transports and stubs measure them (a transport of your own passes
     /// none: `TransportResult(request:statusCode:…)` takes `metrics: nil` by default).
@@ -91,8 +118,8 @@ public struct TransferMetrics: Sendable, Equatable {
         self.bytesReceived = bytesReceived
         self.httpVersion = httpVersion
         self.connectionReused = connectionReused
-        self.redirectCount = redirectCount
         self.address = address
+        self.redirectCount = redirectCount
         self.remotePort = remotePort
         self.localPort = localPort
     }
@@ -100,10 +127,11 @@ public struct TransferMetrics: Sendable, Equatable {
 
 /// An IPv4 or IPv6 address in binary form, with no heap storage.
 struct IPAddress: Sendable, Equatable {
+    /// The address bytes in network order (an IPv4 address in the first four). First, so that
+    /// the version packs after them (17 bytes, not 24).
+    private var bytes: (UInt64, UInt64) = (0, 0)
     /// 4 or 6; 0 for no address.
     private var version: UInt8 = 0
-    /// The address bytes in network order (an IPv4 address in the first four).
-    private var bytes: (UInt64, UInt64) = (0, 0)
 
     /// The address `text` spells in IPv4 or IPv6 notation; none for nil or any other text.
     init(_ text: String?) {

@@ -27,6 +27,32 @@ final class TransferMetricsTests: XCTestCase {
         }
     }
 
+    /// Counts and ports are stored narrow (32 and 16 bits): what fits reads back as set, the
+    /// rest as documented.
+    func testCountsAndPortsReadBackAsSetOrAsDocumented() {
+        var metrics = TransferMetrics(redirectCount: 3, remotePort: 443, localPort: 50123)
+        XCTAssertEqual(metrics.redirectCount, 3)
+        XCTAssertEqual(metrics.remotePort, 443)
+        XCTAssertEqual(metrics.localPort, 50123)
+        XCTAssertEqual(metrics.retryCount, 0)
+        metrics.retryCount = 2
+        XCTAssertEqual(metrics.retryCount, 2)
+        XCTAssertEqual(metrics.attempts, 3)
+        metrics.redirectCount = Int(UInt32.max) + 7
+        XCTAssertEqual(metrics.redirectCount, Int(UInt32.max))
+        metrics.retryCount = -1
+        XCTAssertEqual(metrics.retryCount, 0)
+        for (port, expected) in [(1, 1), (65535, 65535), (0, nil), (65536, nil), (-80, nil)] as [(Int, Int?)] {
+            metrics.remotePort = port
+            metrics.localPort = port
+            XCTAssertEqual(metrics.remotePort, expected, "\(port)")
+            XCTAssertEqual(metrics.localPort, expected, "\(port)")
+        }
+        metrics.remotePort = nil
+        XCTAssertNil(metrics.remotePort)
+        XCTAssertNil(TransferMetrics().localPort)
+    }
+
     func testAddressFromLibcurlsText() {
         XCTAssertEqual(IPAddress(cString: nil), IPAddress(nil))
         XCTAssertTrue(IPAddress(cString: nil).isEmpty)
