@@ -30,7 +30,7 @@ extension CurlEngineLoop {
                 transfer.beginNextHop()
                 submit(transfer)
             case .finish(let reason):
-                transfers.removeValue(forKey: transfer.id)
+                transfers.remove(transfer.id)
                 transfer.finish(error: reason == .cancelled ? .cancelled : result)
             }
         }
@@ -51,7 +51,7 @@ extension CurlEngineLoop {
     func cancelAll(before epoch: UInt64) {
         guard epoch > cancelledBeforeEpoch else { return }
         cancelledBeforeEpoch = epoch
-        for transfer in Array(transfers.values) where transfer.token.options.sessionEpoch < epoch {
+        for transfer in transfers.values where transfer.token.options.sessionEpoch < epoch {
             handle(transfer, .cancel)
         }
     }

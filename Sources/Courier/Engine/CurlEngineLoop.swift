@@ -49,7 +49,7 @@ final class CurlEngineLoop {
     // a removed transfer's `deinit` frees only its own buffer.
     /// Every transfer the loop holds and has not finished, by its token's identity; its
     /// ``TransferLifecycle`` says where it stands.
-    @exclusivity(unchecked) var transfers: [ObjectIdentifier: CurlTransfer] = [:]
+    @exclusivity(unchecked) var transfers = IdentityTable<CurlTransfer>()
     /// Transfers waiting in ``admission``.
     var heldCount = 0
     /// The size of libcurl's connection cache Courier has set; 0 while libcurl's own default
@@ -167,7 +167,7 @@ final class CurlEngineLoop {
 
     /// Completes every transfer with ``CourierError/cancelled`` and frees every handle.
     private func stop() {
-        for transfer in Array(transfers.values) { handle(transfer, .cancel) }
+        for transfer in transfers.values { handle(transfer, .cancel) }
         reports.removeAll()
         streamsToFlush.removeAll()
         // No wakeup may reach the multi once it is freed.
@@ -211,7 +211,7 @@ final class CurlEngineLoop {
             switch command {
             case .start(let token):
                 let transfer = CurlTransfer(token, reports: reports, loopThread: thread)
-                transfers[transfer.id] = transfer
+                transfers.insert(transfer, for: transfer.id)
                 submit(transfer)
                 if heldCount > 0 || connectionCache > 0 { keepConnectionCache() }
             case .cancel(let token):
