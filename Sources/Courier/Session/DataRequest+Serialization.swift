@@ -78,7 +78,7 @@ extension DataRequest {
 
     /// The body bytes; throws a ``CourierError``.
     public func data() async throws(CourierError) -> Data {
-        try DataRequest.value(of: await outcome(), serializer: DataRequest.data).get()
+        try await readOutcome { DataRequest.value(of: $0, serializer: DataRequest.data) }.get()
     }
 
     /// The body as text; throws a ``CourierError``.
@@ -92,8 +92,9 @@ extension DataRequest {
         _ type: T.Type = T.self, decoder: (any DataDecoder)? = nil
     ) async throws(CourierError) -> T {
         let decoder = decoder ?? session.configuration.decoder
-        return try DataRequest.value(of: await outcome(), serializer: { Self.decode(type, from: $0, decoder: decoder) })
-            .get()
+        // The body is read under the lock; it is decoded after.
+        let body = await readOutcome { DataRequest.value(of: $0, serializer: DataRequest.data) }
+        return try body.flatMap { Self.decode(type, from: $0, decoder: decoder) }.get()
     }
 
     // MARK: Serializers
@@ -115,12 +116,20 @@ extension DataRequest {
     static func decode<T: Decodable>(
         _ type: T.Type, from outcome: Outcome, decoder: any DataDecoder
     ) -> Result<T, CourierError> {
-        if outcome.body.isEmpty {
+        decode(type, from: outcome.body, decoder: decoder)
+    }
+
+    /// `body` (an outcome's ``DataResponse/body``) decoded as `type`; an empty body is
+    /// ``Empty`` or a decoding failure.
+    static func decode<T: Decodable>(
+        _ type: T.Type, from body: Data, decoder: any DataDecoder
+    ) -> Result<T, CourierError> {
+        if body.isEmpty {
             if let empty = Empty() as? T { return .success(empty) }
             return .failure(.decodingFailed(path: "", reason: "the response body is empty"))
         }
         do {
-            return .success(try decoder.decode(T.self, from: outcome.body))
+            return .success(try decoder.decode(T.self, from: body))
         } catch {
             return .failure(.decoding(error))
         }
