@@ -129,8 +129,8 @@ final class CurlEngine: Transport {
 
     func execute(
         _ request: HTTPRequest,
-        options: TransferOptions,
-        completion: @escaping @Sendable (TransportResult) -> Void
+        options: consuming TransferOptions,
+        completion: @escaping @Sendable (consuming TransportResult) -> Void
     ) -> any TransportCancellable {
         let token = TransferToken(engine: self, request: request, options: options, completion: completion)
         if !send(.start(token)) {

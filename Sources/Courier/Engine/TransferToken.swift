@@ -20,7 +20,7 @@ final class TransferToken: TransportCancellable {
     let options: TransferOptions
     /// When the whole request must be over (counted from submission), if it has a limit.
     let requestDeadline: MonotonicInstant?
-    let completion: @Sendable (TransportResult) -> Void
+    let completion: @Sendable (consuming TransportResult) -> Void
     /// The request's URL as text, and the origin its HTTP/2 streams are admitted under (see
     /// ``CurlTransfer/multiplexOrigin``): worked out here, on the caller's thread, so that the
     /// engine's thread does not (about 600 instructions per transfer).
@@ -28,18 +28,19 @@ final class TransferToken: TransportCancellable {
     let multiplexOrigin: String?
 
     init(
-        engine: CurlEngine, request: HTTPRequest, options: TransferOptions,
-        completion: @escaping @Sendable (TransportResult) -> Void
+        engine: CurlEngine, request: HTTPRequest, options: consuming TransferOptions,
+        completion: @escaping @Sendable (consuming TransportResult) -> Void
     ) {
         self.engine = engine
         self.request = request
-        self.options = options
         self.completion = completion
         urlText = request.url.absoluteString
         multiplexOrigin = CurlTransfer.multiplexOrigin(of: request.url, text: urlText, options: options)
         requestDeadline = options.requestTimeout.flatMap { limit in
             limit > 0 ? MonotonicInstant.now.adding(milliseconds: CurlTransfer.milliseconds(limit)) : nil
         }
+        // Last: the options are moved in, not copied.
+        self.options = options
     }
 
     /// The identity of the transfer in the loop's tables and in ``StreamAdmission``.

@@ -246,10 +246,14 @@ public protocol TransportCancellable: Sendable {
 ///   set, so that limits and downloads behave as with the engine.
 public protocol Transport: Sendable {
     /// Starts `request` and returns a token that cancels it; calls `completion` exactly once.
+    ///
+    /// The options and the result are handed over (`consuming`): the engine keeps the options and
+    /// passes the result on without copying either. A transport of your own may declare the
+    /// parameters without `consuming`, as in the example above.
     func execute(
         _ request: HTTPRequest,
-        options: TransferOptions,
-        completion: @escaping @Sendable (TransportResult) -> Void
+        options: consuming TransferOptions,
+        completion: @escaping @Sendable (consuming TransportResult) -> Void
     ) -> any TransportCancellable
 }
 

@@ -30,6 +30,25 @@ extension DataRequest {
     /// With `queue`, the driver continues there with ``resumeOnQueue()`` once the outcome is in;
     /// without, an awaiting driver waits with ``awaitOutcome()``.
     func submit(_ request: HTTPRequest, attempt: Int, queue: DispatchQueue?) {
+        let options = attemptOptions(for: request, attempt: attempt, queue: queue)
+        // The token stays until the request is published: cancelling a finished transfer does
+        // nothing (the transport's contract), so an earlier attempt's token needs no clearing.
+        // The options are handed over (a `let` at its last use: moved into the engine's token).
+        let token = session.execute(request, options: consume options) { [self] result in
+            transportFinished(result)
+        }
+        let cancelNow = state.withLock { state -> Bool in
+            if case .transferring(_, true) = state.machine.state { return true }
+            if state.machine.state == .completing || state.machine.state == .finished { return false }
+            state.token = token
+            return false
+        }
+        if cancelNow { token.cancel() }
+    }
+
+    /// The session's options for this attempt of `request`, with the request's own parts; records
+    /// in the state that the attempt's result goes to `queue` (or to an awaiting driver).
+    private func attemptOptions(for request: HTTPRequest, attempt: Int, queue: DispatchQueue?) -> TransferOptions {
         var options = session.transferOptions(for: request, destination: destination)
         let (progress, target, epoch, cachePolicy, coalesces) = state.withLock { state in
             state.delivery = Delivery(queue: queue, attempt: attempt)
@@ -46,16 +65,7 @@ extension DataRequest {
             options.resumeOffset = resumeOffset
             options.automaticDecompression = false
         }
-        // The token stays until the request is published: cancelling a finished transfer does
-        // nothing (the transport's contract), so an earlier attempt's token needs no clearing.
-        let token = session.execute(request, options: options) { [self] result in transportFinished(result) }
-        let cancelNow = state.withLock { state -> Bool in
-            if case .transferring(_, true) = state.machine.state { return true }
-            if state.machine.state == .completing || state.machine.state == .finished { return false }
-            state.token = token
-            return false
-        }
-        if cancelNow { token.cancel() }
+        return options
     }
 
     /// The transport's completion (on the engine thread, or wherever a transport completes):
@@ -63,7 +73,7 @@ extension DataRequest {
     /// driver), then resumes the awaiting driver or sends the driver to its queue. The outcome
     /// passes through the state's mutex, so ThreadSanitizer sees the handoff (see `HandoffSlot`).
     private func transportFinished(_ result: consuming TransportResult) {
-        var result: TransportResult? = result
+        var result: TransportResult? = consume result
         let (waiter, queue) = state.withLock { state in
             // Made in place: a `let` captured by the closure would be copied in, then destroyed
             // (~1,000 instructions per request on the engine thread).

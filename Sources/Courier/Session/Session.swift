@@ -151,8 +151,8 @@ public final class Session: Sendable {
     /// Hands an attempt to the transport, unless ``interruption(since:)`` says it must not start:
     /// then it completes at once with that error.
     func execute(
-        _ request: HTTPRequest, options: TransferOptions,
-        completion: @escaping @Sendable (TransportResult) -> Void
+        _ request: HTTPRequest, options: consuming TransferOptions,
+        completion: @escaping @Sendable (consuming TransportResult) -> Void
     ) -> any TransportCancellable {
         if let error = interruption(since: options.sessionEpoch) {
             completion(TransportResult(request: request, error: error))
