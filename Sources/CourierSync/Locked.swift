@@ -37,6 +37,14 @@ public struct Locked<Value>: @unchecked Sendable {
         storage = LockedStorage.make(value)
     }
 
+    /// Creates a lock guarding the value `make` returns, made where the lock keeps it: a large
+    /// value (a request's state) is then written once, not made and moved in (each move of it
+    /// is a copy of all its bytes).
+    @inlinable
+    public init(making make: () -> Value) {
+        storage = LockedStorage.make(with: make)
+    }
+
     /// Runs `body` with exclusive access to the value and returns what it returns.
     ///
     /// Inlinable, so that callers in other modules get it specialized for their value and result
@@ -71,6 +79,20 @@ final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
                 precondition(status == 0, "pthread_mutex_init failed with \(status)")
             }
             return pending.take()!
+        }
+        return unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+    }
+
+    /// A storage holding the value `make` returns (returned straight into the buffer's header).
+    @inlinable
+    static func make(with make: () -> Value) -> LockedStorage<Value> {
+        let buffer = create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { mutex in
+                mutex.initialize(to: pthread_mutex_t())
+                let status = pthread_mutex_init(mutex, nil)
+                precondition(status == 0, "pthread_mutex_init failed with \(status)")
+            }
+            return make()
         }
         return unsafeDowncast(buffer, to: LockedStorage<Value>.self)
     }

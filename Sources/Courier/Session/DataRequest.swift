@@ -86,7 +86,8 @@ public final class DataRequest: Sendable {
         destination: URL?, resumeOffset: Int64? = nil
     ) {
         self.session = session
-        state = Locked(State(target: target, epoch: session.currentEpoch))
+        let epoch = session.currentEpoch
+        state = Locked(making: { State(target: target, epoch: epoch) })
         built = request
         self.destination = destination
         self.resumeOffset = resumeOffset
