@@ -68,7 +68,7 @@ extension DataRequest {
 
     /// The outcome to complete with: the latest attempt's (``State/outcome``), else why the
     /// request could not be built (or a cancel, for a request that never got an outcome).
-    private func settled(_ state: State) -> Outcome {
+    func settled(_ state: State) -> Outcome {
         if let outcome = state.outcome { return outcome }
         switch built {
         case .success: return Outcome(request: state.run?.request, failure: .cancelled)
@@ -167,7 +167,7 @@ extension DataRequest {
     }
 
     /// Feeds `event` to the lifecycle.
-    private func handle(_ event: RequestStateMachine.Event) -> RequestStateMachine.Action {
+    func handle(_ event: RequestStateMachine.Event) -> RequestStateMachine.Action {
         state.withLock { $0.machine.handle(event) }
     }
 
@@ -334,68 +334,6 @@ extension DataRequest {
             if let context { extensions.didReceive(outcome, context: context) }
         }
         return (next, queue)
-    }
-
-    /// Runs the adapters, then plugins' `prepare`, on the request as built.
-    private func adapt(attempt: Int) async -> RequestStateMachine.Action {
-        let (extensions, context) = state.withLock { state in
-            state.withRun { run in
-                run.context?.attempt = attempt
-                return (run.extensions, run.context)
-            }
-        }
-        guard case .success(let base) = built, let context else { return handle(.adaptationFailed) }
-        do throws(CourierError) {
-            let (request, sent) = try await extensions.prepare(base, context: context)
-            state.withLock { state in
-                state.withRun { run in
-                    run.request = request
-                    run.sent = sent
-                }
-            }
-            return handle(.adapted)
-        } catch {
-            state.withLock { $0.record(Outcome(request: base, failure: error)) }
-            return handle(.adaptationFailed)
-        }
-    }
-
-    /// Asks the interceptors, then the retry policy, whether to retry the attempt.
-    private func decide(attempt: Int) async -> RequestStateMachine.Action {
-        let (extensions, context, sent, outcome) = state.withLock { state in
-            let outcome = settled(state)
-            return state.withRun { ($0.extensions, $0.context, $0.sent, outcome) }
-        }
-        guard let context, let sent else { return handle(.retryDecided(retryAfter: policyDelay(attempt: attempt))) }
-        let delay: Double?
-        switch await extensions.retryDecision(for: sent, dueTo: outcome, context: context) {
-        case .doNotRetry:
-            delay = nil
-        case .fail(let error):
-            var failed = outcome
-            failed.fail(error)
-            state.withLock { $0.record(failed) }
-            delay = nil
-        case .retry(let after):
-            delay = after
-        }
-        return handle(.retryDecided(retryAfter: interruption == nil ? delay : nil))
-    }
-
-    /// The session's ``RetryPolicy`` on the attempt's outcome (a pure function): the wait before
-    /// the next attempt, or nil (always after a shutdown or `cancelAll()`).
-    private func policyDelay(attempt: Int) -> Double? {
-        guard interruption == nil else { return nil }
-        let now = session.configuration.clock.now
-        return state.withLock { state in
-            let outcome = settled(state)
-            return state.withRun { run in
-                run.extensions.retryPolicy.retryDelay(
-                    afterAttempt: attempt, method: run.request.method.rawValue,
-                    statusCode: outcome.error == nil ? outcome.statusCode : nil, error: outcome.error,
-                    retryAfter: outcome.responseHead?.value(forHeader: "Retry-After"), now: now)
-            }
-        }
     }
 }
 

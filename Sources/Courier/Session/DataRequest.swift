@@ -38,7 +38,7 @@ public final class DataRequest: Sendable {
         var machine = RequestStateMachine(adapts: false, decides: false)
         /// The latest attempt's outcome (or an adapter's failure) while the request runs, the
         /// published one once ``isPublished``: one place, so that the state holds one outcome,
-        /// not two (each is 266 bytes, copied whenever the state is made or changed).
+        /// not two (each is over 200 bytes, copied whenever the state is made or changed).
         var outcome: Outcome?
         /// Whether ``outcome`` is the published outcome.
         var isPublished = false
