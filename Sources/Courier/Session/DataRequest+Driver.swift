@@ -262,7 +262,6 @@ extension DataRequest {
     /// without plugins copies none of the extensions or the context.
     private func advance(_ first: RequestStateMachine.Action, on queue: DispatchQueue?) -> Wait {
         var action = first
-        var completed: Outcome?
         while true {
             switch action {
             case .none, .cancelTransfer:
@@ -304,11 +303,11 @@ extension DataRequest {
                     final = extensions.process(final, context: context ?? self.context(attempt: 0))
                 }
                 // `.completed` and the publication in one lock: the outcome is out at once.
-                action = publish(final, on: queue, completing: true)
-                // Kept only for a `.publish` that follows (an outcome is large to copy).
-                if case .publish = action { completed = final }
+                publish(final, on: queue, completing: true)
+                return .none
             case .publish:
-                publish(completed ?? state.withLock { settled($0) }, on: queue)
+                // Only `.completed` leads here, and `publish(_:on:completing:)` feeds it and
+                // publishes in the same lock.
                 return .none
             case .finish(let error):
                 // An interruption found before an attempt: the session was shut down or cancelled.

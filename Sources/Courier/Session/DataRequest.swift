@@ -196,11 +196,8 @@ public final class DataRequest: Sendable {
     /// queue to the others.
     ///
     /// With `completing`, the lifecycle's `.completed` event is fed in the same lock, and nothing
-    /// is published unless the machine says to (its next action is returned: `.none` after).
-    @discardableResult
-    func publish(
-        _ outcome: Outcome, on queue: DispatchQueue? = nil, completing: Bool = false
-    ) -> RequestStateMachine.Action {
+    /// is published unless the machine says to.
+    func publish(_ outcome: Outcome, on queue: DispatchQueue? = nil, completing: Bool = false) {
         let (waiters, progress, published): (SmallList<Waiter>, ProgressRelay?, Bool) = state.withLock { state in
             if completing, state.machine.handle(.completed) != .publish { return (SmallList(), nil, false) }
             state.outcome = outcome
@@ -212,7 +209,7 @@ public final class DataRequest: Sendable {
             state.waiters = SmallList()
             return (waiters, state.progress, true)
         }
-        guard published else { return .none }
+        guard published else { return }
         progress?.finish(after: outcome)
         for waiter in waiters {
             if let target = waiter.queue, target !== queue {
@@ -221,6 +218,5 @@ public final class DataRequest: Sendable {
                 waiter.deliver(outcome)
             }
         }
-        return .none
     }
 }
