@@ -197,11 +197,13 @@ model_loop_t *model_loop_start(const char *url, long in_flight, const char *post
 
     struct curl_slist *headers = NULL;
     if (loop->courier_options) {
-        headers = curl_slist_append(headers, "Accept: application/json");
-        headers = curl_slist_append(headers, "User-Agent: Courier/1.0");
         /* Courier sends libcurl's Accept-Encoding line among its own (CurlTransfer+Configure.swift),
-         * so libcurl does not format one for every request; decoding stays on (ACCEPT_ENCODING ""). */
-        headers = curl_slist_append(headers, "Accept-Encoding: deflate, gzip, br, zstd");
+         * so libcurl does not format one for every request; decoding stays on (ACCEPT_ENCODING "").
+         * Its lines go in one entry, as Courier's engine sends them (CurlHeaderEntries): the empty
+         * entry names the Accept-Encoding inside it, so that libcurl leaves out its own. */
+        headers = curl_slist_append(headers,
+            "Accept: application/json\r\nUser-Agent: Courier/1.0\r\nAccept-Encoding: deflate, gzip, br, zstd");
+        headers = curl_slist_append(headers, "Accept-Encoding:");
     }
     if (post_body) {
         headers = curl_slist_append(headers, "Content-Type: application/json");

@@ -59,6 +59,11 @@ http {
             default_type application/json;
             return 200 '{"protocol":"\$server_protocol","connection":"\$connection","client":"\$ssl_client_verify"}';
         }
+        # Some request headers as nginx read them (the first of a repeated one).
+        location = /request-headers {
+            default_type application/json;
+            return 200 '{"accept":"\$http_accept","accept_encoding":"\$http_accept_encoding","user_agent":"\$http_user_agent","x_first":"\$http_x_first","x_second":"\$http_x_second"}';
+        }
         # 256 KiB that take a while to stream, tagged with the connection that carried them.
         location = /bytes {
             alias $dir/bytes.bin;

@@ -211,7 +211,7 @@ extension CurlTransfer {
     ) -> CourierError? {
         let shape = HeaderListCache.Shape(
             withBodyLines: bodyBuffer != nil || flow?.upload != nil,
-            acceptEncoding: token.options.automaticDecompression ? Self.acceptEncodingLine : nil)
+            acceptEncoding: token.options.automaticDecompression ? Self.acceptEncodingValue : nil)
         let list: CurlHeaderList
         if let cached = cache.list(for: headers, shape: shape) {
             list = cached
@@ -225,46 +225,50 @@ extension CurlTransfer {
         return nil
     }
 
-    /// Formats every header as a line, in order (they were validated with the request). The
-    /// shape's body lines switch off libcurl's own `Expect` and `Content-Type` for a body; its
-    /// `Accept-Encoding` line is added unless the request has its own.
+    /// Every header as a line, in order (they were validated with the request), in libcurl's
+    /// entries (``CurlHeaderEntries``). The shape's body lines switch off libcurl's own `Expect`
+    /// and `Content-Type` for a body; its `Accept-Encoding` line is added unless the request has
+    /// its own.
     private static func makeHeaderList(_ headers: HTTPHeaders, shape: HeaderListCache.Shape) -> CurlHeaderList {
-        var list: UnsafeMutablePointer<curl_slist>?
+        var lines: [(name: String, value: String)] = []
         var hasContentType = false
         var hasExpect = false
         var hasAcceptEncoding = false
         for header in headers {
-            let name = header.name, value = header.value
+            let name = header.name
             if name.caseInsensitiveEquals("Content-Type") { hasContentType = true }
             if name.caseInsensitiveEquals("Expect") { hasExpect = true }
             if name.caseInsensitiveEquals("Accept-Encoding") { hasAcceptEncoding = true }
-            // "Name;" sends an empty value; "Name:" would remove the header instead.
-            let line = value.isEmpty ? name + ";" : name + ": " + value
-            list = curl_slist_append(list, line)
+            lines.append((name, header.value))
         }
         if let acceptEncoding = shape.acceptEncoding, !hasAcceptEncoding {
-            list = curl_slist_append(list, acceptEncoding)
+            lines.append(("Accept-Encoding", acceptEncoding))
+        }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for entry in CurlHeaderEntries.entries(lines) {
+            list = curl_slist_append(list, entry)
         }
         if shape.withBodyLines {
+            // Empty: libcurl sends none of its own.
             if !hasExpect { list = curl_slist_append(list, "Expect:") }
             if !hasContentType { list = curl_slist_append(list, "Content-Type:") }
         }
         return CurlHeaderList(list)
     }
 
-    /// The `Accept-Encoding` line libcurl writes for `CURLOPT_ACCEPT_ENCODING ""`: every encoding
+    /// The `Accept-Encoding` value libcurl sends for `CURLOPT_ACCEPT_ENCODING ""`: every encoding
     /// this libcurl decodes, in libcurl's order (nil if it decodes none). With decompression on,
     /// Courier sends it as one of the request's own lines, kept in the cached header list, so
     /// libcurl does not format its own for every request; it still decodes, as the option stays
     /// set. That saves about 3,400 instructions per request (callgrind, docs/performance.md).
-    static let acceptEncodingLine: String? = {
+    static let acceptEncodingValue: String? = {
         guard let info = courier_version_info() else { return nil }
         let features = info.pointee.features
         var names: [String] = []
         if features & CURL_VERSION_LIBZ != 0 { names += ["deflate", "gzip"] }
         if features & CURL_VERSION_BROTLI != 0 { names.append("br") }
         if features & CURL_VERSION_ZSTD != 0 { names.append("zstd") }
-        return names.isEmpty ? nil : "Accept-Encoding: " + names.joined(separator: ", ")
+        return names.isEmpty ? nil : names.joined(separator: ", ")
     }()
 
     static func milliseconds(_ seconds: TimeInterval) -> Int {
