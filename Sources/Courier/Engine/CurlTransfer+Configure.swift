@@ -52,9 +52,7 @@ extension CurlTransfer {
         }
         configureTimeouts(easy, reused: hasSessionOptions)
         if let error = configureMethodAndBody(easy, reused: hasSessionOptions) { return error }
-        var headers = request.headers
-        let sendsOwnCookie = usesCookieJar && moveCookieHeader(easy, from: &headers)
-        if let error = configureHeaders(easy, headers: headers, cache: &headerLists) { return error }
+        let sendsOwnCookie = configureHeaders(easy, cache: &headerLists)
         configureFlow(easy)
         if http1ResendStatus != nil {
             // The resend of an early HTTP/2 response libcurl discarded (see HTTP2Recovery): over
@@ -206,23 +204,29 @@ extension CurlTransfer {
         return nil
     }
 
-    private func configureHeaders(
-        _ easy: UnsafeMutableRawPointer, headers: HTTPHeaders, cache: inout HeaderListCache
-    ) -> CourierError? {
+    /// Sets the request's header list, from the cache when the request's headers are the ones the
+    /// cached list was made from. Returns whether the request's own `Cookie` went to libcurl
+    /// apart (``moveCookieHeader(_:from:)``).
+    private func configureHeaders(_ easy: UnsafeMutableRawPointer, cache: inout HeaderListCache) -> Bool {
         let shape = HeaderListCache.Shape(
             withBodyLines: bodyBuffer != nil || flow?.upload != nil,
             acceptEncoding: token.options.automaticDecompression ? Self.acceptEncodingValue : nil)
         let list: CurlHeaderList
-        if let cached = cache.list(for: headers, shape: shape) {
+        var sendsOwnCookie = false
+        if let cached = cache.list(for: request.headers, shape: shape) {
+            // The very headers the list was made from: no `Cookie` was moved out of them (moving
+            // one makes other headers, never a request's own), so none is looked for again.
             list = cached
         } else {
+            var headers = request.headers
+            sendsOwnCookie = usesCookieJar && moveCookieHeader(easy, from: &headers)
             list = Self.makeHeaderList(headers, shape: shape)
             cache.store(list, headers: headers, shape: shape)
         }
         headerList = list
         // Also when empty: a reused handle may still point at an earlier request's list.
         set(easy, CURLOPT_HTTPHEADER, pointer: list.pointer)
-        return nil
+        return sendsOwnCookie
     }
 
     /// Every header as a line, in order (they were validated with the request), in libcurl's
