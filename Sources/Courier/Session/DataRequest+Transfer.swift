@@ -97,6 +97,7 @@ extension DataRequest {
     /// The continuation is an unsafe one (a checked one allocates for each wait): it is resumed
     /// exactly once, here when the outcome is already in, or by ``transportFinished(_:)``, which
     /// takes it out of the state under the lock.
+    @inline(__always)
     private nonisolated(nonsending) func awaitOutcome() async {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
@@ -110,6 +111,7 @@ extension DataRequest {
 
     /// Runs one transfer and waits, in this task, until its outcome is in the run. An awaiting
     /// caller alone on its session spins briefly before suspending (see ``AwaitSpinner``).
+    @inline(__always)
     nonisolated(nonsending) func transfer(_ request: HTTPRequest, attempt: Int) async {
         let spins = attempt == 0
         let spinner = session.awaitSpinner
