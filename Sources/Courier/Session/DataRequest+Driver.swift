@@ -298,17 +298,18 @@ extension DataRequest {
                 return .backoff(seconds)
             case .complete:
                 // Taken out of the working values (nothing reads them after this), not copied.
-                var (final, validators, plugins) = state.withLock { state in
+                var (taken, validators, plugins) = state.withLock { state in
                     let outcome = state.outcome.take() ?? settled(state)
                     return (outcome, state.validators, state.withRun { $0.hasPlugins })
                 }
-                validate(&final, by: validators)
+                validate(&taken, by: validators)
                 if plugins {
                     let (extensions, context) = state.withLock { $0.withRun { ($0.extensions, $0.context) } }
-                    final = extensions.process(final, context: context ?? self.context(attempt: 0))
+                    taken = extensions.process(taken, context: context ?? self.context(attempt: 0))
                 }
                 // `.completed` and the publication in one lock: the outcome is out at once.
-                publish(final, on: queue, completing: true)
+                var final: Outcome? = consume taken
+                publish(taking: &final, on: queue, completing: true)
                 return .none
             case .publish:
                 // Only `.completed` leads here, and `publish(_:on:completing:)` feeds it and
