@@ -25,7 +25,8 @@ extension CurlTransfer {
         if !hasSessionOptions { configureSessionOptions(easy, share: share) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         set(easy, CURLOPT_PRIVATE, pointer: context)
-        if let buffer = errorBuffer { set(easy, CURLOPT_ERRORBUFFER, pointer: buffer) }
+        // The buffer is the handle's own: one that kept its session options has it set already.
+        if !hasSessionOptions, let buffer = errorBuffer { set(easy, CURLOPT_ERRORBUFFER, pointer: buffer) }
         set(easy, CURLOPT_WRITEDATA, pointer: context)
         set(easy, CURLOPT_HEADERDATA, pointer: context)
         let urlText = self.urlText
@@ -169,6 +170,8 @@ extension CurlTransfer {
     /// request was a plain GET or POST: a GET clears the old body pointer, a POST replaces it.
     private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer, reused: Bool) -> CourierError? {
         keepsMethodOptions = false
+        let sentPlainGET = reused && handleHasPlainGET
+        handleHasPlainGET = false
         let method = request.method.rawValue
         let body: Data?
         switch request.body {
@@ -180,9 +183,13 @@ extension CurlTransfer {
         dropUpload()
         switch method {
         case "GET" where body == nil:
-            if reused { set(easy, CURLOPT_POSTFIELDS, pointer: nil) }
-            set(easy, CURLOPT_HTTPGET, 1)
+            // A handle whose last request was one too has these set already.
+            if !sentPlainGET {
+                if reused { set(easy, CURLOPT_POSTFIELDS, pointer: nil) }
+                set(easy, CURLOPT_HTTPGET, 1)
+            }
             keepsMethodOptions = true
+            handleHasPlainGET = true
             return nil
         case "HEAD":
             set(easy, CURLOPT_NOBODY, 1)

@@ -114,6 +114,14 @@ final class CurlTransfer: DeadlineQueueElement {
     /// The identity of the transfer in the loop's tables: its token's.
     var id: ObjectIdentifier { token.id }
 
+    /// Whether the handle's method options are those of a GET without a body (see
+    /// ``EasyHandle/sentPlainGET``): true once such a GET configured it, false once anything
+    /// else did (a redirect's next hop configures the same handle again).
+    var handleHasPlainGET: Bool {
+        get { easy?.sentPlainGET ?? false }
+        set { easy?.sentPlainGET = newValue }
+    }
+
     /// The easy handle's pointer while the transfer holds one.
     var easyPointer: UnsafeMutableRawPointer? { easy?.pointer }
 
@@ -173,6 +181,7 @@ final class CurlTransfer: DeadlineQueueElement {
         }
         guard var handle = easy.take() else { return nil }
         handle.profile = keepsSessionOptions ? handleProfile : nil
+        handle.sentPlainGET = keepsSessionOptions && handle.sentPlainGET
         keepsSessionOptions = false
         return handle
     }

@@ -13,6 +13,9 @@ struct EasyHandle: ~Copyable {
     let errorBuffer: UnsafeMutablePointer<CChar>
     /// The profile whose session options are set on the handle; nil for a fresh or reset one.
     var profile: HandleProfile?
+    /// Whether the handle's last request, on a handle that kept its session options, was a GET
+    /// without a body: `CURLOPT_HTTPGET` is still set and no body is, so a GET sets neither.
+    var sentPlainGET = false
     /// Cleared when the pool takes the handle over.
     private var owns = true
 
@@ -28,12 +31,14 @@ struct EasyHandle: ~Copyable {
         pointer = pooled.pointer
         errorBuffer = pooled.errorBuffer
         profile = pooled.profile
+        sentPlainGET = pooled.sentPlainGET
     }
 
     /// Gives up ownership without freeing: the caller owns the pointer and the buffer now.
     fileprivate consuming func release() -> EasyHandlePool.Pooled {
         owns = false
-        return EasyHandlePool.Pooled(pointer: pointer, errorBuffer: errorBuffer, profile: profile)
+        return EasyHandlePool.Pooled(
+            pointer: pointer, errorBuffer: errorBuffer, profile: profile, sentPlainGET: profile != nil && sentPlainGET)
     }
 
     deinit {
@@ -62,6 +67,7 @@ struct EasyHandlePool: ~Copyable {
         let pointer: UnsafeMutableRawPointer
         let errorBuffer: UnsafeMutablePointer<CChar>
         let profile: HandleProfile?
+        let sentPlainGET: Bool
     }
 
     private var handles: [Pooled] = []

@@ -70,6 +70,34 @@ final class HandleReuseTests: XCTestCase {
         }
     }
 
+    func testAGETAfterAGETOrARedirectedPOSTSendsNoBody() async throws {
+        // A handle whose last request was a GET without a body keeps those options, and the next
+        // such GET sets none of them again; a POST redirected to a GET (303) configures the same
+        // handle for both hops, so the GET that follows must still clear the POST's body.
+        let steps: [(path: String, method: String, body: String?, arrives: (method: String, body: String))] = [
+            ("/echo", "GET", nil, ("GET", "")), ("/echo", "GET", nil, ("GET", "")),
+            ("/redirect?status=303&to=/echo", "POST", "redirected", ("GET", "")),
+            ("/echo", "GET", nil, ("GET", "")),
+            ("/redirect?status=307&to=/echo", "POST", "kept", ("POST", "kept")),
+            ("/echo", "GET", nil, ("GET", "")), ("/echo", "GET", nil, ("GET", "")),
+            ("/echo", "POST", "last", ("POST", "last")), ("/echo", "GET", nil, ("GET", ""))
+        ]
+        for (index, step) in steps.enumerated() {
+            let response = await session.request(
+                .urlRequest(request(step.path, method: step.method, body: step.body))
+            ).validate().response()
+            XCTAssertNil(response.error, "step \(index)")
+            let recorded = server.recordedRequests(path: "/echo").last
+            XCTAssertEqual(recorded?.method, step.arrives.method, "step \(index)")
+            XCTAssertEqual(
+                String(decoding: recorded?.body ?? Data(), as: UTF8.self), step.arrives.body, "step \(index)")
+            if step.arrives.method == "GET" {
+                XCTAssertNil(recorded?.header("Content-Length"), "step \(index): a GET has no body")
+            }
+        }
+        XCTAssertEqual(server.recordedRequests(path: "/echo").count, steps.count)
+    }
+
     func testARequestTimeoutDoesNotStayOnThePooledHandle() async throws {
         let short = await session.request(.urlRequest(request("/delay?ms=600", method: "GET", timeout: 0.2))).response()
         guard short.error == .timedOut else {
