@@ -26,7 +26,7 @@ final class CurlHeaderList {
 /// does with every line it reads:
 ///
 /// - A line whose name libcurl acts on (``ownEntryNames``: it skips it, reads its value or leaves
-///   out a line of its own for it) keeps an entry of its own, first in it.
+///   out a line of its own for it) keeps an entry of its own.
 /// - `Accept` and `Accept-Encoding` are only looked for, so that libcurl leaves out its own
 ///   `Accept: */*` and `Accept-Encoding`. Either one may travel inside a shared entry; an empty
 ///   entry (`Accept-Encoding:`), for which libcurl sends nothing, then names it.

@@ -312,7 +312,7 @@ extension DataRequest {
                 publish(taking: &final, on: queue, completing: true)
                 return .none
             case .publish:
-                // Only `.completed` leads here, and `publish(_:on:completing:)` feeds it and
+                // Only `.completed` leads here, and `publish(taking:on:completing:)` feeds it and
                 // publishes in the same lock.
                 return .none
             case .finish(let error):
