@@ -34,8 +34,12 @@ final class TransferToken: TransportCancellable {
         self.engine = engine
         self.request = request
         self.completion = completion
-        urlText = request.url.absoluteString
-        multiplexOrigin = CurlTransfer.multiplexOrigin(of: request.url, text: urlText, options: options)
+        // From locals, not from the fields being set: each read of a field of `self` while it is
+        // initialized was a retain and a release more.
+        let url = request.url
+        let text = url.absoluteString
+        urlText = text
+        multiplexOrigin = CurlTransfer.multiplexOrigin(of: url, text: text, options: options)
         requestDeadline = options.requestTimeout.flatMap { limit in
             limit > 0 ? MonotonicInstant.now.adding(milliseconds: CurlTransfer.milliseconds(limit)) : nil
         }

@@ -11,15 +11,19 @@
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The method token exactly as sent on the request line, for example `"GET"`.
     public let rawValue: String
+    /// Whether `rawValue` is a valid, non-empty HTTP token (RFC 9110 `token`): worked out once,
+    /// when the method is made, not on every request (the standard methods are made once).
+    let isValidToken: Bool
 
     /// Creates a method from its token, for example `HTTPMethod(rawValue: "PURGE")`.
     public init(rawValue: String) {
         self.rawValue = rawValue
+        isValidToken = Self.isToken(rawValue)
     }
 
     /// Creates a method from a string literal, for example `let m: HTTPMethod = "PURGE"`.
     public init(stringLiteral value: String) {
-        self.rawValue = value
+        self.init(rawValue: value)
     }
 
     /// The method token, for example `"GET"`.
@@ -46,9 +50,9 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// `TRACE`: performs a message loop-back test along the path to the target.
     public static let trace = HTTPMethod(rawValue: "TRACE")
 
-    /// Whether `rawValue` is a valid, non-empty HTTP token (RFC 9110 `token`).
-    var isValidToken: Bool {
-        !rawValue.isEmpty && rawValue.firstByte(where: { !HTTPToken.isTokenByte($0) }) == nil
+    /// Whether `text` is a valid, non-empty HTTP token (RFC 9110 `token`).
+    private static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.firstByte(where: { !HTTPToken.isTokenByte($0) }) == nil
     }
 
     /// Whether parameters for this method go into the query string when
