@@ -180,8 +180,8 @@ final class CurlTransfer: DeadlineQueueElement {
             self.bodyBuffer = nil
         }
         guard var handle = easy.take() else { return nil }
+        // A handle without a profile is reset when pooled, which also drops `sentPlainGET`.
         handle.profile = keepsSessionOptions ? handleProfile : nil
-        handle.sentPlainGET = keepsSessionOptions && handle.sentPlainGET
         keepsSessionOptions = false
         return handle
     }
