@@ -9,6 +9,9 @@ struct Measurement {
     var seconds: Double
     var usage: ResourceUsage
     var bytes: Int
+    /// CPU seconds of the loop thread alone (Courier's engine thread, or the engine model's loop),
+    /// part of `usage`; nil when the process has none.
+    var loopThreadSeconds: Double?
 
     var cpuSeconds: Double { usage.userSeconds + usage.systemSeconds }
 }
@@ -44,15 +47,45 @@ struct ResourceUsage {
 struct Stopwatch {
     private var wallStart = DispatchTime.now()
     private var usageStart = ResourceUsage.now()
+    private var loopStart: [Int: UInt64] = [:]
 
     mutating func start() {
+        loopStart = LoopThreads.cpuNanoseconds()
         usageStart = ResourceUsage.now()
         wallStart = DispatchTime.now()
     }
 
     func stop(bytes: Int) -> Measurement {
         let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart.uptimeNanoseconds) / 1e9
-        return Measurement(seconds: wall, usage: ResourceUsage.now() - usageStart, bytes: bytes)
+        let usage = ResourceUsage.now() - usageStart
+        let loop = LoopThreads.cpuNanoseconds()
+        let loopSeconds =
+            loop.isEmpty
+            ? nil : Double(loop.reduce(0) { $0 + $1.value - min($1.value, loopStart[$1.key] ?? 0) }) / 1e9
+        return Measurement(seconds: wall, usage: usage, bytes: bytes, loopThreadSeconds: loopSeconds)
+    }
+}
+
+/// The loop threads of the process: Courier's engine threads (`courier-engine`) and the engine
+/// model's (`engine-model`), found by the names they give themselves.
+enum LoopThreads {
+    static let names: Set<String> = ["courier-engine", "engine-model"]
+
+    /// CPU nanoseconds each loop thread has run, by thread id (the first field of
+    /// `/proc/self/task/<id>/schedstat`: time on a CPU, in nanoseconds).
+    static func cpuNanoseconds() -> [Int: UInt64] {
+        var result: [Int: UInt64] = [:]
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        for task in tasks {
+            guard let id = Int(task),
+                let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
+                names.contains(name.trimmingCharacters(in: .newlines)),
+                let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/schedstat", encoding: .utf8),
+                let first = stat.split(separator: " ").first, let nanoseconds = UInt64(first)
+            else { continue }
+            result[id] = nanoseconds
+        }
+        return result
     }
 }
 

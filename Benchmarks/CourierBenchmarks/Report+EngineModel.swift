@@ -61,18 +61,25 @@ extension Report {
         let rawRate = medianRate(.rawCurl, .w2)
         let rawCPU = Self.median(select(.rawCurl, .w2).map(\.cpuMicrosecondsPerRequest))
         out.append("")
-        out.append("W2 layer by layer: medians over rounds, with each layer's ratio to raw libcurl.")
+        out.append(
+            "W2 layer by layer: medians over rounds, with each layer's ratio to raw libcurl. Loop thread: "
+                + "the CPU of Courier's engine thread (or the model's loop thread) alone; the rest is the "
+                + "callers' (the cooperative pool).")
         out.append("")
-        out.append("| layer | req/s | ÷ raw libcurl | CPU µs per request | CPU ÷ raw |")
-        out.append("|---|---|---|---|---|")
+        out.append("| layer | req/s | ÷ raw libcurl | CPU µs per request | CPU ÷ raw | loop thread µs | the rest µs |")
+        out.append("|---|---|---|---|---|---|---|")
         for (client, workload, label) in layers where !select(client, workload).isEmpty {
             let rate = medianRate(client, workload)
             let cpu = Self.median(select(client, workload).map(\.cpuMicrosecondsPerRequest))
             let rateRatio = rate.flatMap { rate in rawRate.map { String(format: "%.2f×", rate / $0) } }
             let cpuRatio = cpu.flatMap { cpu in rawCPU.map { String(format: "%.2f×", cpu / $0) } }
+            let loop = medianCell(client, workload, "%.1f") { $0.loopThreadMicrosecondsPerRequest }
+            let rest = medianCell(client, workload, "%.1f") { run in
+                run.loopThreadMicrosecondsPerRequest.map { run.cpuMicrosecondsPerRequest - $0 }
+            }
             out.append(
                 "| \(label) | \(rate.map(Self.number) ?? "—") | \(rateRatio ?? "—") | "
-                    + "\(cpu.map(Self.number) ?? "—") | \(cpuRatio ?? "—") |")
+                    + "\(cpu.map(Self.number) ?? "—") | \(cpuRatio ?? "—") | \(loop) | \(rest) |")
         }
     }
 }

@@ -12,6 +12,9 @@ struct Report {
         var bytes: Int
         /// User and system CPU seconds and context switches; nil in results from older runs.
         var usage: ResourceUsage?
+        /// CPU seconds of the loop thread alone (Courier's engine thread, the engine model's
+        /// loop); nil for clients without one and in results from older runs.
+        var loopThreadSeconds: Double? = nil
 
         /// Milliseconds per run of an encoding workload (wall clock and CPU).
         var millisecondsPerRun: Double { seconds / Double(count) * 1000 }
@@ -22,6 +25,8 @@ struct Report {
             Report.isBulk(workload) ? Double(bytes) / 1_048_576 / seconds : Double(count) / seconds
         }
         var cpuMicrosecondsPerRequest: Double { cpuSeconds / Double(count) * 1e6 }
+        /// The loop thread's share of ``cpuMicrosecondsPerRequest``.
+        var loopThreadMicrosecondsPerRequest: Double? { loopThreadSeconds.map { $0 / Double(count) * 1e6 } }
         /// Per request, or per transfer for the 512 MiB workloads (where it is the same).
         func perRequest(_ value: (ResourceUsage) -> Double) -> Double? {
             usage.map { value($0) / Double(count) }
@@ -52,22 +57,23 @@ struct Report {
                 continue
             }
             let f = line.split(separator: "\t").map(String.init)
-            guard f.count == 8 || f.count == 12, f[0] == "RESULT", let client = Client(rawValue: f[1]),
+            guard f.count == 8 || f.count == 12 || f.count == 13, f[0] == "RESULT", let client = Client(rawValue: f[1]),
                 let workload = Workload(rawValue: f[2]), let count = Int(f[3]), let seconds = Double(f[4]),
                 let cpu = Double(f[5]), let rss = Int(f[6]), let bytes = Int(f[7]), seconds > 0
             else { continue }
             var usage: ResourceUsage?
-            if f.count == 12, let user = Double(f[8]), let system = Double(f[9]), let voluntary = Int(f[10]),
+            if f.count >= 12, let user = Double(f[8]), let system = Double(f[9]), let voluntary = Int(f[10]),
                 let involuntary = Int(f[11])
             {
                 usage = ResourceUsage(
                     userSeconds: user, systemSeconds: system, voluntarySwitches: voluntary,
                     involuntarySwitches: involuntary)
             }
+            let loop = f.count == 13 ? Double(f[12]).flatMap { $0 >= 0 ? $0 : nil } : nil
             runs.append(
                 Run(
                     client: client, workload: workload, count: count, seconds: seconds,
-                    cpuSeconds: cpu, peakRSSKiB: rss, bytes: bytes, usage: usage))
+                    cpuSeconds: cpu, peakRSSKiB: rss, bytes: bytes, usage: usage, loopThreadSeconds: loop))
         }
         for line in text.split(separator: "\n") {
             let f = line.split(separator: "\t").map(String.init)

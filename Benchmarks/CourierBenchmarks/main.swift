@@ -8,6 +8,7 @@ import Foundation
 //   CourierBenchmarks run <courier|urlsession|async-engine> <workload> <count>
 //       prints: RESULT <client> <workload> <count> <seconds> <cpu-seconds> <peak-rss-KiB> <bytes>
 //               <user-seconds> <system-seconds> <voluntary-switches> <involuntary-switches>
+//               <loop-thread-seconds> (the engine thread's CPU, or -1 without one)
 //   CourierBenchmarks report <results.tsv> [<instructions.tsv>]
 //   CourierBenchmarks deadlines <count>      (how late time limits fire; no nginx needed)
 //   CourierBenchmarks cancel <count>         (from cancel() to the result; no nginx needed)
@@ -82,7 +83,8 @@ func main(_ arguments: [String]) -> Int32 {
                 String(peakRSSKiB()), String(measurement.bytes),
                 String(format: "%.6f", measurement.usage.userSeconds),
                 String(format: "%.6f", measurement.usage.systemSeconds),
-                String(measurement.usage.voluntarySwitches), String(measurement.usage.involuntarySwitches)
+                String(measurement.usage.voluntarySwitches), String(measurement.usage.involuntarySwitches),
+                measurement.loopThreadSeconds.map { String(format: "%.6f", $0) } ?? "-1"
             ]
             print(fields.joined(separator: "\t"))
             return 0

@@ -39,7 +39,13 @@ final class CurlEngine: Transport {
         /// The loop has set up (true) or could not (false); nil until then.
         var started: Bool?
         var hasCookieJar = false
+        /// The loop thread's name as the system reports it (``threadName``), once it runs.
+        var threadName: String?
     }
+
+    /// The loop thread's name in `top -H`, `ps -L`, `perf` and debuggers. Linux keeps at most 15
+    /// bytes of a thread's name and refuses a longer one, leaving the process's name in its place.
+    static let threadName = "courier-engine"
 
     let inbox = Locked(Inbox())
     /// Whether the loop thread has stopped, and who waits for it to.
@@ -64,9 +70,11 @@ final class CurlEngine: Transport {
             maxConnectionsPerHost: maxConnectionsPerHost, maxTotalConnections: maxTotalConnections,
             spinsBeforeParking: spinsBeforeParking, cookies: cookies)
         let thread = Thread { [self] in
+            let name = Self.nameCurrentThread()
             // The loop lives in this closure's frame only: no other thread ever holds it.
             let loop = CurlEngineLoop(engine: self, settings: settings)
             inbox.withLock { box in
+                box.threadName = name
                 box.started = loop != nil
                 box.multi = loop?.multi
                 box.hasCookieJar = loop?.cookieJar != nil
@@ -79,7 +87,7 @@ final class CurlEngine: Transport {
             }
             loop.run()
         }
-        thread.name = "courier.curl-engine"
+        thread.name = Self.threadName
         thread.start()
         ready.wait()
         guard inbox.withLock({ $0.started }) == true else { return nil }
@@ -118,6 +126,28 @@ final class CurlEngine: Transport {
     func requestCookieJar(_ operation: CurlCookieJar.Operation, completion: @escaping @Sendable ([String]) -> Void) {
         if !send(.cookies(CurlCookieJar.Request(operation: operation, completion: completion))) { completion([]) }
     }
+
+    /// Gives the calling thread ``threadName`` and returns the name the system then reports
+    /// (Linux keeps a thread's name in `/proc/thread-self/comm`; Glibc's `pthread_setname_np` is
+    /// not visible to Swift).
+    private static func nameCurrentThread() -> String? {
+        let path = "/proc/thread-self/comm"
+        let writer = open(path, O_WRONLY)
+        if writer >= 0 {
+            _ = threadName.utf8CString.withUnsafeBufferPointer { write(writer, $0.baseAddress, $0.count - 1) }
+            close(writer)
+        }
+        let reader = open(path, O_RDONLY)
+        guard reader >= 0 else { return nil }
+        defer { close(reader) }
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = read(reader, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].prefix { $0 != 0x0A }, as: UTF8.self)
+    }
+
+    /// The loop thread's name as the system reports it; nil until the loop runs (tests).
+    var loopThreadName: String? { inbox.withLock { $0.threadName } }
 
     /// True once the loop thread has stopped and freed its handles (tests).
     var hasStopped: Bool { stopped.withLock { $0.done } }

@@ -297,6 +297,9 @@ public final class Session: Sendable {
     /// True once this session's engine thread has stopped; nil without an engine (tests).
     var engineHasStopped: Bool? { ownedEngine?.hasStopped }
 
+    /// The name the system reports for this session's engine thread; nil without an engine (tests).
+    var engineThreadName: String? { ownedEngine?.loopThreadName }
+
     /// True while this session's engine waits for a command (tests).
     var engineIsWaiting: Bool { ownedEngine?.isWaitingForCommands ?? false }
 }

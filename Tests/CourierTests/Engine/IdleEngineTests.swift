@@ -52,4 +52,13 @@ final class IdleEngineTests: XCTestCase {
         let response = await session.request(.url(server.url("/hello"))).response()
         XCTAssertEqual(response.statusCode, 200)
     }
+
+    /// The engine thread carries a name that tools show (`top -H`, `perf`, debuggers): one that
+    /// fits Linux's 15 bytes, so that the system keeps it instead of the process's name.
+    func testTheEngineThreadIsNamedAsToolsShowIt() async throws {
+        let session = Session()
+        await waitUntil { session.engineIsWaiting }
+        XCTAssertEqual(session.engineThreadName, "courier-engine")
+        XCTAssertLessThanOrEqual(CurlEngine.threadName.utf8.count, 15)
+    }
 }
