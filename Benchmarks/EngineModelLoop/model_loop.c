@@ -1,5 +1,5 @@
-#define _GNU_SOURCE /* pthread_setname_np */
 /* The engine model's loop (see model_loop.h). */
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "model_loop.h"
 
 #include <pthread.h>
