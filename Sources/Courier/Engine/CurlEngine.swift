@@ -43,8 +43,8 @@ final class CurlEngine: Transport {
         var threadName: String?
     }
 
-    /// The loop thread's name in `top -H`, `ps -L`, `perf` and debuggers. Linux keeps at most 15
-    /// bytes of a thread's name and refuses a longer one, leaving the process's name in its place.
+    /// The loop thread's name in `top -H`, `ps -L`, `perf` and debuggers: at most 15 bytes, all
+    /// Linux keeps of a thread's name.
     static let threadName = "courier-engine"
 
     let inbox = Locked(Inbox())
@@ -127,9 +127,10 @@ final class CurlEngine: Transport {
         if !send(.cookies(CurlCookieJar.Request(operation: operation, completion: completion))) { completion([]) }
     }
 
-    /// Gives the calling thread ``threadName`` and returns the name the system then reports
-    /// (Linux keeps a thread's name in `/proc/thread-self/comm`; Glibc's `pthread_setname_np` is
-    /// not visible to Swift).
+    /// Gives the calling thread ``threadName`` and returns the name the system then reports.
+    /// Foundation's `Thread.name` does not reach the system on Linux, and Glibc's
+    /// `pthread_setname_np` is not visible to Swift: the name is written to
+    /// `/proc/thread-self/comm`, where Linux keeps it.
     private static func nameCurrentThread() -> String? {
         let path = "/proc/thread-self/comm"
         let writer = open(path, O_WRONLY)
