@@ -3,7 +3,8 @@
 # private nginx on 127.0.0.1, plus, for W1, W2 and W5, the "engine model" (client raw-engine: raw
 # libcurl driven through one loop thread the way Courier's engine does it, no Swift;
 # Benchmarks/EngineModelLoop) and, for W2, the same loop with Swift tasks as callers (client
-# async-engine) and Courier's transport awaited directly (workload w2transport). One command:
+# async-engine), Courier's transport awaited directly (workload w2transport) and raw libcurl sending
+# Courier's request head (workload w2head). One command:
 #
 #   bash Benchmarks/run.sh                # full run: 5 interleaved rounds + callgrind
 #   bash Benchmarks/run.sh --quick        # counts divided by 10, 3 rounds, smaller callgrind runs
@@ -13,6 +14,7 @@
 #   --rounds N            interleaved rounds (default 5, quick 3)
 #   --workloads LIST      comma-separated subset of w1,w1sync,w1park,w2,w2transport,w3,w3fetch,w4mem,w4file,
 #                         w5,w6,w7,
+#                         w2head (W2 by raw libcurl sending the request head Courier sends),
 #                         form-array,form-keys,form-params (parameter encoding, no network),
 #                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network),
 #                         generate (courier-generate on the 108-operation test document, no network),
@@ -36,7 +38,7 @@ QUICK=0
 CALLGRIND=1
 TIMED=1
 PLUGIN_COST=0
-WORKLOADS="w1,w1sync,w1park,w2,w2transport,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode,generate,cache-hit,coalesce64,coalesce64-off"
+WORKLOADS="w1,w1sync,w1park,w2,w2transport,w2head,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode,generate,cache-hit,coalesce64,coalesce64-off"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -47,7 +49,7 @@ while [ $# -gt 0 ]; do
         --callgrind-only) TIMED=0 ;;
         --plugin-cost) PLUGIN_COST=1 ;;
         --port) PORT="$2"; shift ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
     shift
@@ -162,7 +164,7 @@ count_for() {
     case "$1" in
         w1|w1sync|w1park|w5|cache-hit) echo $((20000 / SCALE)) ;;
         coalesce64|coalesce64-off) echo $((12800 / SCALE)) ;;
-        w2|w2transport) echo $((50000 / SCALE)) ;;
+        w2|w2transport|w2head) echo $((50000 / SCALE)) ;;
         w3|w3fetch) echo $((500 / SCALE)) ;;
         w4mem|w4file|w6|w7) echo 1 ;;
         form-array|form-keys|form-params) echo $((20 / SCALE + 1)) ;;
@@ -174,6 +176,7 @@ clients_for() {
         # async-engine: the engine model's loop with Swift tasks as callers (AsyncEngineModel.swift)
         w2) echo "courier raw-curl raw-engine async-engine urlsession" ;;
         w2transport) echo "courier" ;;   # W2 through Courier's transport alone
+        w2head) echo "raw-curl" ;;   # W2 by raw libcurl sending the request head Courier sends
         w3fetch|w4mem) echo "courier raw-curl urlsession" ;;
         w1sync|w1park|cache-hit|coalesce64|coalesce64-off) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode

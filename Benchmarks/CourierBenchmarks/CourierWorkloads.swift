@@ -20,6 +20,7 @@ enum CourierWorkloads {
             return try sequentialSync(count: count, warmup: 50, plugins: [NetworkLogger(level: .basic) { _ in }])
         case .w2: return try concurrent(count: count)
         case .w2transport: return try concurrentTransport(count: count)
+        case .w2head: throw BenchmarkFailure("w2head is raw libcurl's (RawCurlBaseline)")
         case .w3: return try decoded(count: count, warmup: 5)
         case .w3fetch: return try sequential(BenchAPI.array, count: count, warmup: 5)
         case .w4mem: return try bigIntoMemory(count: count)

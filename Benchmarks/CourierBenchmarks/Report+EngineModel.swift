@@ -47,12 +47,14 @@ extension Report {
         }
     }
 
-    /// W2 from raw libcurl up, one layer at a time: the same loop with Swift tasks as callers
-    /// (`async-engine`), Courier's transport awaited directly (`w2transport`), and Courier's whole
-    /// request. Nothing when neither of the middle two ran.
+    /// W2 from raw libcurl up, one layer at a time: raw libcurl sending Courier's request head
+    /// (`w2head`), the same loop with Swift tasks as callers (`async-engine`), Courier's transport
+    /// awaited directly (`w2transport`), and Courier's whole request. Nothing when neither
+    /// `async-engine` nor `w2transport` ran.
     func renderW2Layers(into out: inout [String]) {
         let layers: [(Client, Workload, String)] = [
             (.rawCurl, .w2, "raw libcurl, one thread"),
+            (.rawCurl, .w2head, "raw libcurl, one thread, sending Courier's request head (`w2head`)"),
             (.asyncEngine, .w2, "async engine model: the engine model's loop, 64 Swift tasks awaiting it"),
             (.courier, .w2transport, "Courier's transport awaited directly (the engine, no `DataRequest`)"),
             (.courier, .w2, "Courier: `session.request(router).validate().data()`")
@@ -81,5 +83,35 @@ extension Report {
                 "| \(label) | \(rate.map(Self.number) ?? "—") | \(rateRatio ?? "—") | "
                     + "\(cpu.map(Self.number) ?? "—") | \(cpuRatio ?? "—") | \(loop) | \(rest) |")
         }
+        if let courierRate = medianRate(.courier, .w2), let headRate = medianRate(.rawCurl, .w2head),
+            let courierCPU = Self.median(select(.courier, .w2).map(\.cpuMicrosecondsPerRequest)),
+            let headCPU = Self.median(select(.rawCurl, .w2head).map(\.cpuMicrosecondsPerRequest))
+        {
+            out.append("")
+            out.append(
+                "Courier against raw libcurl sending the same request head: "
+                    + String(format: "%.2f× the rate at %.2f× the CPU.", courierRate / headRate, courierCPU / headCPU)
+                    + " libcurl 7.88 formats a request head a byte at a time, so the head's size is part of the "
+                    + "difference from raw libcurl's own, smaller request.")
+        }
+    }
+
+    /// Issue 22's two W2 goals measured against raw libcurl sending Courier's request head
+    /// (`w2head`): rows of the targets table beside the goals themselves, which compare with raw
+    /// libcurl's own smaller request, not instead of them. Nothing when `w2head` did not run.
+    func renderSameHeadTargets(into out: inout [String]) {
+        guard let courierRate = medianRate(.courier, .w2), let headRate = medianRate(.rawCurl, .w2head),
+            let courier = Self.median(select(.courier, .w2).map(\.cpuMicrosecondsPerRequest)),
+            let head = Self.median(select(.rawCurl, .w2head).map(\.cpuMicrosecondsPerRequest))
+        else { return }
+        let rate = courierRate / headRate
+        let cpu = courier / head
+        out.append(
+            "| W2 req/s ≥ 0.8× raw curl multi sending Courier's request head (w2head) | "
+                + "\(String(format: "%.2f×", rate)) | \(rate >= 0.8 ? "yes" : "**NO**") |")
+        out.append(
+            "| W2 CPU/request ≤ 1.5× raw curl multi sending Courier's request head (w2head) | "
+                + "\(String(format: "%.2f× (%.1f vs %.1f µs)", cpu, courier, head)) | "
+                + "\(cpu <= 1.5 ? "yes" : "**NO**") |")
     }
 }

@@ -325,6 +325,7 @@ struct Report {
         } else {
             out.append("| W2 CPU/request ≤ 1.5× raw curl multi (issue 22) | not measured | — |")
         }
+        renderSameHeadTargets(into: &out)
         ratioTarget("W5 req/s ≥ 0.8× raw libcurl", .w5, .rawCurl, atLeast: 0.8)
         if let rss = peakRSS(.courier, .w4mem) {
             let value = rss / 512

@@ -35,6 +35,7 @@ enum URLSessionWorkloads {
         case .w1logoff, .w1logged: throw BenchmarkFailure("\(workload.rawValue) measures Courier's plugins only")
         case .w1park: throw BenchmarkFailure("w1park measures Courier's spinning only")
         case .w2transport: throw BenchmarkFailure("w2transport measures Courier's transport only")
+        case .w2head: throw BenchmarkFailure("w2head is raw libcurl's (RawCurlBaseline)")
         case .w6, .w7: throw BenchmarkFailure("\(workload.rawValue) compares Courier with raw libcurl only")
         case .w2: return try concurrent(count: count)
         case .w3: return try decoded(count: count, warmup: 5)

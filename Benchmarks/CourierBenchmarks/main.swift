@@ -22,8 +22,10 @@ import Foundation
 /// `cache-hit`, `coalesce64` and `coalesce64-off`: the HTTP cache and request coalescing (Courier
 /// only; CacheWorkloads.swift). `w2transport` is W2 through the session's transport alone, awaited
 /// directly: Courier's engine without `DataRequest` (Courier only; the W2 layers of the report).
+/// `w2head` is W2 by raw libcurl sending the request head Courier sends, its three default lines
+/// included (RawCurlBaseline only; the W2 layers of the report).
 enum Workload: String, CaseIterable, Sendable {
-    case w1, w1sync, w1park, w2, w2transport, w3, w3fetch, w4mem, w4file, w5, w6, w7, w1logoff, w1logged
+    case w1, w1sync, w1park, w2, w2transport, w2head, w3, w3fetch, w4mem, w4file, w5, w6, w7, w1logoff, w1logged
     case formArray = "form-array", formKeys = "form-keys", formParameters = "form-params"
     case cacheHit = "cache-hit", coalesced = "coalesce64", uncoalesced = "coalesce64-off"
 

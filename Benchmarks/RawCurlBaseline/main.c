@@ -6,7 +6,9 @@
  * in memory (or written to a file for w4file) so that the work matches what a client does.
  *
  * Usage: RawCurlBaseline <workload> <count> [base-url] [output-file]
- *   workloads: w1 (GET /small.json), w2 (GET /small.json, 64 in flight), w3fetch (GET /array.json),
+ *   workloads: w1 (GET /small.json), w2 (GET /small.json, 64 in flight),
+ *              w2head (W2 with the request head Courier sends: its three default lines, see
+ *              `courier_head_lines`), w3fetch (GET /array.json),
  *              w4mem (GET /big.bin into memory), w4file (GET /big.bin to output-file),
  *              w5 (POST /small.json with the 1.2 KB JSON body read from output-file),
  *              w6 (POST the file named by output-file to /upload, read from disk while sending),
@@ -144,8 +146,21 @@ static long long run_sequential(const char *url, long count, long warmup, const 
     return total;
 }
 
-/* `count` requests through one multi handle, IN_FLIGHT at a time, easy handles reused. */
-static long long run_concurrent(const char *url, long count) {
+/* The header entries Courier's engine hands libcurl for a default GET from a router (the Router's
+ * `Accept`, the session's `User-Agent`, and libcurl's own `Accept-Encoding` line made ready), in one
+ * entry as CurlHeaderEntries sends them; the empty entry names the `Accept-Encoding` inside it, so
+ * that libcurl leaves out its own. The version has CourierInfo.version's length: libcurl formats
+ * the request head a byte at a time, so what counts is the number of bytes. */
+static struct curl_slist *courier_head_lines(void) {
+    struct curl_slist *headers = NULL;
+    headers = curl_slist_append(headers,
+        "Accept: application/json\r\nUser-Agent: Courier/0.2.0\r\nAccept-Encoding: deflate, gzip, br, zstd");
+    return curl_slist_append(headers, "Accept-Encoding:");
+}
+
+/* `count` requests through one multi handle, IN_FLIGHT at a time, easy handles reused; with
+ * `headers`, each request sends them (and decodes a compressed body, as Courier does). */
+static long long run_concurrent(const char *url, long count, struct curl_slist *headers) {
     CURLM *multi = curl_multi_init();
     curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)IN_FLIGHT);
     buffer_t buffers[IN_FLIGHT];
@@ -160,6 +175,10 @@ static long long run_concurrent(const char *url, long count) {
         curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_memory);
         curl_easy_setopt(easy, CURLOPT_WRITEDATA, &buffers[i]);
         curl_easy_setopt(easy, CURLOPT_PRIVATE, &buffers[i]);
+        if (headers) {
+            curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+            curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+        }
         curl_multi_add_handle(multi, easy);
     }
     while (finished < count) {
@@ -277,7 +296,7 @@ static long long run_stream(const char *url) {
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s w1|w2|w3|w4mem|w4file|w5|w6|w7 <count> [base-url] [file]\n", argv[0]);
+        fprintf(stderr, "usage: %s w1|w2|w2head|w3|w4mem|w4file|w5|w6|w7 <count> [base-url] [file]\n", argv[0]);
         return 2;
     }
     const char *workload = argv[1];
@@ -295,7 +314,12 @@ int main(int argc, char **argv) {
         bytes = run_sequential(url, count, 50, NULL, 0, 0);
     } else if (strcmp(workload, "w2") == 0) {
         snprintf(url, sizeof url, "%s/small.json", base);
-        bytes = run_concurrent(url, count);
+        bytes = run_concurrent(url, count, NULL);
+    } else if (strcmp(workload, "w2head") == 0) {
+        snprintf(url, sizeof url, "%s/small.json", base);
+        struct curl_slist *headers = courier_head_lines();
+        bytes = run_concurrent(url, count, headers);
+        curl_slist_free_all(headers);
     } else if (strcmp(workload, "w3") == 0 || strcmp(workload, "w3fetch") == 0) {
         snprintf(url, sizeof url, "%s/array.json", base);
         bytes = run_sequential(url, count, 5, NULL, 0, 0);
