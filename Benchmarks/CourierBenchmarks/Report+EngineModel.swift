@@ -83,14 +83,11 @@ extension Report {
                 "| \(label) | \(rate.map(Self.number) ?? "—") | \(rateRatio ?? "—") | "
                     + "\(cpu.map(Self.number) ?? "—") | \(cpuRatio ?? "—") | \(loop) | \(rest) |")
         }
-        if let courierRate = medianRate(.courier, .w2), let headRate = medianRate(.rawCurl, .w2head),
-            let courierCPU = Self.median(select(.courier, .w2).map(\.cpuMicrosecondsPerRequest)),
-            let headCPU = Self.median(select(.rawCurl, .w2head).map(\.cpuMicrosecondsPerRequest))
-        {
+        if let same = againstSameHead {
             out.append("")
             out.append(
                 "Courier against raw libcurl sending the same request head: "
-                    + String(format: "%.2f× the rate at %.2f× the CPU.", courierRate / headRate, courierCPU / headCPU)
+                    + String(format: "%.2f× the rate at %.2f× the CPU.", same.rate, same.cpu)
                     + " libcurl 7.88 formats a request head a byte at a time, so the head's size is part of the "
                     + "difference from raw libcurl's own, smaller request.")
         }
@@ -100,18 +97,24 @@ extension Report {
     /// (`w2head`): rows of the targets table beside the goals themselves, which compare with raw
     /// libcurl's own smaller request, not instead of them. Nothing when `w2head` did not run.
     func renderSameHeadTargets(into out: inout [String]) {
-        guard let courierRate = medianRate(.courier, .w2), let headRate = medianRate(.rawCurl, .w2head),
-            let courier = Self.median(select(.courier, .w2).map(\.cpuMicrosecondsPerRequest)),
-            let head = Self.median(select(.rawCurl, .w2head).map(\.cpuMicrosecondsPerRequest))
-        else { return }
-        let rate = courierRate / headRate
-        let cpu = courier / head
+        guard let same = againstSameHead else { return }
         out.append(
             "| W2 req/s ≥ 0.8× raw curl multi sending Courier's request head (w2head) | "
-                + "\(String(format: "%.2f×", rate)) | \(rate >= 0.8 ? "yes" : "**NO**") |")
+                + "\(String(format: "%.2f×", same.rate)) | \(same.rate >= 0.8 ? "yes" : "**NO**") |")
         out.append(
             "| W2 CPU/request ≤ 1.5× raw curl multi sending Courier's request head (w2head) | "
-                + "\(String(format: "%.2f× (%.1f vs %.1f µs)", cpu, courier, head)) | "
-                + "\(cpu <= 1.5 ? "yes" : "**NO**") |")
+                + "\(String(format: "%.2f× (%.1f vs %.1f µs)", same.cpu, same.courierCPU, same.headCPU)) | "
+                + "\(same.cpu <= 1.5 ? "yes" : "**NO**") |")
+    }
+
+    /// Courier's W2 against raw libcurl sending the same request head (`w2head`): the ratios of
+    /// the median rates and of the median CPU per request, with the two CPU medians (µs); nil
+    /// unless both ran.
+    private var againstSameHead: (rate: Double, cpu: Double, courierCPU: Double, headCPU: Double)? {
+        guard let courierRate = medianRate(.courier, .w2), let headRate = medianRate(.rawCurl, .w2head),
+            let courierCPU = Self.median(select(.courier, .w2).map(\.cpuMicrosecondsPerRequest)),
+            let headCPU = Self.median(select(.rawCurl, .w2head).map(\.cpuMicrosecondsPerRequest))
+        else { return nil }
+        return (courierRate / headRate, courierCPU / headCPU, courierCPU, headCPU)
     }
 }

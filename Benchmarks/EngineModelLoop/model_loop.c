@@ -33,6 +33,12 @@ struct model_loop {
     int stopping;
 };
 
+struct curl_slist *courier_head_lines(struct curl_slist *list) {
+    list = curl_slist_append(list,
+        "Accept: application/json\r\nUser-Agent: Courier/0.2.0\r\nAccept-Encoding: deflate, gzip, br, zstd");
+    return curl_slist_append(list, "Accept-Encoding:");
+}
+
 size_t write_memory(char *ptr, size_t size, size_t count, void *userdata) {
     buffer_t *buffer = userdata;
     size_t length = size * count;
@@ -197,15 +203,9 @@ model_loop_t *model_loop_start(const char *url, long in_flight, const char *post
     pthread_mutex_init(&loop->inbox_lock, NULL);
 
     struct curl_slist *headers = NULL;
-    if (loop->courier_options) {
-        /* Courier sends libcurl's Accept-Encoding line among its own (CurlTransfer+Configure.swift),
-         * so libcurl does not format one for every request; decoding stays on (ACCEPT_ENCODING "").
-         * Its lines go in one entry, as Courier's engine sends them (CurlHeaderEntries): the empty
-         * entry names the Accept-Encoding inside it, so that libcurl leaves out its own. */
-        headers = curl_slist_append(headers,
-            "Accept: application/json\r\nUser-Agent: Courier/1.0\r\nAccept-Encoding: deflate, gzip, br, zstd");
-        headers = curl_slist_append(headers, "Accept-Encoding:");
-    }
+    /* Courier sends libcurl's Accept-Encoding line among its own (CurlTransfer+Configure.swift), so
+     * libcurl does not format one for every request. */
+    if (loop->courier_options) headers = courier_head_lines(headers);
     if (post_body) {
         headers = curl_slist_append(headers, "Content-Type: application/json");
         headers = curl_slist_append(headers, "Expect:");

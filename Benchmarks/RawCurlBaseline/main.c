@@ -8,7 +8,7 @@
  * Usage: RawCurlBaseline <workload> <count> [base-url] [output-file]
  *   workloads: w1 (GET /small.json), w2 (GET /small.json, 64 in flight),
  *              w2head (W2 with the request head Courier sends: its three default lines, see
- *              `courier_head_lines`), w3fetch (GET /array.json),
+ *              `courier_head_lines` in model_loop.h), w3fetch (GET /array.json),
  *              w4mem (GET /big.bin into memory), w4file (GET /big.bin to output-file),
  *              w5 (POST /small.json with the 1.2 KB JSON body read from output-file),
  *              w6 (POST the file named by output-file to /upload, read from disk while sending),
@@ -144,18 +144,6 @@ static long long run_sequential(const char *url, long count, long warmup, const 
     curl_slist_free_all(headers);
     free(buffer.data);
     return total;
-}
-
-/* The header entries Courier's engine hands libcurl for a default GET from a router (the Router's
- * `Accept`, the session's `User-Agent`, and libcurl's own `Accept-Encoding` line made ready), in one
- * entry as CurlHeaderEntries sends them; the empty entry names the `Accept-Encoding` inside it, so
- * that libcurl leaves out its own. The version has CourierInfo.version's length: libcurl formats
- * the request head a byte at a time, so what counts is the number of bytes. */
-static struct curl_slist *courier_head_lines(void) {
-    struct curl_slist *headers = NULL;
-    headers = curl_slist_append(headers,
-        "Accept: application/json\r\nUser-Agent: Courier/0.2.0\r\nAccept-Encoding: deflate, gzip, br, zstd");
-    return curl_slist_append(headers, "Accept-Encoding:");
 }
 
 /* `count` requests through one multi handle, IN_FLIGHT at a time, easy handles reused; with
@@ -317,7 +305,7 @@ int main(int argc, char **argv) {
         bytes = run_concurrent(url, count, NULL);
     } else if (strcmp(workload, "w2head") == 0) {
         snprintf(url, sizeof url, "%s/small.json", base);
-        struct curl_slist *headers = courier_head_lines();
+        struct curl_slist *headers = courier_head_lines(NULL);
         bytes = run_concurrent(url, count, headers);
         curl_slist_free_all(headers);
     } else if (strcmp(workload, "w3") == 0 || strcmp(workload, "w3fetch") == 0) {

@@ -14,6 +14,16 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+/*
+ * The header entries Courier's engine hands libcurl for a default GET from a router: the Router's
+ * `Accept`, the session's `User-Agent` and libcurl's own `Accept-Encoding` line made ready, in one
+ * entry as CurlHeaderEntries sends them, then an empty `Accept-Encoding:` entry that names the line
+ * inside it, so that libcurl leaves out its own (decoding stays on with CURLOPT_ACCEPT_ENCODING "").
+ * The caller frees the list. The version has CourierInfo.version's length: libcurl 7.88 formats
+ * the request head a byte at a time, so what counts is the number of bytes.
+ */
+struct curl_slist *courier_head_lines(struct curl_slist *list);
+
 /* A response body collected in memory, sized from Content-Length when known. */
 typedef struct {
     char *data;
