@@ -24,6 +24,9 @@
 #                         for raw libcurl, the engine model and Courier
 #   --plugin-cost         also count W1 instructions with a NetworkLogger at .off and at .basic
 #   --port N              nginx port (default: the first free port from 28080)
+#   --static-stdlib       link the Swift runtime and Foundation into the binaries (swift build
+#                         --static-swift-stdlib, as server deployments are built; own build
+#                         directory .work/build-static); the report's first line says so
 #
 # Everything it writes goes under Benchmarks/.work/ (gitignored): fixtures, nginx config and logs,
 # the release build, raw results (results-*.tsv), callgrind output and the report (report.md).
@@ -38,6 +41,7 @@ QUICK=0
 CALLGRIND=1
 TIMED=1
 PLUGIN_COST=0
+STATIC=0
 WORKLOADS="w1,w1sync,w1park,w2,w2transport,w2head,w3,w3fetch,w4mem,w4file,w5,w6,w7,form-array,form-keys,form-params,decode,generate,cache-hit,coalesce64,coalesce64-off"
 
 while [ $# -gt 0 ]; do
@@ -49,7 +53,8 @@ while [ $# -gt 0 ]; do
         --callgrind-only) TIMED=0 ;;
         --plugin-cost) PLUGIN_COST=1 ;;
         --port) PORT="$2"; shift ;;
-        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+        --static-stdlib) STATIC=1 ;;
+        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
     shift
@@ -80,12 +85,15 @@ if ! command -v swift >/dev/null 2>&1; then export PATH="/opt/swift/usr/bin:$PAT
 # --- Build (release, own scratch path so it never contends with debug builds) -----------------
 mkdir -p "$WORK"
 BUILD="$WORK/build"
+BUILD_FLAGS=(-c release)
+if [ "$STATIC" = 1 ]; then BUILD="$WORK/build-static"; BUILD_FLAGS+=(--static-swift-stdlib); fi
+BUILD_FLAGS+=(--scratch-path "$BUILD")
 log "building release products"
-(cd "$ROOT" && swift build -c release --scratch-path "$BUILD" --product CourierBenchmarks >&2 \
-    && swift build -c release --scratch-path "$BUILD" --product RawCurlBaseline >&2 \
-    && swift build -c release --scratch-path "$BUILD" --product DecodeBenchmarks >&2 \
-    && swift build -c release --scratch-path "$BUILD" --product GenerateBenchmarks >&2)
-BIN=$(cd "$ROOT" && swift build -c release --scratch-path "$BUILD" --show-bin-path)
+(cd "$ROOT" && swift build "${BUILD_FLAGS[@]}" --product CourierBenchmarks >&2 \
+    && swift build "${BUILD_FLAGS[@]}" --product RawCurlBaseline >&2 \
+    && swift build "${BUILD_FLAGS[@]}" --product DecodeBenchmarks >&2 \
+    && swift build "${BUILD_FLAGS[@]}" --product GenerateBenchmarks >&2)
+BIN=$(cd "$ROOT" && swift build "${BUILD_FLAGS[@]}" --show-bin-path)
 COURIER_BENCH="$BIN/CourierBenchmarks"
 RAW_BENCH="$BIN/RawCurlBaseline"
 DECODE_BENCH="$BIN/DecodeBenchmarks"
@@ -387,7 +395,10 @@ fi
 stop_nginx
 
 # --- Report ------------------------------------------------------------------------------------------------
-"$COURIER_BENCH" report "$RESULTS" "$INSTR" | tee "$WORK/report.md"
+{
+    [ "$STATIC" = 0 ] || printf 'Built with the Swift runtime and Foundation linked statically (--static-swift-stdlib).\n\n'
+    "$COURIER_BENCH" report "$RESULTS" "$INSTR"
+} | tee "$WORK/report.md"
 echo
 echo "raw results: $RESULTS"
 [ -s "$INSTR" ] && echo "instruction counts: $INSTR"
