@@ -1,0 +1,125 @@
+@testable import Courier
+import CourierSync
+import Foundation
+import XCTest
+
+/// The recycled memory of small response bodies: a body's bytes are copied whole, its memory
+/// comes back to its pool once, when the last copy of its `Data` goes away, whatever was done
+/// with the `Data` meanwhile, and a pool keeps a bounded number of chunks. No sockets.
+final class BodyMemoryTests: XCTestCase {
+    private func bytes(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
+        Self.bytes(count, seed: seed)
+    }
+
+    private static func bytes(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) ^ seed }
+    }
+
+    private func copy(_ bytes: [UInt8], into pool: BodyMemory) -> Data? {
+        bytes.withUnsafeBytes { pool.data(copying: $0) }
+    }
+
+    private func address(of data: Data) -> UInt {
+        data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+    }
+
+    func testSizeClassesArePowersOfTwoFrom256BytesTo16KiB() {
+        XCTAssertNil(BodyMemory.sizeClass(for: 0))
+        XCTAssertNil(BodyMemory.sizeClass(for: 128))
+        XCTAssertEqual(BodyMemory.sizeClass(for: 129), 0)
+        XCTAssertEqual(BodyMemory.sizeClass(for: 256), 0)
+        XCTAssertEqual(BodyMemory.sizeClass(for: 257), 1)
+        XCTAssertEqual(BodyMemory.sizeClass(for: 1_200), 3)
+        XCTAssertEqual(BodyMemory.sizeClass(for: 8_193), 6)
+        XCTAssertEqual(BodyMemory.sizeClass(for: 16_384), 6)
+        XCTAssertNil(BodyMemory.sizeClass(for: 16_385))
+    }
+
+    func testBodiesOutsideTheClassesAreNotCopiedHere() {
+        let pool = BodyMemory()
+        XCTAssertNil(copy(bytes(128), into: pool))
+        XCTAssertNil(copy(bytes(16_385), into: pool))
+        XCTAssertEqual(pool.keptCount, 0)
+    }
+
+    func testACopyHoldsTheBytesAndItsMemoryComesBackWhenTheDataGoes() throws {
+        let pool = BodyMemory()
+        do {
+            let original = bytes(1_200)
+            let data = try XCTUnwrap(copy(original, into: pool))
+            XCTAssertEqual(Array(data), original)
+            XCTAssertEqual(pool.keptCount, 0)
+        }
+        XCTAssertEqual(pool.keptCount, 1)
+    }
+
+    func testTheNextBodyOfTheSameClassReusesTheMemory() throws {
+        let pool = BodyMemory()
+        var first = try XCTUnwrap(copy(bytes(1_100), into: pool))
+        let firstAddress = address(of: first)
+        first = Data()
+        XCTAssertEqual(pool.keptCount, 1)
+        let second = try XCTUnwrap(copy(bytes(2_000, seed: 9), into: pool))
+        XCTAssertEqual(address(of: second), firstAddress)
+        XCTAssertEqual(Array(second), bytes(2_000, seed: 9))
+        XCTAssertEqual(pool.keptCount, 0)
+        // Another class does not take it.
+        let other = try XCTUnwrap(copy(bytes(300), into: pool))
+        XCTAssertNotEqual(address(of: other), firstAddress)
+    }
+
+    func testAPoolKeepsAtMostItsLimitPerClass() throws {
+        let pool = BodyMemory()
+        var alive: [Data] = []
+        for _ in 0..<(BodyMemory.keepPerClass + 8) {
+            alive.append(try XCTUnwrap(copy(bytes(600), into: pool)))
+        }
+        alive.append(try XCTUnwrap(copy(bytes(5_000), into: pool)))
+        XCTAssertEqual(pool.keptCount, 0)
+        alive.removeAll()
+        XCTAssertEqual(pool.keptCount, BodyMemory.keepPerClass + 1)
+    }
+
+    func testMemoryComesBackOnceAfterTheDataWasCopiedShrunkAndGrown() throws {
+        let pool = BodyMemory()
+        do {
+            let data = try XCTUnwrap(copy(bytes(1_000), into: pool))
+            var shared = data
+            shared.append(contentsOf: bytes(10))  // a copy of its own: the pool's memory stays with `data`
+            XCTAssertEqual(shared.count, 1_010)
+            XCTAssertEqual(Array(data), bytes(1_000))
+        }
+        XCTAssertEqual(pool.keptCount, 1)
+        do {
+            var unique = try XCTUnwrap(copy(bytes(1_000), into: pool))
+            XCTAssertEqual(pool.keptCount, 0)
+            unique.removeLast(400)  // in place: the length the deallocator is given changes
+            unique.append(contentsOf: bytes(40_000))  // grows past the chunk: moved to memory of its own
+            XCTAssertEqual(unique.count, 40_600)
+            XCTAssertEqual(Array(unique.prefix(600)), Array(bytes(1_000).prefix(600)))
+        }
+        XCTAssertEqual(pool.keptCount, 1)
+    }
+
+    func testBodiesMadeOnOneThreadAndReleasedOnOthersComeBack() {
+        let pool = BodyMemory()
+        let bodies = (0..<7).map { Self.bytes(200 << $0) }  // 200 bytes to 12,800: one per class
+        let rounds = 1_000
+        let handed = Locked<[Data]>([])
+        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            for round in 0..<rounds {
+                if worker == 0 {
+                    if let data = bodies[round % 7].withUnsafeBytes({ pool.data(copying: $0) }) {
+                        handed.withLock { $0.append(data) }
+                    }
+                } else {
+                    _ = handed.withLock { $0.popLast() }
+                }
+            }
+        }
+        handed.withLock { $0.removeAll() }
+        // Every body's memory came back: all seven classes were used, and each keeps what it got.
+        XCTAssertGreaterThanOrEqual(pool.keptCount, 7)
+        XCTAssertLessThanOrEqual(pool.keptCount, BodyMemory.classCount * BodyMemory.keepPerClass)
+    }
+}
