@@ -63,10 +63,10 @@ extension CurlTransfer {
             // The first bytes of a body whose length the head declared: the whole body at once (a
             // small response's usual single call) is copied into a `Data` of its exact size, which
             // costs ~800 instructions less than an append into reserved room, in recycled memory
-            // when its size has a class (see ``BodyMemory``); a first part reserves the declared
+            // when its size has a class (see ``ResponseMemory``); a first part reserves the declared
             // length, so the body grows once.
             if bytes.count == length {
-                body = BodyMemory.shared.data(copying: bytes) ?? Data(bytes: base, count: length)
+                body = ResponseMemory.shared.data(copying: bytes) ?? Data(bytes: base, count: length)
                 return true
             }
             if length > bytes.count { body.reserveCapacity(length) }

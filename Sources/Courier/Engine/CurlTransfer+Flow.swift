@@ -141,7 +141,7 @@ extension CurlTransfer {
             stream.deliverHead(
                 ResponseHead(
                     url: url, statusCode: headParser.statusCode,
-                    httpVersion: currentHTTPVersion, fields: headParser.fields))
+                    httpVersion: currentHTTPVersion, fields: headParser.fields.frozen(in: .shared)))
         }
         return true
     }

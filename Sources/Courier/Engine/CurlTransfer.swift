@@ -201,7 +201,7 @@ final class CurlTransfer: DeadlineQueueElement {
             let version = metrics?.httpVersion
             head = ResponseHead(
                 url: url, statusCode: statusCode,
-                httpVersion: version?.rawValue, fields: headParser.fields)
+                httpVersion: version?.rawValue, fields: headParser.fields.frozen(in: .shared))
         }
     }
 

@@ -20,7 +20,7 @@ struct ResponseHeadParser {
     private var minorVersion = 0
     /// The fields of the current response (and its trailers), names and values as cleaned, kept
     /// as bytes: no strings are made while the head arrives.
-    private(set) var fields = HeaderFields()
+    private(set) var fields = HeaderFieldsBuilder()
     /// The agreed `Content-Length` of the current response.
     private(set) var declaredLength: Int?
     /// Whether the blank line ending a final (non-1xx) response head has been seen.
@@ -184,7 +184,7 @@ struct ResponseHeadParser {
         }
         let (start, end) = Self.trimmed(line, from: colon + 1)
         // A CR or NUL inside the value is cleaned when the field is stored.
-        let cleaning = HeaderFields.containsCROrNUL(UnsafeRawBufferPointer(rebasing: line[start..<end]))
+        let cleaning = HeaderFieldsBuilder.containsCROrNUL(UnsafeRawBufferPointer(rebasing: line[start..<end]))
         fields.append(line: line, nameEnd: colon, valueStart: start, valueEnd: end, cleaning: cleaning)
         if !isComplete, colon == 14, Self.isContentLength(line) {
             if !cleaning, let length = Self.plainDigits(UnsafeRawBufferPointer(rebasing: line[start..<end])) {

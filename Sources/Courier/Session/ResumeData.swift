@@ -41,7 +41,7 @@ public struct ResumeData: Sendable, Codable, Equatable {
 
     /// The validator to send as `If-Range`: a strong `ETag`, else `Last-Modified`, from `fields`.
     /// A weak tag (`W/"…"`) cannot be used (RFC 9110 §13.1.5).
-    static func validator(in fields: HeaderFields) -> String? {
+    static func validator(in fields: some HeaderFieldReading) -> String? {
         func value(_ name: String) -> String? {
             fields.last(named: name).flatMap { $0.isEmpty ? nil : $0 }
         }

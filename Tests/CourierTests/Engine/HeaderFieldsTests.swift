@@ -3,8 +3,8 @@ import XCTest
 @testable import Courier
 
 final class HeaderFieldsTests: XCTestCase {
-    private func fields(_ lines: [(String, String)]) -> HeaderFields {
-        var fields = HeaderFields()
+    private func fields(_ lines: [(String, String)]) -> HeaderFieldsBuilder {
+        var fields = HeaderFieldsBuilder()
         for (name, value) in lines {
             Array(name.utf8).withUnsafeBytes { nameBytes in
                 Array(value.utf8).withUnsafeBytes { valueBytes in
@@ -78,5 +78,60 @@ final class HeaderFieldsTests: XCTestCase {
         XCTAssertTrue(head.isEmpty)
         let again = fields(Array(lines.prefix(20)))
         XCTAssertEqual(again.value(at: 19), "value 19")
+    }
+
+    /// Everything a reader can ask, as text, to compare two ways of holding the same fields.
+    private func reading(_ fields: some HeaderFieldReading) -> [String] {
+        var lines = ["count \(fields.count)", "empty \(fields.isEmpty)"]
+        lines += fields.pairs.map { "\($0.0)=\($0.1)" }
+        for index in 0..<fields.count {
+            let name = fields.name(at: index)
+            lines.append("has \(fields.hasName(name.uppercased(), at: index)) \(fields.hasName(name + "x", at: index))")
+            lines.append("bytes " + fields.withValueBytes(at: index) { String(decoding: $0, as: UTF8.self) })
+            lines.append("first \(fields.first(named: name) ?? "-") last \(fields.last(named: name) ?? "-")")
+        }
+        lines.append("etag \(fields.nameEquals(at: 0, lowercase: "etag"))")
+        return lines
+    }
+
+    func testFrozenFieldsReadAsTheBuilderDid() {
+        var folded = fields([("ETag", "\"A\""), ("X-Empty", ""), ("x-a", "one\rtwo"), ("etag", "\"b\"")])
+        Array("more".utf8).withUnsafeBytes { folded.extendLastValue(with: $0) }
+        let heads = [
+            fields([("ETag", "1")]),
+            folded,
+            fields((0..<40).map { ("X-Field-\($0 % 7)", "value \($0)") })
+        ]
+        let memory = ResponseMemory()
+        for head in heads {
+            XCTAssertEqual(reading(head.frozen(in: nil)), reading(head))
+            XCTAssertEqual(reading(head.frozen(in: memory)), reading(head))
+        }
+        XCTAssertTrue(HeaderFieldsBuilder().frozen(in: memory).isEmpty)
+        XCTAssertEqual(
+            reading(HeaderFields([("ETag", "\"A\""), ("b", "")])),
+            reading(fields([("ETag", "\"A\""), ("b", "")])))
+    }
+
+    /// Frozen fields of 129 bytes or more live in the response memory and give it back when the
+    /// last copy goes; smaller ones are plain `Data`.
+    func testFrozenFieldsUseTheResponseMemory() {
+        let memory = ResponseMemory()
+        let head = fields([
+            ("Content-Type", "application/json"), ("Server", "nginx"), ("Date", "today"),
+            ("Last-Modified", "yesterday"), ("Connection", "keep-alive")
+        ])
+        do {
+            let frozen = head.frozen(in: memory)
+            let copy = frozen
+            XCTAssertEqual(copy.first(named: "server"), "nginx")
+            XCTAssertEqual(memory.keptCount, 0)
+        }
+        XCTAssertEqual(memory.keptCount, 1)
+        do {
+            let small = fields([("A", "1")]).frozen(in: memory)
+            XCTAssertEqual(small.value(at: 0), "1")
+        }
+        XCTAssertEqual(memory.keptCount, 1)
     }
 }

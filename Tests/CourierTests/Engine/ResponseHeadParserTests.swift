@@ -179,7 +179,7 @@ final class ResponseHeadParserTests: XCTestCase {
                     var value = [UInt8](repeating: UInt8(ascii: "a"), count: length)
                     if length > 0 { value[position] = byte }
                     let expected = value.contains(0x0D) || value.contains(0)
-                    let found = value.withUnsafeBytes { HeaderFields.containsCROrNUL($0) }
+                    let found = value.withUnsafeBytes { HeaderFieldsBuilder.containsCROrNUL($0) }
                     if found != expected {
                         XCTFail("byte \(byte) at \(position) of \(length)")
                         return

@@ -3,10 +3,10 @@ import CourierSync
 import Foundation
 import XCTest
 
-/// The recycled memory of small response bodies: a body's bytes are copied whole, its memory
+/// The recycled memory of small response bodies and heads: the bytes are copied whole, the memory
 /// comes back to its pool once, when the last copy of its `Data` goes away, whatever was done
 /// with the `Data` meanwhile, and a pool keeps a bounded number of chunks. No sockets.
-final class BodyMemoryTests: XCTestCase {
+final class ResponseMemoryTests: XCTestCase {
     private func bytes(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
         Self.bytes(count, seed: seed)
     }
@@ -15,7 +15,7 @@ final class BodyMemoryTests: XCTestCase {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) ^ seed }
     }
 
-    private func copy(_ bytes: [UInt8], into pool: BodyMemory) -> Data? {
+    private func copy(_ bytes: [UInt8], into pool: ResponseMemory) -> Data? {
         bytes.withUnsafeBytes { pool.data(copying: $0) }
     }
 
@@ -24,26 +24,26 @@ final class BodyMemoryTests: XCTestCase {
     }
 
     func testSizeClassesArePowersOfTwoFrom256BytesTo16KiB() {
-        XCTAssertNil(BodyMemory.sizeClass(for: 0))
-        XCTAssertNil(BodyMemory.sizeClass(for: 128))
-        XCTAssertEqual(BodyMemory.sizeClass(for: 129), 0)
-        XCTAssertEqual(BodyMemory.sizeClass(for: 256), 0)
-        XCTAssertEqual(BodyMemory.sizeClass(for: 257), 1)
-        XCTAssertEqual(BodyMemory.sizeClass(for: 1_200), 3)
-        XCTAssertEqual(BodyMemory.sizeClass(for: 8_193), 6)
-        XCTAssertEqual(BodyMemory.sizeClass(for: 16_384), 6)
-        XCTAssertNil(BodyMemory.sizeClass(for: 16_385))
+        XCTAssertNil(ResponseMemory.sizeClass(for: 0))
+        XCTAssertNil(ResponseMemory.sizeClass(for: 128))
+        XCTAssertEqual(ResponseMemory.sizeClass(for: 129), 0)
+        XCTAssertEqual(ResponseMemory.sizeClass(for: 256), 0)
+        XCTAssertEqual(ResponseMemory.sizeClass(for: 257), 1)
+        XCTAssertEqual(ResponseMemory.sizeClass(for: 1_200), 3)
+        XCTAssertEqual(ResponseMemory.sizeClass(for: 8_193), 6)
+        XCTAssertEqual(ResponseMemory.sizeClass(for: 16_384), 6)
+        XCTAssertNil(ResponseMemory.sizeClass(for: 16_385))
     }
 
     func testBodiesOutsideTheClassesAreNotCopiedHere() {
-        let pool = BodyMemory()
+        let pool = ResponseMemory()
         XCTAssertNil(copy(bytes(128), into: pool))
         XCTAssertNil(copy(bytes(16_385), into: pool))
         XCTAssertEqual(pool.keptCount, 0)
     }
 
     func testACopyHoldsTheBytesAndItsMemoryComesBackWhenTheDataGoes() throws {
-        let pool = BodyMemory()
+        let pool = ResponseMemory()
         do {
             let original = bytes(1_200)
             let data = try XCTUnwrap(copy(original, into: pool))
@@ -54,7 +54,7 @@ final class BodyMemoryTests: XCTestCase {
     }
 
     func testTheNextBodyOfTheSameClassReusesTheMemory() throws {
-        let pool = BodyMemory()
+        let pool = ResponseMemory()
         var first = try XCTUnwrap(copy(bytes(1_100), into: pool))
         let firstAddress = address(of: first)
         first = Data()
@@ -69,19 +69,19 @@ final class BodyMemoryTests: XCTestCase {
     }
 
     func testAPoolKeepsAtMostItsLimitPerClass() throws {
-        let pool = BodyMemory()
+        let pool = ResponseMemory()
         var alive: [Data] = []
-        for _ in 0..<(BodyMemory.keepPerClass + 8) {
+        for _ in 0..<(ResponseMemory.keepPerClass + 8) {
             alive.append(try XCTUnwrap(copy(bytes(600), into: pool)))
         }
         alive.append(try XCTUnwrap(copy(bytes(5_000), into: pool)))
         XCTAssertEqual(pool.keptCount, 0)
         alive.removeAll()
-        XCTAssertEqual(pool.keptCount, BodyMemory.keepPerClass + 1)
+        XCTAssertEqual(pool.keptCount, ResponseMemory.keepPerClass + 1)
     }
 
     func testMemoryComesBackOnceAfterTheDataWasCopiedShrunkAndGrown() throws {
-        let pool = BodyMemory()
+        let pool = ResponseMemory()
         do {
             let data = try XCTUnwrap(copy(bytes(1_000), into: pool))
             var shared = data
@@ -102,7 +102,7 @@ final class BodyMemoryTests: XCTestCase {
     }
 
     func testBodiesMadeOnOneThreadAndReleasedOnOthersComeBack() {
-        let pool = BodyMemory()
+        let pool = ResponseMemory()
         let bodies = (0..<7).map { Self.bytes(200 << $0) }  // 200 bytes to 12,800: one per class
         let rounds = 1_000
         let handed = Locked<[Data]>([])
@@ -120,6 +120,6 @@ final class BodyMemoryTests: XCTestCase {
         handed.withLock { $0.removeAll() }
         // Every body's memory came back: all seven classes were used, and each keeps what it got.
         XCTAssertGreaterThanOrEqual(pool.keptCount, 7)
-        XCTAssertLessThanOrEqual(pool.keptCount, BodyMemory.classCount * BodyMemory.keepPerClass)
+        XCTAssertLessThanOrEqual(pool.keptCount, ResponseMemory.classCount * ResponseMemory.keepPerClass)
     }
 }
