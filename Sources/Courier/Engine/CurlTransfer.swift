@@ -157,6 +157,7 @@ final class CurlTransfer: DeadlineQueueElement {
     ) -> CourierError? {
         let pointer = handle.pointer
         let hasSessionOptions = handle.profile != nil
+        headParser.adoptFieldStorage(handle.takeHeadStorage())
         easy = .some(consume handle)
         keepsSessionOptions = false
         usesCookieJar = hasCookieJar
@@ -171,7 +172,8 @@ final class CurlTransfer: DeadlineQueueElement {
     }
 
     /// Gives up the easy handle, its profile set when it keeps the session options (nil: it must
-    /// be reset), and frees the header list and body copy. The handle must be out of the multi.
+    /// be reset) and the head's field storage kept with it, and frees the header list and body
+    /// copy. The handle must be out of the multi.
     func releaseHandle() -> EasyHandle? {
         headerList = nil
         urlHandle = nil
@@ -180,6 +182,8 @@ final class CurlTransfer: DeadlineQueueElement {
             self.bodyBuffer = nil
         }
         guard var handle = easy.take() else { return nil }
+        // The head was captured (``captureResponse()``) before the handle is given up.
+        handle.headStorage = headParser.takeFieldStorage()
         // A handle without a profile is reset when pooled, which also drops `sentPlainGET`.
         handle.profile = keepsSessionOptions ? handleProfile : nil
         keepsSessionOptions = false

@@ -16,6 +16,10 @@ struct EasyHandle: ~Copyable {
     /// Whether the handle's last request, on a handle that kept its session options, was a GET
     /// without a body: `CURLOPT_HTTPGET` is still set and no body is, so a GET sets neither.
     var sentPlainGET = false
+    /// The byte storage of the response head's fields (``HeaderFieldsBuilder``), empty, kept with
+    /// the handle between transfers: each transfer's head reuses the capacity of the last one's
+    /// instead of allocating and freeing its own (see ``takeHeadStorage()``).
+    var headStorage: [UInt8] = []
     /// Cleared when the pool takes the handle over.
     private var owns = true
 
@@ -32,13 +36,22 @@ struct EasyHandle: ~Copyable {
         errorBuffer = pooled.errorBuffer
         profile = pooled.profile
         sentPlainGET = pooled.sentPlainGET
+        headStorage = pooled.headStorage
+    }
+
+    /// Hands over ``headStorage``, leaving none.
+    mutating func takeHeadStorage() -> [UInt8] {
+        var storage: [UInt8] = []
+        swap(&storage, &headStorage)
+        return storage
     }
 
     /// Gives up ownership without freeing: the caller owns the pointer and the buffer now.
     fileprivate consuming func release() -> EasyHandlePool.Pooled {
         owns = false
         return EasyHandlePool.Pooled(
-            pointer: pointer, errorBuffer: errorBuffer, profile: profile, sentPlainGET: profile != nil && sentPlainGET)
+            pointer: pointer, errorBuffer: errorBuffer, profile: profile, sentPlainGET: profile != nil && sentPlainGET,
+            headStorage: takeHeadStorage())
     }
 
     deinit {
@@ -68,6 +81,7 @@ struct EasyHandlePool: ~Copyable {
         let errorBuffer: UnsafeMutablePointer<CChar>
         let profile: HandleProfile?
         let sentPlainGET: Bool
+        let headStorage: [UInt8]
     }
 
     private var handles: [Pooled] = []

@@ -94,9 +94,22 @@ struct ResponseHeadParser {
     /// A parser before any line.
     init() {}
 
-    /// Starts over for a new exchange (a redirect hop).
+    /// Starts over for a new exchange (a redirect hop), keeping the fields' storage.
     mutating func reset() {
+        let storage = fields.takeStorage()
         self = ResponseHeadParser()
+        fields.adopt(storage)
+    }
+
+    /// Hands over the fields' byte storage (emptied, capacity kept); the fields are empty
+    /// afterwards. The engine keeps it with the transfer's easy handle for the next transfer.
+    mutating func takeFieldStorage() -> [UInt8] {
+        fields.takeStorage()
+    }
+
+    /// Uses `storage` (from ``takeFieldStorage()``) for the fields when they have none yet.
+    mutating func adoptFieldStorage(_ storage: consuming [UInt8]) {
+        fields.adopt(storage)
     }
 
     /// What one line did to the head.

@@ -102,6 +102,22 @@ struct HeaderFieldsBuilder: HeaderFieldReading, Sendable {
         if cleaning { cleanLastValue() }
     }
 
+    /// Hands over the byte storage, emptied with its capacity kept, for another head; the fields
+    /// are empty afterwards.
+    mutating func takeStorage() -> [UInt8] {
+        var storage: [UInt8] = []
+        swap(&storage, &bytes)
+        storage.removeAll(keepingCapacity: true)
+        spans.removeAll()
+        return storage
+    }
+
+    /// Uses `storage` (empty, from ``takeStorage()``) for the bytes when they have no storage yet.
+    mutating func adopt(_ storage: consuming [UInt8]) {
+        guard bytes.capacity == 0, storage.isEmpty else { return }
+        bytes = storage
+    }
+
     /// Room for a usual head at once, instead of regrowing line after line.
     private mutating func reserveForAHead() {
         if bytes.capacity == 0 {

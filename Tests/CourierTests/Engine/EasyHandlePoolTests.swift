@@ -68,4 +68,34 @@ final class EasyHandlePoolTests: XCTestCase {
         XCTAssertFalse(isNone(pool.take(for: profile())))
         XCTAssertTrue(isNone(pool.take(for: profile())))
     }
+
+    /// The storage of a response head's fields stays with the handle through the pool, so the
+    /// next transfer on it parses its head into the same memory.
+    func testAPooledHandleKeepsItsHeadStorage() throws {
+        var pool = EasyHandlePool(capacity: 2)
+        var parser = ResponseHeadParser()
+        for line in ["HTTP/1.1 200 OK\r\n", "Server: test\r\n", "\r\n"] {
+            XCTAssertTrue(Array(line.utf8).withUnsafeBytes { parser.consume($0) })
+        }
+        var first = try handle(nil)
+        first.headStorage = parser.takeFieldStorage()
+        XCTAssertTrue(parser.fields.isEmpty)
+        let capacity = first.headStorage.capacity
+        let address = first.headStorage.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        XCTAssertGreaterThan(capacity, 0)
+        XCTAssertTrue(first.headStorage.isEmpty)
+        pool.put(first)
+        guard var taken = pool.take(for: profile()) else { return XCTFail("no handle") }
+        var next = ResponseHeadParser()
+        next.adoptFieldStorage(taken.takeHeadStorage())
+        XCTAssertTrue(taken.headStorage.isEmpty)
+        XCTAssertEqual(taken.headStorage.capacity, 0)
+        for line in ["HTTP/1.1 404 Not Found\r\n", "X-Next: 1\r\n", "\r\n"] {
+            XCTAssertTrue(Array(line.utf8).withUnsafeBytes { next.consume($0) })
+        }
+        XCTAssertEqual(next.fields.pairs.map { "\($0.0)=\($0.1)" }, ["X-Next=1"])
+        let reused = next.takeFieldStorage()
+        XCTAssertEqual(reused.capacity, capacity)
+        XCTAssertEqual(reused.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }, address)
+    }
 }

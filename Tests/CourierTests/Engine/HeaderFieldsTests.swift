@@ -134,4 +134,23 @@ final class HeaderFieldsTests: XCTestCase {
         }
         XCTAssertEqual(memory.keptCount, 1)
     }
+
+    /// The builder's storage can be handed to another head: emptied, its capacity kept, and taken
+    /// only by a builder that has none yet.
+    func testTheBuildersStorageMovesToTheNextHead() {
+        var first = fields([("ETag", "\"A\""), ("Server", "nginx")])
+        let storage = first.takeStorage()
+        XCTAssertTrue(first.isEmpty)
+        XCTAssertTrue(storage.isEmpty)
+        XCTAssertGreaterThanOrEqual(storage.capacity, 512)
+        var next = HeaderFieldsBuilder()
+        next.adopt(storage)
+        Array("X-A".utf8).withUnsafeBytes { name in
+            Array("1".utf8).withUnsafeBytes { value in next.append(name: name, value: value) }
+        }
+        XCTAssertEqual(next.pairs.map { "\($0.0)=\($0.1)" }, ["X-A=1"])
+        // A builder that has bytes keeps them.
+        next.adopt([UInt8](repeating: 0, count: 0))
+        XCTAssertEqual(next.value(at: 0), "1")
+    }
 }

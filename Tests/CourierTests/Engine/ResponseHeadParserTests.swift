@@ -101,6 +101,23 @@ final class ResponseHeadParserTests: XCTestCase {
         XCTAssertTrue(bytes.withUnsafeBytes { parser.consume($0) })
     }
 
+    /// A redirect's next hop starts over with nothing of the last head but its memory.
+    func testResetForgetsTheHeadButKeepsItsStorage() {
+        var parser = parse(["HTTP/1.1 301 Moved", "Location: /next", "Content-Length: 3", ""])
+        parser.reset()
+        XCTAssertEqual(parser.statusCode, 0)
+        XCTAssertNil(parser.declaredLength)
+        XCTAssertFalse(parser.isComplete)
+        XCTAssertTrue(parser.fields.isEmpty)
+        XCTAssertGreaterThan(parser.takeFieldStorage().capacity, 0)
+        parser = parse(["HTTP/1.1 301 Moved", "Location: /next", ""])
+        parser.reset()
+        for line in ["HTTP/1.1 200 OK\r\n", "X-B: 2\r\n", "\r\n"] {
+            XCTAssertTrue(Array(line.utf8).withUnsafeBytes { parser.consume($0) })
+        }
+        XCTAssertEqual(parser.fields.pairs.map { "\($0.0)=\($0.1)" }, ["X-B=2"])
+    }
+
     func testFieldNameBytesAreExactlyTheTokenCharactersOfRFC9110() {
         // tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~"
         //         / DIGIT / ALPHA
