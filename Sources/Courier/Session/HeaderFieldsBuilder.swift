@@ -3,8 +3,9 @@ import Foundation
 /// A response head's fields as the engine receives them, one line at a time: every name and value
 /// in one growing buffer, with where each starts and ends. Strings are made only for what is read,
 /// and none while the head arrives. Once the head is complete, ``frozen(in:)`` makes the compact
-/// ``HeaderFields`` a ``ResponseHead`` keeps; the builder stays with the transfer on the engine
-/// thread, so its buffer is allocated and freed there.
+/// ``HeaderFields`` a ``ResponseHead`` keeps. The builder stays on the engine thread: its byte
+/// storage goes back to the transfer's easy handle when the transfer gives the handle up
+/// (``takeStorage()``), and the next transfer on that handle parses into it (``adopt(_:)``).
 struct HeaderFieldsBuilder: HeaderFieldReading, Sendable {
     /// Where one field's name and value are in ``bytes``: the value follows the name (after the
     /// colon and blanks of the line they came from, when they were appended as one line).
@@ -16,8 +17,8 @@ struct HeaderFieldsBuilder: HeaderFieldReading, Sendable {
     }
 
     /// The spans in order: the first 16 in place, the rest in an array. A usual head (nginx
-    /// sends 7 fields, httpbin 8) then needs one allocation, for its bytes, where two arrays
-    /// needed two.
+    /// sends 7 fields, httpbin 8) then needs no allocation of its own for them, where an array
+    /// needed one.
     private struct Spans: Sendable {
         private static let inlineCount = 16
         private var first = InlineArray<16, Span>(repeating: Span(nameStart: 0, nameEnd: 0, valueStart: 0, valueEnd: 0))
