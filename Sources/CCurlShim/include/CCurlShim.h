@@ -54,4 +54,18 @@ int courier_msg_is_done(const CURLMsg *msg);
 /* curl_version_info(CURLVERSION_NOW): the macro is not imported into Swift. */
 const curl_version_info_data *courier_version_info(void);
 
+/* curl_global_init with libcurl's memory kept per thread (curl_memory.c), except under
+   AddressSanitizer. */
+CURLcode courier_global_init(long flags);
+/* 1 when libcurl uses the functions below (courier_global_init installed them). */
+int courier_curl_memory_installed(void);
+/* The bytes the calling thread keeps for reuse. */
+size_t courier_curl_memory_kept(void);
+/* The functions libcurl is given; exposed for tests. */
+void *courier_curl_malloc(size_t size);
+void courier_curl_free(void *pointer);
+void *courier_curl_calloc(size_t count, size_t size);
+void *courier_curl_realloc(void *pointer, size_t size);
+char *courier_curl_strdup(const char *string);
+
 #endif

@@ -226,11 +226,13 @@ extension CurlEngineLoop {
     }
 }
 
-/// Process-wide libcurl initialisation. `curl_global_cleanup` is never called: other code in the
-/// process (FoundationNetworking) may use the same libcurl.
+/// Process-wide libcurl initialisation, with libcurl's memory kept by the thread that frees it
+/// (Sources/CCurlShim/curl_memory.c; not when the process initialized libcurl first, nor under
+/// AddressSanitizer). `curl_global_cleanup` is never called: other code in the process
+/// (FoundationNetworking) may use the same libcurl.
 enum CurlGlobal {
     private static let initialized: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+        courier_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()
 
     static func initializeOnce() {
