@@ -2,6 +2,10 @@ import CCurl
 import CCurlShim
 @testable import Courier
 import CourierSync
+import CourierTestServer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Foundation
 import XCTest
 
@@ -153,11 +157,35 @@ final class CurlMemoryTests: XCTestCase {
     private static let probeVariable = "COURIER_CURL_MEMORY_PROBE"
 
     /// The child's part: initializes libcurl through Courier, then checks that a block libcurl
-    /// allocates and frees comes back to this thread's lists.
+    /// allocates and frees comes back to this thread's lists, and that Courier and URLSession (the
+    /// other libcurl user on Linux) both work in this process.
     private func probeInstalled() {
-        _ = Session()
+        let session = Session()
         let installed = courier_curl_memory_installed()
         print("curl memory installed: \(installed)")
+        do {
+            let server = try TestHTTPServer()
+            server.route("GET", "/plain") { _ in .text("just text") }
+            let done = DispatchSemaphore(value: 0)
+            let courierBody = Locked<Data?>(nil)
+            session.request(.url(server.url("/plain"))).responseData { response in
+                courierBody.withLock { $0 = try? response.result.get() }
+                done.signal()
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+            XCTAssertEqual(courierBody.withLock { $0 }, Data("just text".utf8))
+            let urlSession = URLSession(configuration: .ephemeral)
+            defer { urlSession.invalidateAndCancel() }
+            let urlSessionBody = Locked<Data?>(nil)
+            urlSession.dataTask(with: server.url("/plain")) { data, _, _ in
+                urlSessionBody.withLock { $0 = data }
+                done.signal()
+            }.resume()
+            XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+            XCTAssertEqual(urlSessionBody.withLock { $0 }, Data("just text".utf8))
+        } catch {
+            XCTFail("\(error)")
+        }
         guard installed == 1 else { return }
         onOwnThread {
             // curl_easy_escape allocates its result with libcurl's malloc; curl_free gives it back.
