@@ -16,42 +16,14 @@ import FoundationNetworking
 /// locked inbox here and call `curl_multi_wakeup`, the only libcurl call made off the loop thread,
 /// under the inbox's lock (the loop clears the multi pointer there before freeing it).
 final class CurlEngine: Transport {
-    enum Command: Sendable {
-        case start(TransferToken)
-        case cancel(TransferToken)
-        /// Unpause a direction Courier paused for backpressure (streamed bodies).
-        case resume(TransferToken, TransferDirection)
-        /// Cancel every transfer of a request made before the session's epoch became this one.
-        case cancelAll(epoch: UInt64)
-        /// Read or change the cookie jar.
-        case cookies(CurlCookieJar.Request)
-        case shutdown
-    }
-
-    struct Inbox {
-        var commands: [Command] = []
-        var isShutDown = false
-        /// The loop is in (or about to enter) `curl_multi_poll` and needs a wakeup to see commands.
-        var loopIsWaiting = false
-        /// The loop's multi handle, for `curl_multi_wakeup`; nil before the loop made it and after
-        /// it freed it.
-        var multi: UnsafeMutableRawPointer?
-        /// The loop has set up (true) or could not (false); nil until then.
-        var started: Bool?
-        var hasCookieJar = false
-        /// The loop thread's name as the system reports it (``threadName``), once it runs.
-        var threadName: String?
-    }
-
     /// The loop thread's name in `top -H`, `ps -L`, `perf` and debuggers: at most 15 bytes, all
     /// Linux keeps of a thread's name.
     static let threadName = "courier-engine"
 
-    let inbox = Locked(Inbox())
+    /// The commands for the loop; each transfer token holds it too, to cancel or resume.
+    let inbox = Inbox()
     /// Whether the loop thread has stopped, and who waits for it to.
     let stopped = Locked((done: false, waiters: [CheckedContinuation<Void, Never>]()))
-    /// True while the inbox holds commands; read without the lock by the spinning loop.
-    let inboxHasCommands = Atomic<Bool>(false)
     /// Easy handles held by transfers (not pooled); zero whenever nothing is in flight.
     let liveHandles = Atomic<Int>(0)
     /// Rounds of the loop so far: it stays put while the loop waits (tests check that an idle
@@ -96,13 +68,13 @@ final class CurlEngine: Transport {
     /// Stops the loop thread: in-flight transfers complete with ``CourierError/cancelled``, and
     /// later ones with ``CourierError/sessionShutDown``.
     func shutdown() {
-        send(.shutdown)
+        inbox.send(.shutdown)
     }
 
     /// Stops the loop thread and returns once it has completed every transfer and freed the
     /// multi handle and every easy handle.
     func shutdownAndWait() async {
-        send(.shutdown)
+        inbox.send(.shutdown)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = stopped.withLock { state in
                 if !state.done { state.waiters.append(continuation) }
@@ -115,7 +87,7 @@ final class CurlEngine: Transport {
     /// Cancels every transfer of a request made before the session's epoch became `epoch`,
     /// including those not yet seen by the loop.
     func cancelAll(epoch: UInt64) {
-        send(.cancelAll(epoch: epoch))
+        inbox.send(.cancelAll(epoch: epoch))
     }
 
     /// Whether the session keeps cookies (the loop set up a jar).
@@ -124,7 +96,7 @@ final class CurlEngine: Transport {
     /// Carries out `operation` on the cookie jar on the loop thread and passes `completion` the
     /// lines it lists; at once with none when the engine has stopped (its jar was saved then).
     func requestCookieJar(_ operation: CurlCookieJar.Operation, completion: @escaping @Sendable ([String]) -> Void) {
-        if !send(.cookies(CurlCookieJar.Request(operation: operation, completion: completion))) { completion([]) }
+        if !inbox.send(.cookies(CurlCookieJar.Request(operation: operation, completion: completion))) { completion([]) }
     }
 
     /// Gives the calling thread ``threadName`` and returns the name the system then reports.
@@ -163,38 +135,11 @@ final class CurlEngine: Transport {
         options: consuming TransferOptions,
         completion: @escaping @Sendable (consuming TransportResult) -> Void
     ) -> any TransportCancellable {
-        let token = TransferToken(engine: self, request: request, options: options, completion: completion)
-        if !send(.start(token)) {
+        let token = TransferToken(inbox: inbox, request: request, options: options, completion: completion)
+        if !inbox.send(.start(token)) {
             token.completeUnsent(.sessionShutDown)
         }
         return token
-    }
-
-    /// Asks the loop to cancel the transfer of `token`. Called by ``TransferToken/cancel()``.
-    func requestCancel(_ token: TransferToken) {
-        send(.cancel(token))
-    }
-
-    /// Asks the loop to resume `direction` of the transfer of `token`. Any thread.
-    func requestResume(_ token: TransferToken, _ direction: TransferDirection) {
-        send(.resume(token, direction))
-    }
-
-    @discardableResult
-    private func send(_ command: Command) -> Bool {
-        inbox.withLock { box in
-            guard !box.isShutDown else { return false }
-            box.commands.append(command)
-            inboxHasCommands.store(true, ordering: .releasing)
-            if case .shutdown = command { box.isShutDown = true }
-            // A busy loop drains the inbox before it waits again, so only a waiting loop needs the
-            // wakeup (a system call each).
-            if box.loopIsWaiting, let multi = box.multi {
-                box.loopIsWaiting = false
-                curl_multi_wakeup(multi)
-            }
-            return true
-        }
     }
 
     /// Records that the loop has stopped and wakes those waiting for it. Loop thread, last.

@@ -159,7 +159,7 @@ final class CurlEngineLoop {
             if awaitsCommand {
                 // How long the command took (or that none came) tunes the next spin.
                 let waited = DispatchTime.now().uptimeNanoseconds - waitStart
-                spinPolicy.observe(wait: engine.inboxHasCommands.load(ordering: .acquiring) ? waited : nil)
+                spinPolicy.observe(wait: engine.inbox.hasCommands.load(ordering: .acquiring) ? waited : nil)
             }
         }
         stop()
@@ -184,7 +184,7 @@ final class CurlEngineLoop {
     /// command arrived.
     private func spinForCommands(since start: UInt64, policy spinPolicy: inout SpinPolicy) -> Bool {
         let result = SpinPolicy.spin(window: spinPolicy.nextWindow(), since: start) {
-            engine.inboxHasCommands.load(ordering: .acquiring)
+            engine.inbox.hasCommands.load(ordering: .acquiring)
         }
         spinPolicy.observe(result)
         guard case .arrived(let waited) = result else { return false }
@@ -198,10 +198,10 @@ final class CurlEngineLoop {
         assertOnLoop()
         // Most rounds find the inbox empty: then no lock is taken. A command that arrives
         // meanwhile is seen under the lock before the loop waits, and taken in the next round.
-        guard engine.inboxHasCommands.load(ordering: .acquiring) else { return false }
+        guard engine.inbox.hasCommands.load(ordering: .acquiring) else { return false }
         engine.inbox.withLock { box in
             swap(&box.commands, &commands)
-            engine.inboxHasCommands.store(false, ordering: .relaxed)
+            engine.inbox.hasCommands.store(false, ordering: .relaxed)
         }
         // Emptied one by one: there are usually one or two, and `removeAll(keepingCapacity:)`
         // costs more than that.

@@ -14,7 +14,7 @@ import FoundationNetworking
 /// completion closure usually holds the request that holds this token, a cycle that ends when
 /// the request publishes its outcome and lets go of the token (every request does, exactly once).
 final class TransferToken: TransportCancellable {
-    private let engine: CurlEngine
+    private let inbox: CurlEngine.Inbox
     private let cancelRequested = Atomic<Bool>(false)
     let request: HTTPRequest
     let options: TransferOptions
@@ -28,10 +28,10 @@ final class TransferToken: TransportCancellable {
     let multiplexOrigin: String?
 
     init(
-        engine: CurlEngine, request: HTTPRequest, options: consuming TransferOptions,
+        inbox: CurlEngine.Inbox, request: HTTPRequest, options: consuming TransferOptions,
         completion: @escaping @Sendable (consuming TransportResult) -> Void
     ) {
-        self.engine = engine
+        self.inbox = inbox
         self.request = request
         self.completion = completion
         // From locals, not from the fields being set: each read of a field of `self` while it is
@@ -56,12 +56,12 @@ final class TransferToken: TransportCancellable {
     func cancel() {
         let (exchanged, _) = cancelRequested.compareExchange(
             expected: false, desired: true, ordering: .acquiringAndReleasing)
-        if exchanged { engine.requestCancel(self) }
+        if exchanged { inbox.send(.cancel(self)) }
     }
 
     /// Asks the loop to resume `direction`, which Courier paused for backpressure. Any thread.
     func requestResume(_ direction: TransferDirection) {
-        engine.requestResume(self, direction)
+        inbox.send(.resume(self, direction))
     }
 
     /// Completes a request that never reached the loop (the engine had shut down): nothing was
