@@ -42,9 +42,11 @@ module CCurlShim {
     export *
 }
 MAP
-    # shellcheck disable=SC2046 # pkg-config prints several flags
-    clang -c -O1 -g -fsanitize=address,fuzzer-no-link $(pkg-config --cflags libcurl) -I Sources/CCurlShim/include \
-        Sources/CCurlShim/shim.c -o "$out/modules/shim.o"
+    for source in Sources/CCurlShim/*.c; do
+        # shellcheck disable=SC2046 # pkg-config prints several flags
+        clang -c -O1 -g -fsanitize=address,fuzzer-no-link $(pkg-config --cflags libcurl) -I Sources/CCurlShim/include \
+            "$source" -o "$out/modules/shim-$(basename "$source" .c).o"
+    done
     swiftc "${flags[@]}" -module-name CourierSync -wmo -emit-module -emit-module-path "$out/modules/CourierSync.swiftmodule" \
         -c Sources/CourierSync/*.swift -o "$out/modules/CourierSync.o"
     mapfile -t sources < <(find Sources/Courier -name '*.swift' | sort)
@@ -86,7 +88,7 @@ for target in "${targets[@]}"; do
         rm -f "$binary"
         swiftc "${flags[@]}" -module-name "Fuzz$target" -I "$out/modules" -I Sources/CCurl -I "$out/modules/CCurlShim" \
             "Fuzz/$target.swift" Fuzz/Support/*.swift \
-            "$out"/modules/Courier/*.o "$out/modules/CourierSync.o" "$out/modules/shim.o" -lcurl -o "$binary" \
+            "$out"/modules/Courier/*.o "$out/modules/CourierSync.o" "$out"/modules/shim-*.o -lcurl -o "$binary" \
             >"$out/bin/$target.build.log" 2>&1 &
         build_pids[$target]=$!
         building+=("$target")
