@@ -34,10 +34,10 @@ extension CurlEngine {
     }
 
     /// The commands other threads send the loop, under a lock, with a flag the loop reads without
-    /// it. Its own object, held by the engine and by every ``TransferToken`` (to cancel or resume):
-    /// a token made or dropped touches this object's count, whose memory the sender and the loop
-    /// touch anyway, and not the engine's (measured in W2: a retain of the engine was a third of
-    /// the pool threads' retain time, Benchmarks/EXPERIMENTS.md, Round 29).
+    /// it. Its own object, held by the engine and by every ``TransferToken``, which needs nothing
+    /// else of the engine (to cancel or resume, it sends a command). A token made or dropped
+    /// counts on this object, not on the engine. In W2 that read no different from retaining the
+    /// engine (Benchmarks/EXPERIMENTS.md, Round 29).
     final class Inbox: Sendable {
         private let state = Locked(InboxState())
         /// True while the inbox holds commands; read without the lock by the spinning loop.
