@@ -18,7 +18,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // Exactly typed, non-variadic forwarders for libcurl's variadic calls.
+        // Exactly typed, non-variadic forwarders for libcurl's variadic calls, and the memory
+        // functions Courier gives libcurl (curl_memory.c).
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         // A pthread-based lock ThreadSanitizer can see (Synchronization.Mutex it cannot, on Linux).
         .target(name: "CourierSync", path: "Sources/CourierSync"),
