@@ -7,14 +7,15 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The libcurl engine's handle: what sessions and transfer tokens hold, and all of the engine that
-/// other threads can reach.
+/// The libcurl engine's handle: what sessions hold, and all of the engine that other threads can
+/// reach.
 ///
 /// The engine itself (the multi handle, the transfers, their deadlines and admission) is a
 /// ``CurlEngineLoop``: created on the engine's own thread, referenced only from that thread's
-/// body, and not `Sendable`, so no other thread can reach it. Other threads append commands to the
-/// locked inbox here and call `curl_multi_wakeup`, the only libcurl call made off the loop thread,
-/// under the inbox's lock (the loop clears the multi pointer there before freeing it).
+/// body, and not `Sendable`, so no other thread can reach it. Other threads append commands to
+/// its locked ``Inbox`` (CurlEngine+Inbox.swift, held by transfer tokens too) and call
+/// `curl_multi_wakeup`, the only libcurl call made off the loop thread, under the inbox's lock
+/// (the loop clears the multi pointer there before freeing it).
 final class CurlEngine: Transport {
     /// The loop thread's name in `top -H`, `ps -L`, `perf` and debuggers: at most 15 bytes, all
     /// Linux keeps of a thread's name.
@@ -172,9 +173,9 @@ extension CurlEngineLoop {
 }
 
 /// Process-wide libcurl initialisation, with libcurl's memory kept by the thread that frees it
-/// (Sources/CCurlShim/curl_memory.c; not when the process initialized libcurl first, nor under
-/// AddressSanitizer). `curl_global_cleanup` is never called: other code in the process
-/// (FoundationNetworking) may use the same libcurl.
+/// (Sources/CCurlShim/curl_memory.c; not when something else in the process initialized libcurl
+/// first, nor under AddressSanitizer). `curl_global_cleanup` is never called: other code in the
+/// process (FoundationNetworking) may use the same libcurl.
 enum CurlGlobal {
     private static let initialized: Bool = {
         courier_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
