@@ -1,5 +1,6 @@
 import CourierSync
 import Foundation
+import Synchronization
 
 /// Reusable memory for what the engine hands over of a response: a body it copies out of libcurl
 /// in one piece (its head declared its length and it arrived in one write callback, the usual
@@ -9,18 +10,24 @@ import Foundation
 /// Why: the engine thread allocates that memory and the caller's thread frees it. With plain
 /// `malloc` it never returns to the engine thread's cache, so each `malloc` takes the engine's
 /// arena lock, and the caller's `free` takes the same lock from the other core; under load the two
-/// collide and one of them sleeps in the kernel. Here the memory comes back to a free list when
-/// the `Data` over it goes away, and the engine takes it from there: one short lock section on
-/// each side. In W2 (64 requests in flight) bodies alone took the engine thread's context switches
-/// from about 2,600 to about 350 in a run of 60,000 requests, and 2.8 µs of CPU off each request
-/// (Benchmarks/EXPERIMENTS.md, Round 28).
+/// collide and one of them sleeps in the kernel (Benchmarks/EXPERIMENTS.md, Round 28).
 ///
-/// Memory is kept by size class, powers of two from 256 bytes to 16 KiB, at most
-/// ``keepPerClass`` free chunks per class (about 1 MiB in all). Each chunk starts with a 16-byte
-/// prefix naming its pool and class, so that the `Data` deallocator captures nothing (a capture
-/// would allocate a closure context each time) and does not depend on the length it is given.
-/// The engine uses ``shared``, which lives as long as the process; a pool must outlive the
-/// `Data` made from it.
+/// So memory comes back here when the `Data` over it goes away, and without a lock on the giving
+/// side: a giving thread pushes the chunk onto one stack of returned chunks with a
+/// compare-and-swap, and a taking thread (an engine's) takes the whole stack at once, with one
+/// exchange, when the class it needs has no chunk ready, and sorts it by class. Only taking
+/// threads touch the ready chunks, under a lock of their own. (One lock for both sides, as
+/// before, made about 0.2 system calls a request in W2: the two sides collided on it and slept;
+/// Round 30.) Taking the whole stack, never one chunk, is what makes the stack safe without more:
+/// a push depends only on the stack's top, whatever happened to the chunks in between.
+///
+/// Memory is kept by size class, powers of two from 256 bytes to 16 KiB: at most
+/// ``keepPerClass`` ready chunks per class, and at most ``returnedLimit`` returned ones waiting to
+/// be sorted (about 1 MiB each at most; more is freed). Each chunk starts with a 16-byte prefix:
+/// the pool (or, while returned, the next returned chunk) and the class, so that the `Data`
+/// deallocator captures nothing (a capture would allocate a closure context each time) and does
+/// not depend on the length it is given. The engine uses ``shared``, which lives as long as the
+/// process; a pool must outlive the `Data` made from it.
 final class ResponseMemory: Sendable {
     /// The pool every engine uses.
     static let shared = ResponseMemory()
@@ -29,19 +36,33 @@ final class ResponseMemory: Sendable {
     static let smallestShift = 8
     /// The number of classes: 256 bytes, 512 bytes, 1, 2, 4, 8 and 16 KiB.
     static let classCount = 7
-    /// Free chunks kept per class.
+    /// Ready chunks kept per class.
     static let keepPerClass = 32
-    /// The prefix before the bytes: the pool (unretained) and the class.
+    /// Returned chunks kept waiting to be sorted, of all classes together.
+    static let returnedLimit = classCount * keepPerClass
+    /// The prefix before the bytes: the pool (unretained) or the next returned chunk, then the class.
     private static let prefix = 16
+    /// The returned stack's word: the top chunk's address in the low bits, the stack's length
+    /// above them. Addresses of user memory on Linux fit in 48 bits; a chunk whose address does
+    /// not is freed instead of returned.
+    private static let lengthShift = 48
+    private static let addressMask: UInt = (1 << lengthShift) - 1
 
-    /// The free chunks, by class, under one lock (a lock per class, in an array, would cost a
-    /// retain and a release of the lock for each use).
-    private let free = Locked(FreeLists())
+    /// The stack of returned chunks (see the type's comment).
+    private let returned = Atomic<UInt>(0)
+    /// The ready chunks, by class; only taking threads use them.
+    private let ready = Locked(FreeLists())
 
     init() {}
 
     deinit {
-        for address in free.withLock({ $0.drain() }) {
+        var addresses = ready.withLock { $0.drain() }
+        var top = returned.exchange(0, ordering: .acquiring) & Self.addressMask
+        while let chunk = UnsafeMutableRawPointer(bitPattern: top) {
+            addresses.append(top)
+            top = chunk.load(as: UInt.self)
+        }
+        for address in addresses {
             UnsafeMutableRawPointer(bitPattern: address)?.deallocate()
         }
     }
@@ -70,14 +91,24 @@ final class ResponseMemory: Sendable {
             bytesNoCopy: start, count: count, deallocator: .custom { start, _ in ResponseMemory.release(start) })
     }
 
-    /// How many free chunks are kept (tests).
-    var keptCount: Int { free.withLock { $0.count } }
+    /// How many chunks are kept, ready or returned (tests).
+    var keptCount: Int {
+        ready.withLock { $0.count } + Int(returned.load(ordering: .acquiring) >> Self.lengthShift)
+    }
 
-    /// A free chunk of `sizeClass`, or new memory, with its prefix written.
+    /// A ready chunk of `sizeClass` (sorting the returned ones first if there is none), or new
+    /// memory, with its prefix written.
     private func take(_ sizeClass: Int) -> UnsafeMutableRawPointer {
         let chunk: UnsafeMutableRawPointer
-        if let address = free.withLock({ $0.pop(sizeClass) }), let kept = UnsafeMutableRawPointer(bitPattern: address) {
-            chunk = kept
+        let kept = ready.withLock { lists -> UInt? in
+            if let address = lists.pop(sizeClass) { return address }
+            let top = returned.exchange(0, ordering: .acquiring) & Self.addressMask
+            guard top != 0 else { return nil }
+            lists.sort(returnedFrom: top)
+            return lists.pop(sizeClass)
+        }
+        if let kept, let address = UnsafeMutableRawPointer(bitPattern: kept) {
+            chunk = address
         } else {
             chunk = .allocate(byteCount: Self.prefix + (1 << (Self.smallestShift + sizeClass)), alignment: 16)
         }
@@ -90,16 +121,29 @@ final class ResponseMemory: Sendable {
     private static func release(_ start: UnsafeMutableRawPointer) {
         let chunk = start - prefix
         let pool = chunk.load(as: UnsafeMutableRawPointer.self)
-        let sizeClass = chunk.load(fromByteOffset: 8, as: Int.self)
-        Unmanaged<ResponseMemory>.fromOpaque(pool)._withUnsafeGuaranteedRef { $0.give(chunk, sizeClass) }
+        Unmanaged<ResponseMemory>.fromOpaque(pool)._withUnsafeGuaranteedRef { $0.give(chunk) }
     }
 
-    /// Keeps `chunk` for reuse, or frees it when its class has enough.
-    private func give(_ chunk: UnsafeMutableRawPointer, _ sizeClass: Int) {
-        if !free.withLock({ $0.push(UInt(bitPattern: chunk), sizeClass) }) { chunk.deallocate() }
+    /// Pushes `chunk` onto the returned stack, or frees it when the stack is full. Any thread; no
+    /// lock.
+    private func give(_ chunk: UnsafeMutableRawPointer) {
+        let address = UInt(bitPattern: chunk)
+        guard address & ~Self.addressMask == 0 else { return chunk.deallocate() }
+        var top = returned.load(ordering: .relaxed)
+        while true {
+            let length = top >> Self.lengthShift
+            guard length < Self.returnedLimit else { return chunk.deallocate() }
+            // The chunk's first word (the pool, until now) links it to the chunk below.
+            chunk.storeBytes(of: top & Self.addressMask, as: UInt.self)
+            let (pushed, found) = returned.compareExchange(
+                expected: top, desired: (length + 1) << Self.lengthShift | address,
+                successOrdering: .releasing, failureOrdering: .relaxed)
+            if pushed { return }
+            top = found
+        }
     }
 
-    /// The free chunks of every class as addresses (pointers are not `Sendable`; the lock guards
+    /// The ready chunks of every class as addresses (pointers are not `Sendable`; the lock guards
     /// them), each class in its part of one fixed array: nothing is allocated under the lock.
     private struct FreeLists: Sendable {
         private var addresses = [UInt](repeating: 0, count: ResponseMemory.classCount * ResponseMemory.keepPerClass)
@@ -122,7 +166,17 @@ final class ResponseMemory: Sendable {
             return true
         }
 
-        /// Every kept address; none is kept afterwards.
+        /// Sorts the returned chunks linked from `top` into their classes, freeing those a full
+        /// class has no room for.
+        mutating func sort(returnedFrom top: UInt) {
+            var next = top
+            while let chunk = UnsafeMutableRawPointer(bitPattern: next) {
+                next = chunk.load(as: UInt.self)
+                if !push(UInt(bitPattern: chunk), chunk.load(fromByteOffset: 8, as: Int.self)) { chunk.deallocate() }
+            }
+        }
+
+        /// Every ready address; none is kept afterwards.
         mutating func drain() -> [UInt] {
             var all: [UInt] = []
             for sizeClass in 0..<ResponseMemory.classCount {

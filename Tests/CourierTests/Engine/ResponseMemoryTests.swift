@@ -68,7 +68,7 @@ final class ResponseMemoryTests: XCTestCase {
         XCTAssertNotEqual(address(of: other), firstAddress)
     }
 
-    func testAPoolKeepsAtMostItsLimitPerClass() throws {
+    func testAPoolKeepsAtMostItsLimitPerClassOnceItSortsWhatCameBack() throws {
         let pool = ResponseMemory()
         var alive: [Data] = []
         for _ in 0..<(ResponseMemory.keepPerClass + 8) {
@@ -77,7 +77,23 @@ final class ResponseMemoryTests: XCTestCase {
         alive.append(try XCTUnwrap(copy(bytes(5_000), into: pool)))
         XCTAssertEqual(pool.keptCount, 0)
         alive.removeAll()
-        XCTAssertEqual(pool.keptCount, ResponseMemory.keepPerClass + 1)
+        // Returned, not yet sorted: all 41 wait.
+        XCTAssertEqual(pool.keptCount, ResponseMemory.keepPerClass + 9)
+        // The next take sorts them: the 600-byte class keeps its limit (one of which is taken
+        // now), the 5,000-byte class its one; the other 8 are freed.
+        let taken = try XCTUnwrap(copy(bytes(600), into: pool))
+        XCTAssertEqual(pool.keptCount, ResponseMemory.keepPerClass - 1 + 1)
+        XCTAssertEqual(Array(taken), bytes(600))
+    }
+
+    func testAPoolKeepsAtMostItsLimitOfReturnedChunks() throws {
+        let pool = ResponseMemory()
+        var alive: [Data] = []
+        for index in 0..<(ResponseMemory.returnedLimit + 10) {
+            alive.append(try XCTUnwrap(copy(bytes(200 << (index % ResponseMemory.classCount)), into: pool)))
+        }
+        alive.removeAll()
+        XCTAssertEqual(pool.keptCount, ResponseMemory.returnedLimit)
     }
 
     func testMemoryComesBackOnceAfterTheDataWasCopiedShrunkAndGrown() throws {
@@ -101,25 +117,32 @@ final class ResponseMemoryTests: XCTestCase {
         XCTAssertEqual(pool.keptCount, 1)
     }
 
-    func testBodiesMadeOnOneThreadAndReleasedOnOthersComeBack() {
+    /// One thread makes bodies (the engine's part) while two others read and release them (the
+    /// callers'), so that releases push onto the returned stack while the maker takes it: every
+    /// body reads as written (no chunk is handed out twice), and every chunk comes back.
+    func testBodiesMadeOnOneThreadAndReleasedOnOthersComeBackIntact() {
         let pool = ResponseMemory()
-        let bodies = (0..<7).map { Self.bytes(200 << $0) }  // 200 bytes to 12,800: one per class
-        let rounds = 1_000
+        let bodies = (0..<7).map { Self.bytes(200 << $0, seed: UInt8($0)) }  // 200 bytes to 12,800: one per class
+        let rounds = 4_000
         let handed = Locked<[Data]>([])
+        let damaged = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 3) { worker in
             for round in 0..<rounds {
                 if worker == 0 {
                     if let data = bodies[round % 7].withUnsafeBytes({ pool.data(copying: $0) }) {
                         handed.withLock { $0.append(data) }
                     }
-                } else {
-                    _ = handed.withLock { $0.popLast() }
+                } else if let data = handed.withLock({ $0.popLast() }) {
+                    let sizeClass = (data.count / 200).trailingZeroBitCount
+                    if !data.elementsEqual(bodies[sizeClass]) { damaged.withLock { $0 += 1 } }
                 }
             }
         }
         handed.withLock { $0.removeAll() }
+        XCTAssertEqual(damaged.withLock { $0 }, 0)
         // Every body's memory came back: all seven classes were used, and each keeps what it got.
         XCTAssertGreaterThanOrEqual(pool.keptCount, 7)
-        XCTAssertLessThanOrEqual(pool.keptCount, ResponseMemory.classCount * ResponseMemory.keepPerClass)
+        XCTAssertLessThanOrEqual(
+            pool.keptCount, ResponseMemory.classCount * ResponseMemory.keepPerClass + ResponseMemory.returnedLimit)
     }
 }
