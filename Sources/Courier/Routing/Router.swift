@@ -172,9 +172,17 @@ extension Router {
         let encoded: EncodedParameters
         let url: URL
         do {
-            _ = try URLBuilder.validatedBase(base)  // fail fast, before any body (or file) is encoded
+            let path = self.path
+            let recent = URLBuilder.recentURL(base: base, path: path)
+            // Fail fast, before any body (or file) is encoded; a URL built lately from `base`
+            // says it is valid.
+            if recent == nil { _ = try URLBuilder.validatedBase(base) }
             encoded = try requestParams().encoded(for: method)
-            url = try URLBuilder.makeURL(base: base, path: path, extraQuery: encoded.query)
+            if let recent, encoded.query == nil {
+                url = recent
+            } else {
+                url = try URLBuilder.makeURL(base: base, path: path, extraQuery: encoded.query)
+            }
         } catch let error as CourierError {
             throw error
         } catch {

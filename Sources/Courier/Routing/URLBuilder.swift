@@ -19,6 +19,14 @@ enum URLBuilder {
         return url
     }
 
+    /// The URL built lately for `base` + `path` with no extra query, if any: then `base` is
+    /// known to be valid, and a request whose parameters add no query needs nothing more (one
+    /// lock where checking the base and looking the URL up took two).
+    static func recentURL(base: String, path: String) -> URL? {
+        let key = Parts(base: base, path: path, extraQuery: nil)
+        return recentlyBuilt.withLock { $0.url(for: key) }
+    }
+
     /// What a URL is built from.
     private struct Parts: Hashable {
         let base: String
