@@ -213,7 +213,7 @@ final class CurlEngineLoop {
                 let transfer = CurlTransfer(token, reports: reports, loopThread: thread)
                 transfers.insert(transfer, for: transfer.id)
                 submit(transfer)
-                if heldCount > 0 || connectionCache > 0 { keepConnectionCache() }
+                keepConnectionCache()
             case .cancel(let token):
                 if let transfer = transfers[token.id] { handle(transfer, .cancel) }
             case .resume(let token, let direction):
