@@ -12,14 +12,14 @@ struct HeaderFields: HeaderFieldReading, Sendable {
     /// follow the places (name start and end, value start and end).
     static let placeSize = 16
 
-    /// `count` places, then the bytes of the names and values.
-    private let storage: Data
+    /// `count` places, then the bytes of the names and values; nil when there are no fields.
+    private let storage: ResponseMemory.Bytes?
     /// The number of fields.
     let count: Int
 
     /// No fields.
     init() {
-        storage = Data()
+        storage = nil
         count = 0
     }
 
@@ -29,7 +29,7 @@ struct HeaderFields: HeaderFieldReading, Sendable {
     }
 
     /// Fields laid out by ``HeaderFieldsBuilder/frozen(in:)``.
-    init(storage: Data, count: Int) {
+    init(storage: ResponseMemory.Bytes?, count: Int) {
         self.storage = storage
         self.count = count
     }
@@ -39,6 +39,7 @@ struct HeaderFields: HeaderFieldReading, Sendable {
         at index: Int, _ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Result
     ) -> Result {
         precondition(index >= 0 && index < count, "header field index out of range")
+        guard let storage else { preconditionFailure("header fields without storage") }
         return storage.withUnsafeBytes { raw in
             let place = index * Self.placeSize
             let bytes = count * Self.placeSize

@@ -216,12 +216,7 @@ struct HeaderFieldsBuilder: HeaderFieldReading, Sendable {
                 (to + placesSize).copyMemory(from: from, byteCount: source.count)
             }
         }
-        let size = placesSize + bytes.count
-        if let memory, let storage = memory.data(count: size, initializingWith: fill) {
-            return HeaderFields(storage: storage, count: count)
-        }
-        var storage = Data(count: size)
-        storage.withUnsafeMutableBytes { fill($0) }
+        let storage = ResponseMemory.bytes(count: placesSize + bytes.count, in: memory, initializingWith: fill)
         return HeaderFields(storage: storage, count: count)
     }
 }
