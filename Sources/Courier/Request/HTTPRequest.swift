@@ -30,6 +30,11 @@ public struct HTTPRequest: Sendable, Equatable {
         get { parts.headers }
         set { uniqueParts().headers = newValue }
     }
+    /// Whether the headers are a router's defaults, unchanged (``HTTPHeaders/isRouterDefault``),
+    /// read in place: a copy of the headers counted a reference on storage that every router
+    /// request shares.
+    var hasRouterDefaultHeaders: Bool { parts.headers.isRouterDefault }
+
     /// Seconds allowed for the whole request; nil keeps the session's limit.
     public internal(set) var timeout: TimeInterval? {
         get { parts.timeout }

@@ -7,7 +7,10 @@ import FoundationNetworking
 ///
 /// Immutable, and held in one object: each request keeps its session's (copied into its state
 /// when it starts, and read from there), and a copy is then one reference count, where the
-/// arrays and the retry policy inline took about ten.
+/// arrays and the retry policy inline took about ten. None at all (no object) when there is
+/// nothing to run, the usual case: then a request counts no reference on an object that every
+/// request of the session shares, whose count the callers' threads would otherwise pass between
+/// them (three counts a request in W2; Benchmarks/EXPERIMENTS.md, Round 30).
 struct RequestExtensions: Sendable {
     private final class Storage: Sendable {
         let plugins: [any Plugin]
@@ -21,40 +24,43 @@ struct RequestExtensions: Sendable {
         }
     }
 
-    private let storage: Storage
+    /// Nil when there are no plugins and no interceptors and the retry policy retries nothing.
+    private let storage: Storage?
 
     /// Extensions with these plugins and interceptors, and `retryPolicy` asked after every
     /// interceptor.
     init(
         plugins: [any Plugin] = [], interceptors: [any RequestInterceptor] = [], retryPolicy: RetryPolicy = .disabled
     ) {
-        storage = Storage(plugins: plugins, interceptors: interceptors, retryPolicy: retryPolicy)
+        storage =
+            plugins.isEmpty && interceptors.isEmpty && retryPolicy.maxRetries == 0
+            ? nil : Storage(plugins: plugins, interceptors: interceptors, retryPolicy: retryPolicy)
     }
 
-    var plugins: [any Plugin] { storage.plugins }
-    var interceptors: [any RequestInterceptor] { storage.interceptors }
+    var plugins: [any Plugin] { storage?.plugins ?? [] }
+    var interceptors: [any RequestInterceptor] { storage?.interceptors ?? [] }
     /// The policy asked after every interceptor.
-    var retryPolicy: RetryPolicy { storage.retryPolicy }
+    var retryPolicy: RetryPolicy { storage?.retryPolicy ?? .disabled }
 
     /// At least one plugin.
-    var hasPlugins: Bool { !storage.plugins.isEmpty }
+    var hasPlugins: Bool { storage.map { !$0.plugins.isEmpty } ?? false }
 
     /// No plugins and no interceptors.
-    var isEmpty: Bool { storage.plugins.isEmpty && storage.interceptors.isEmpty }
+    var isEmpty: Bool { storage.map { $0.plugins.isEmpty && $0.interceptors.isEmpty } ?? true }
 
     /// Adapters or plugins run before each attempt.
     var adapts: Bool { !isEmpty }
 
     /// Something may retry an attempt: an interceptor, or a retry policy that allows retries.
-    var decides: Bool { !storage.interceptors.isEmpty || storage.retryPolicy.maxRetries > 0 }
+    var decides: Bool { storage.map { !$0.interceptors.isEmpty || $0.retryPolicy.maxRetries > 0 } ?? false }
 
     /// These extensions followed by `plugins` and `interceptors` (these same ones when both are
     /// empty).
     func appending(plugins: [any Plugin], interceptors: [any RequestInterceptor]) -> Self {
         if plugins.isEmpty && interceptors.isEmpty { return self }
         return RequestExtensions(
-            plugins: storage.plugins + plugins, interceptors: storage.interceptors + interceptors,
-            retryPolicy: storage.retryPolicy)
+            plugins: self.plugins + plugins, interceptors: self.interceptors + interceptors,
+            retryPolicy: retryPolicy)
     }
 
     /// The interceptors' adapters, then the plugins' `prepare`, on the request as a `URLRequest`;

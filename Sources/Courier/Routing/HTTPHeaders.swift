@@ -19,6 +19,9 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
     ExpressibleByArrayLiteral, CustomStringConvertible
 {
     private var storage: [HTTPHeader] = []
+    /// These are ``routerDefault`` or a copy of it that nothing changed since (see
+    /// ``isRouterDefault``).
+    private var isUnchangedRouterDefault = false
 
     /// Creates an empty set of headers.
     public init() {}
@@ -51,6 +54,7 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
 
     /// Sets `header`: replaces an existing header of that name (any case), else appends.
     package mutating func update(_ header: HTTPHeader) {
+        isUnchangedRouterDefault = false
         if let index = index(ofName: header.name) {
             storage[index] = header
         } else {
@@ -72,6 +76,7 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
 
     /// Removes the header named `name` (any case), if present.
     package mutating func remove(name: String) {
+        isUnchangedRouterDefault = false
         if let index = index(ofName: name) {
             storage.remove(at: index)
         }
@@ -176,7 +181,17 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
 extension HTTPHeaders {
     /// The headers every ``Router`` request starts from unless it overrides
     /// ``Router/defaultHeaders``: `Accept: application/json`.
-    package static let routerDefault: HTTPHeaders = ["Accept": "application/json"]
+    package static let routerDefault: HTTPHeaders = {
+        var headers: HTTPHeaders = ["Accept": "application/json"]
+        headers.isUnchangedRouterDefault = true
+        return headers
+    }()
+
+    /// Whether these are ``routerDefault`` or a copy of it that nothing changed since: a flag,
+    /// read without touching the headers' storage, which every router request of a session
+    /// shares (a look at the storage counted a reference on it, and each count passed its cache
+    /// line between the callers' threads).
+    var isRouterDefault: Bool { isUnchangedRouterDefault }
 }
 
 extension URLRequest {

@@ -165,10 +165,13 @@ extension Router {
             throw .invalidRequest(reason: "timeout must be a positive number of seconds, got \(timeout)")
         }
         var allHeaders = try RouterValue.headers(defaultHeaders, of: "defaultHeaders")
-            .merging(RouterValue.headers(headers, of: "headers"))
+        let ownHeaders = try RouterValue.headers(headers, of: "headers")
+        // Merged only when there is something to merge: a merge copies the defaults (a reference
+        // count on the storage every request of the router shares).
+        if !ownHeaders.isEmpty { allHeaders = allHeaders.merging(ownHeaders) }
         // Before any body (or file) is encoded. The usual router's headers are the shared
         // defaults themselves, valid by construction (a test holds them): not checked again.
-        if !allHeaders.sharesStorage(with: .routerDefault) { try allHeaders.validated() }
+        if !allHeaders.isRouterDefault { try allHeaders.validated() }
         let encoded: EncodedParameters
         let url: URL
         do {

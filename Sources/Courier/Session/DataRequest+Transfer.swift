@@ -58,7 +58,7 @@ extension DataRequest {
         // out and destroyed (about 350 instructions per request).
         var options = session.transferOptions(for: request, destination: destination)
         options.progress = progress
-        options.target = target
+        options.target = consume target
         options.sessionEpoch = epoch
         options.cachePolicy = cachePolicy
         options.coalesces = coalesces

@@ -210,11 +210,10 @@ public final class Session: Sendable {
     /// The request as it will be sent: the session's default headers added, after the request's
     /// own, where the request has none of that name.
     package func prepared(_ request: consuming HTTPRequest) -> HTTPRequest {
-        guard !configuration.defaultHeaders.isEmpty else { return request }
-        if request.headers.isIdentical(to: .routerDefault) {
+        if request.hasRouterDefaultHeaders {
             // The usual router request: the merge is ready-made, and shared (no copy to grow).
             request.headers = routerDefaultHeaders
-        } else {
+        } else if !configuration.defaultHeaders.isEmpty {
             request.headers = Self.adding(configuration.defaultHeaders, to: request.headers)
         }
         return request
