@@ -131,7 +131,9 @@ final class ResponseMemory: Sendable {
 
         /// Calls `body` with the bytes, which stay valid during the call.
         func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-            withExtendedLifetime(self) { body(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count)) }
+            withExtendedLifetime(self) {
+                body(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count))
+            }
         }
     }
 
