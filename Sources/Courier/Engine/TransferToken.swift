@@ -35,11 +35,12 @@ final class TransferToken: TransportCancellable {
         self.request = request
         self.completion = completion
         // From locals, not from the fields being set: each read of a field of `self` while it is
-        // initialized was a retain and a release more.
+        // initialized was a retain and a release more. The text is moved in last: a copy counted
+        // a reference on the URL's string, which every request to that URL shares.
         let url = request.url
         let text = url.absoluteString
-        urlText = text
         multiplexOrigin = CurlTransfer.multiplexOrigin(of: url, text: text, options: options)
+        urlText = consume text
         requestDeadline = options.requestTimeout.flatMap { limit in
             limit > 0 ? MonotonicInstant.now.adding(milliseconds: CurlTransfer.milliseconds(limit)) : nil
         }
