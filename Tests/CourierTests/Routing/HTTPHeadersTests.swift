@@ -86,6 +86,19 @@ final class HTTPHeadersTests: XCTestCase {
         XCTAssertFalse(rebuilt.sharesStorage(with: .routerDefault), "equal contents, other storage")
         XCTAssertTrue(rebuilt.isIdentical(to: .routerDefault))
         XCTAssertFalse(HTTPHeaders().sharesStorage(with: HTTPHeaders()))
+        // The flag a request reads (`isRouterDefault`): the defaults and unchanged copies only.
+        XCTAssertTrue(HTTPHeaders.routerDefault.isRouterDefault)
+        XCTAssertTrue(copy.isRouterDefault)
+        XCTAssertTrue(copy.merging(HTTPHeaders()).isRouterDefault)
+        XCTAssertFalse(copy.merging(["X-A": "1"]).isRouterDefault)
+        XCTAssertFalse(changed.isRouterDefault)
+        var removed = HTTPHeaders.routerDefault
+        removed.remove(name: "Accept")
+        XCTAssertFalse(removed.isRouterDefault)
+        var reassigned = HTTPHeaders.routerDefault
+        reassigned["Accept"] = "application/json"
+        XCTAssertFalse(reassigned.isRouterDefault, "a change, even to the same value, clears it")
+        XCTAssertFalse(rebuilt.isRouterDefault, "equal contents are not the defaults themselves")
     }
 
     func testValidationRejectsInjection() {
