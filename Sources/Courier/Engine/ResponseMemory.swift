@@ -97,13 +97,16 @@ final class ResponseMemory: Sendable {
         count: Int, in memory: ResponseMemory?, initializingWith fill: (UnsafeMutableRawBufferPointer) -> Void
     ) -> Bytes {
         let start: UnsafeMutableRawPointer
+        let pooled: Bool
         if let memory, let sizeClass = sizeClass(for: count) {
             start = memory.take(sizeClass) + prefix
+            pooled = true
         } else {
             start = .allocate(byteCount: count, alignment: 16)
+            pooled = false
         }
         fill(UnsafeMutableRawBufferPointer(start: start, count: count))
-        return Bytes(start: start, count: count, pooled: memory != nil && sizeClass(for: count) != nil)
+        return Bytes(start: start, count: count, pooled: pooled)
     }
 
     /// Bytes owned by one object, which frees them, or gives them back to their pool, when it
