@@ -22,8 +22,11 @@ import Synchronization
 /// a push depends only on the stack's top, whatever happened to the chunks in between.
 ///
 /// Memory is kept by size class, powers of two from 256 bytes to 16 KiB: at most
-/// ``keepPerClass`` ready chunks per class, and at most ``returnedLimit`` returned ones waiting to
-/// be sorted (about 1 MiB each at most; more is freed). Each chunk starts with a 16-byte prefix:
+/// ``keepLimit(ofClass:)`` ready chunks per class (64, or 128 KiB of chunks for the larger
+/// classes: 624 KiB in all at most), and at most ``returnedLimit`` returned ones waiting to be
+/// sorted; more is freed. 64 is what a session with 64 requests in flight keeps out at once: with
+/// 32, the engine freed a burst's surplus and allocated it again for the next burst (0.28 new
+/// chunks a request in W2; Benchmarks/EXPERIMENTS.md, Round 31). Each chunk starts with a 16-byte prefix:
 /// the pool (or, while returned, the next returned chunk) and the class, so that the `Data`
 /// deallocator captures nothing (a capture would allocate a closure context each time) and does
 /// not depend on the length it is given. The engine uses ``shared``, which lives as long as the
@@ -36,10 +39,18 @@ final class ResponseMemory: Sendable {
     static let smallestShift = 8
     /// The number of classes: 256 bytes, 512 bytes, 1, 2, 4, 8 and 16 KiB.
     static let classCount = 7
-    /// Ready chunks kept per class.
-    static let keepPerClass = 32
+    /// The most ready chunks a class keeps.
+    static let keepPerClass = 64
+    /// The most bytes of ready chunks a class keeps (it keeps fewer than ``keepPerClass`` above
+    /// 2 KiB).
+    static let keptBytesPerClass = 128 << 10
     /// Returned chunks kept waiting to be sorted, of all classes together.
-    static let returnedLimit = classCount * keepPerClass
+    static let returnedLimit = 224
+
+    /// How many ready chunks `sizeClass` keeps.
+    static func keepLimit(ofClass sizeClass: Int) -> Int {
+        min(keepPerClass, keptBytesPerClass >> (smallestShift + sizeClass))
+    }
     /// The prefix before the bytes: the pool (unretained) or the next returned chunk, then the class.
     private static let prefix = 16
     /// The returned stack's word: the top chunk's address in the low bits, the stack's length
@@ -210,7 +221,7 @@ final class ResponseMemory: Sendable {
 
         mutating func push(_ address: UInt, _ sizeClass: Int) -> Bool {
             let count = counts[sizeClass]
-            guard count < ResponseMemory.keepPerClass else { return false }
+            guard count < ResponseMemory.keepLimit(ofClass: sizeClass) else { return false }
             addresses[sizeClass * ResponseMemory.keepPerClass + count] = address
             counts[sizeClass] = count + 1
             return true

@@ -70,19 +70,25 @@ final class ResponseMemoryTests: XCTestCase {
 
     func testAPoolKeepsAtMostItsLimitPerClassOnceItSortsWhatCameBack() throws {
         let pool = ResponseMemory()
+        let small = try XCTUnwrap(ResponseMemory.sizeClass(for: 600))
+        let large = try XCTUnwrap(ResponseMemory.sizeClass(for: 10_000))
+        XCTAssertEqual(ResponseMemory.keepLimit(ofClass: small), 64)
+        XCTAssertEqual(ResponseMemory.keepLimit(ofClass: large), 8, "16 KiB chunks: 128 KiB of them")
         var alive: [Data] = []
-        for _ in 0..<(ResponseMemory.keepPerClass + 8) {
+        for _ in 0..<(64 + 8) {
             alive.append(try XCTUnwrap(copy(bytes(600), into: pool)))
         }
-        alive.append(try XCTUnwrap(copy(bytes(5_000), into: pool)))
+        for _ in 0..<(8 + 3) {
+            alive.append(try XCTUnwrap(copy(bytes(10_000), into: pool)))
+        }
         XCTAssertEqual(pool.keptCount, 0)
         alive.removeAll()
-        // Returned, not yet sorted: all 41 wait.
-        XCTAssertEqual(pool.keptCount, ResponseMemory.keepPerClass + 9)
-        // The next take sorts them: the 600-byte class keeps its limit (one of which is taken
-        // now), the 5,000-byte class its one; the other 8 are freed.
+        // Returned, not yet sorted: all 83 wait.
+        XCTAssertEqual(pool.keptCount, 83)
+        // The next take sorts them: the 600-byte class keeps 64 (one of which is taken now), the
+        // 10,000-byte class 8; the other 11 are freed.
         let taken = try XCTUnwrap(copy(bytes(600), into: pool))
-        XCTAssertEqual(pool.keptCount, ResponseMemory.keepPerClass - 1 + 1)
+        XCTAssertEqual(pool.keptCount, 64 - 1 + 8)
         XCTAssertEqual(Array(taken), bytes(600))
     }
 
@@ -142,7 +148,7 @@ final class ResponseMemoryTests: XCTestCase {
         XCTAssertEqual(damaged.withLock { $0 }, 0)
         // Every body's memory came back: all seven classes were used, and each keeps what it got.
         XCTAssertGreaterThanOrEqual(pool.keptCount, 7)
-        XCTAssertLessThanOrEqual(
-            pool.keptCount, ResponseMemory.classCount * ResponseMemory.keepPerClass + ResponseMemory.returnedLimit)
+        let readyLimit = (0..<ResponseMemory.classCount).map(ResponseMemory.keepLimit(ofClass:)).reduce(0, +)
+        XCTAssertLessThanOrEqual(pool.keptCount, readyLimit + ResponseMemory.returnedLimit)
     }
 }
