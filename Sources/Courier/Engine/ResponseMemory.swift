@@ -26,11 +26,12 @@ import Synchronization
 /// classes: 624 KiB in all at most), and at most ``returnedLimit`` returned ones waiting to be
 /// sorted; more is freed. 64 is what a session with 64 requests in flight keeps out at once: with
 /// 32, the engine freed a burst's surplus and allocated it again for the next burst (0.28 new
-/// chunks a request in W2; Benchmarks/EXPERIMENTS.md, Round 31). Each chunk starts with a 16-byte prefix:
-/// the pool (or, while returned, the next returned chunk) and the class, so that the `Data`
-/// deallocator captures nothing (a capture would allocate a closure context each time) and does
-/// not depend on the length it is given. The engine uses ``shared``, which lives as long as the
-/// process; a pool must outlive the `Data` made from it.
+/// chunks a request in W2; Benchmarks/EXPERIMENTS.md, Round 31).
+///
+/// Each chunk starts with a 16-byte prefix: the pool (or, while returned, the next returned chunk)
+/// and the class, so that the `Data` deallocator captures nothing (a capture would allocate a
+/// closure context each time) and does not depend on the length it is given. The engine uses
+/// ``shared``, which lives as long as the process; a pool must outlive the `Data` made from it.
 final class ResponseMemory: Sendable {
     /// The pool every engine uses.
     static let shared = ResponseMemory()
