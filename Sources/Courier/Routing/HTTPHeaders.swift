@@ -19,9 +19,11 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
     ExpressibleByArrayLiteral, CustomStringConvertible
 {
     private var storage: [HTTPHeader] = []
-    /// These are ``routerDefault`` or a copy of it that nothing changed since (see
-    /// ``isRouterDefault``).
-    private var isUnchangedRouterDefault = false
+    /// Whether these are ``routerDefault`` or a copy of it that nothing changed since: a flag,
+    /// read without touching the headers' storage, which every router request of a session
+    /// shares (a look at the storage counted a reference on it, and each count passed its cache
+    /// line between the callers' threads).
+    private(set) var isRouterDefault = false
 
     /// Creates an empty set of headers.
     public init() {}
@@ -54,7 +56,7 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
 
     /// Sets `header`: replaces an existing header of that name (any case), else appends.
     package mutating func update(_ header: HTTPHeader) {
-        isUnchangedRouterDefault = false
+        isRouterDefault = false
         if let index = index(ofName: header.name) {
             storage[index] = header
         } else {
@@ -76,7 +78,7 @@ public struct HTTPHeaders: Equatable, Sendable, RandomAccessCollection, Expressi
 
     /// Removes the header named `name` (any case), if present.
     package mutating func remove(name: String) {
-        isUnchangedRouterDefault = false
+        isRouterDefault = false
         if let index = index(ofName: name) {
             storage.remove(at: index)
         }
@@ -183,15 +185,9 @@ extension HTTPHeaders {
     /// ``Router/defaultHeaders``: `Accept: application/json`.
     package static let routerDefault: HTTPHeaders = {
         var headers: HTTPHeaders = ["Accept": "application/json"]
-        headers.isUnchangedRouterDefault = true
+        headers.isRouterDefault = true
         return headers
     }()
-
-    /// Whether these are ``routerDefault`` or a copy of it that nothing changed since: a flag,
-    /// read without touching the headers' storage, which every router request of a session
-    /// shares (a look at the storage counted a reference on it, and each count passed its cache
-    /// line between the callers' threads).
-    var isRouterDefault: Bool { isUnchangedRouterDefault }
 }
 
 extension URLRequest {
