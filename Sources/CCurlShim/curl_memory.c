@@ -23,8 +23,13 @@
  *
  * They serve libcurl only (Courier's own memory is the Swift runtime's). libcurl takes them when
  * it is first initialized; when the process initialized libcurl before Courier did, libcurl
- * keeps its functions and Courier's are not used. Under AddressSanitizer they are not installed,
- * so that it watches every libcurl block.
+ * keeps its functions and Courier's are not used. Under the sanitizers they are not installed:
+ * AddressSanitizer then watches every libcurl block, and ThreadSanitizer sees libcurl's memory
+ * only through the C library's functions, which it understands. With these functions installed,
+ * it read URLSession's use of them as races: URLSession (libcurl's other user on Linux) moves its
+ * work between libdispatch's threads, whose synchronization ThreadSanitizer does not see, so the
+ * prefix a block's free reads on one thread, written when the block was allocated on another,
+ * looked unsynchronized (docs/reliability.md).
  */
 
 enum {
@@ -186,16 +191,16 @@ int courier_curl_memory_installed(void) {
 }
 
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define COURIER_ADDRESS_SANITIZER 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define COURIER_SANITIZER 1
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__)
-#define COURIER_ADDRESS_SANITIZER 1
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define COURIER_SANITIZER 1
 #endif
 
 CURLcode courier_global_init(long flags) {
-#ifdef COURIER_ADDRESS_SANITIZER
+#ifdef COURIER_SANITIZER
     return curl_global_init(flags);
 #else
     CURLcode code = curl_global_init_mem(

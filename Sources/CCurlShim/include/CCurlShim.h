@@ -55,7 +55,7 @@ int courier_msg_is_done(const CURLMsg *msg);
 const curl_version_info_data *courier_version_info(void);
 
 /* curl_global_init with libcurl's memory kept per thread (curl_memory.c), except under
-   AddressSanitizer. */
+   AddressSanitizer and ThreadSanitizer. */
 CURLcode courier_global_init(long flags);
 /* 1 when libcurl uses the functions below (courier_global_init installed them). */
 int courier_curl_memory_installed(void);

@@ -174,8 +174,8 @@ extension CurlEngineLoop {
 
 /// Process-wide libcurl initialisation, with libcurl's memory kept by the thread that frees it
 /// (Sources/CCurlShim/curl_memory.c; not when something else in the process initialized libcurl
-/// first, nor under AddressSanitizer). `curl_global_cleanup` is never called: other code in the
-/// process (FoundationNetworking) may use the same libcurl.
+/// first, nor under AddressSanitizer or ThreadSanitizer). `curl_global_cleanup` is never called:
+/// other code in the process (FoundationNetworking) may use the same libcurl.
 enum CurlGlobal {
     private static let initialized: Bool = {
         courier_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
