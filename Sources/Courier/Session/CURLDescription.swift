@@ -12,7 +12,6 @@ extension DataRequest {
     /// plugins adapt it; ``NetworkLogger`` logs what was sent.
     public func cURLDescription() -> String {
         guard let request else { return "curl # the request could not be built" }
-        let target = state.withLock { $0.target }
         return CURLCommand.render(
             request,
             redactor: Redactor(security: session.configuration.security, authorization: .declared(by: target)))

@@ -95,7 +95,7 @@ extension DataRequest {
                 extensions: extensions,
                 context: extensions.adapts
                     ? RequestContext(
-                        target: state.target, session: session, requestID: session.nextRequestID(), attempt: 0)
+                        target: target, session: session, requestID: session.nextRequestID(), attempt: 0)
                     : nil,
                 request: base ?? HTTPRequest.placeholder)
             return .drive(state.machine.handle(base == nil ? .invalid : .start))

@@ -49,16 +49,16 @@ extension DataRequest {
     /// The session's options for this attempt of `request`, with the request's own parts; records
     /// in the state that the attempt's result goes to `queue` (or to an awaiting driver).
     private func attemptOptions(for request: HTTPRequest, attempt: Int, queue: DispatchQueue?) -> TransferOptions {
-        let (progress, target, epoch, cachePolicy, coalesces) = state.withLock { state in
+        let (progress, cachePolicy, coalesces) = state.withLock { state in
             state.delivery = Delivery(queue: queue, attempt: attempt)
             resultArrived.store(false, ordering: .relaxed)
-            return (state.progress, state.target, state.epoch, state.own?.cachePolicy, state.own?.coalesces ?? true)
+            return (state.progress, state.own?.cachePolicy, state.own?.coalesces ?? true)
         }
         // Made after the lock, so that it is moved out at the end: made before, it was copied
         // out and destroyed (about 350 instructions per request).
         var options = session.transferOptions(for: request, destination: destination)
         options.progress = progress
-        options.target = consume target
+        options.target = target
         options.sessionEpoch = epoch
         options.cachePolicy = cachePolicy
         options.coalesces = coalesces

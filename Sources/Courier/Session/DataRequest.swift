@@ -29,11 +29,6 @@ public final class DataRequest: Sendable {
     }
 
     struct State {
-        /// What the request was made from (kept here, not in the object, which stays small
-        /// enough for the allocator's fast path).
-        let target: any URLRequestConvertible
-        /// The session's ``Session/cancelAll()`` epoch when the request was made.
-        let epoch: UInt64
         /// Where the request is in its lifecycle (see ``RequestStateMachine``).
         var machine = RequestStateMachine(adapts: false, decides: false)
         /// The latest attempt's outcome (or an adapter's failure) while the request runs, the
@@ -70,6 +65,11 @@ public final class DataRequest: Sendable {
 
     /// The session that made this request.
     package let session: Session
+    /// What the request was made from (a ``Router`` case, a URL...). Outside the state: it never
+    /// changes, so reading it takes no lock (and no copy out of one).
+    let target: any URLRequestConvertible
+    /// The session's ``Session/cancelAll()`` epoch when the request was made.
+    let epoch: UInt64
     /// The request as built, with the session's default headers.
     let built: Result<HTTPRequest, CourierError>
     /// Where a download writes the body; nil for requests that buffer it in memory.
@@ -86,8 +86,9 @@ public final class DataRequest: Sendable {
         destination: URL?, resumeOffset: Int64? = nil
     ) {
         self.session = session
-        let epoch = session.currentEpoch
-        state = Locked(making: { State(target: target, epoch: epoch) })
+        self.target = target
+        epoch = session.currentEpoch
+        state = Locked(making: { State() })
         built = request
         self.destination = destination
         self.resumeOffset = resumeOffset
@@ -144,7 +145,7 @@ public final class DataRequest: Sendable {
     /// Why this request must not start another attempt (the session was shut down, or
     /// ``Session/cancelAll()`` came after it was made); nil when it may.
     var interruption: CourierError? {
-        session.interruption(since: state.withLock { $0.epoch })
+        session.interruption(since: epoch)
     }
 
     /// True once `cancel()` was called on an unfinished request.
@@ -187,7 +188,7 @@ public final class DataRequest: Sendable {
     /// The context handed to plugins and interceptors.
     func context(attempt: Int) -> RequestContext {
         RequestContext(
-            target: state.withLock { $0.target }, session: session, requestID: session.nextRequestID(),
+            target: target, session: session, requestID: session.nextRequestID(),
             attempt: attempt)
     }
 
