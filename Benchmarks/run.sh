@@ -3,8 +3,9 @@
 # private nginx on 127.0.0.1, plus, for W1, W2 and W5, the "engine model" (client raw-engine: raw
 # libcurl driven through one loop thread the way Courier's engine does it, no Swift;
 # Benchmarks/EngineModelLoop) and, for W2, the same loop with Swift tasks as callers (client
-# async-engine), Courier's transport awaited directly (workload w2transport) and raw libcurl sending
-# Courier's request head (workload w2head). One command:
+# async-engine), Courier's transport awaited directly (workload w2transport), and raw libcurl and
+# the async engine model with Courier's libcurl options sending Courier's request head (workload
+# w2head). One command:
 #
 #   bash Benchmarks/run.sh                # full run: 5 interleaved rounds + callgrind
 #   bash Benchmarks/run.sh --quick        # counts divided by 10, 3 rounds, smaller callgrind runs
@@ -14,7 +15,8 @@
 #   --rounds N            interleaved rounds (default 5, quick 3)
 #   --workloads LIST      comma-separated subset of w1,w1sync,w1park,w2,w2transport,w3,w3fetch,w4mem,w4file,
 #                         w5,w6,w7,
-#                         w2head (W2 by raw libcurl sending the request head Courier sends),
+#                         w2head (W2 sending the request head Courier sends: raw libcurl, and the
+#                         async engine model with Courier's libcurl options),
 #                         form-array,form-keys,form-params (parameter encoding, no network),
 #                         decode (JSONDecoder vs CourierJSONDecoder on the decoder corpus, no network),
 #                         generate (courier-generate on the 108-operation test document, no network),
@@ -184,7 +186,9 @@ clients_for() {
         # async-engine: the engine model's loop with Swift tasks as callers (AsyncEngineModel.swift)
         w2) echo "courier raw-curl raw-engine async-engine urlsession" ;;
         w2transport) echo "courier" ;;   # W2 through Courier's transport alone
-        w2head) echo "raw-curl" ;;   # W2 by raw libcurl sending the request head Courier sends
+        # W2 sending the request head Courier sends: raw libcurl, and the async engine model with
+        # Courier's libcurl options (the floor for Courier's W2 as configured by default)
+        w2head) echo "raw-curl async-engine" ;;
         w3fetch|w4mem) echo "courier raw-curl urlsession" ;;
         w1sync|w1park|cache-hit|coalesce64|coalesce64-off) echo "courier" ;;
         w3) echo "courier urlsession" ;;             # raw libcurl does not decode

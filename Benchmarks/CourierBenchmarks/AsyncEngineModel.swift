@@ -9,7 +9,9 @@ import Foundation
 /// awaits a continuation that the loop thread resumes, and it gets a fresh body per response,
 /// allocated on the loop thread and freed on the task's, as an awaiting Courier request does. What
 /// W2 costs with Swift concurrency and an engine thread but none of Courier's code: the floor for
-/// Courier's W2 (Benchmarks/EXPERIMENTS.md, Round 20).
+/// Courier's W2 (Benchmarks/EXPERIMENTS.md, Round 20). With workload `w2head` the loop sets libcurl
+/// up as Courier's engine does, Courier's request head included (`RAW_ENGINE_COURIER_OPTIONS=1`):
+/// the floor for Courier's W2 as Courier is configured by default.
 enum AsyncEngineModel {
     /// What the loop thread hands an awaiting task: the status and the body it now owns.
     struct Completed: Sendable {
@@ -26,7 +28,11 @@ enum AsyncEngineModel {
     }
 
     static func run(_ workload: Workload, count: Int) throws -> Measurement {
-        guard workload == .w2 else { throw BenchmarkFailure("async-engine runs w2 only") }
+        guard workload == .w2 || workload == .w2head else {
+            throw BenchmarkFailure("async-engine runs w2 and w2head only")
+        }
+        // The loop reads this when it starts (model_loop.h).
+        if workload == .w2head { setenv("RAW_ENGINE_COURIER_OPTIONS", "1", 1) }
         guard let base = ProcessInfo.processInfo.environment["BENCH_BASE_URL"] else {
             throw BenchmarkFailure("BENCH_BASE_URL is not set")
         }

@@ -22,8 +22,9 @@ import Foundation
 /// `cache-hit`, `coalesce64` and `coalesce64-off`: the HTTP cache and request coalescing (Courier
 /// only; CacheWorkloads.swift). `w2transport` is W2 through the session's transport alone, awaited
 /// directly: Courier's engine without `DataRequest` (Courier only; the W2 layers of the report).
-/// `w2head` is W2 by raw libcurl sending the request head Courier sends, its three default lines
-/// included (RawCurlBaseline only; the W2 layers of the report).
+/// `w2head` is W2 sending the request head Courier sends, its three default lines included: by raw
+/// libcurl (RawCurlBaseline), and by the async engine model with all of Courier's libcurl options
+/// (the W2 layers of the report).
 enum Workload: String, CaseIterable, Sendable {
     case w1, w1sync, w1park, w2, w2transport, w2head, w3, w3fetch, w4mem, w4file, w5, w6, w7, w1logoff, w1logged
     case formArray = "form-array", formKeys = "form-keys", formParameters = "form-params"
@@ -36,7 +37,8 @@ enum Workload: String, CaseIterable, Sendable {
 /// Who ran a workload. `rawCurl` and `rawEngine` come from the RawCurlBaseline C target:
 /// `rawEngine` is the engine model (raw libcurl through one loop thread the way Courier's engine
 /// drives it, Benchmarks/EngineModelLoop, with a C caller thread; W1, W2 and W5 only).
-/// `asyncEngine` is the same loop with Swift tasks as callers (AsyncEngineModel.swift; W2 only).
+/// `asyncEngine` is the same loop with Swift tasks as callers (AsyncEngineModel.swift; W2, and
+/// W2 with Courier's options and request head as `w2head`).
 /// `courier`, `asyncEngine` and `urlSession` run here.
 enum Client: String, CaseIterable, Sendable {
     case courier
