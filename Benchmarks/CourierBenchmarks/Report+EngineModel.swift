@@ -109,8 +109,9 @@ extension Report {
                 String(
                     format: "The floor for Courier as configured (the async engine model with Courier's libcurl "
                         + "options and request head) takes %.2f× raw libcurl's CPU per request (%.1f µs). Issue 22's "
-                        + "goal of 1.5× (%.1f µs) %@; Courier took %.1f µs a request above the floor.",
-                    floorCPU / rawCPU, floorCPU, goal, left, courierCPU - floorCPU))
+                        + "goal of 1.5× (%.1f µs) ", floorCPU / rawCPU, floorCPU, goal)
+                    + left
+                    + String(format: "; Courier took %.1f µs a request above the floor.", courierCPU - floorCPU))
         }
     }
 
