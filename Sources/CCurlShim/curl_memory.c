@@ -115,29 +115,28 @@ static void *__attribute__((noinline)) new_block(size_t size, uint32_t size_clas
     return (char *)prefix + prefix_size;
 }
 
+/* A block of `size_class` from this thread's list ([0] counts blocks of up to 1 KiB, [1] larger
+   ones), or NULL when the list is empty. */
+static inline void *take_kept(uint32_t size_class, int large) {
+    free_block *block = lists.head[size_class];
+    if (block) {
+        lists.head[size_class] = block->next;
+        lists.kept[large] -= ((block_prefix *)((char *)block - prefix_size))->class_size;
+    }
+    return block;
+}
+
 /* A kept block of up to 1 KiB (nearly every block libcurl asks for) is taken without calling
    anything; the rest is new_block's. */
 void *courier_curl_malloc(size_t size) {
     if (__builtin_expect(size <= 1024, 1)) {
         uint32_t size_class = size == 0 ? 1 : (uint32_t)((size + 15) / 16);
-        free_block *block = lists.head[size_class];
-        if (block) {
-            lists.head[size_class] = block->next;
-            lists.kept[0] -= ((block_prefix *)((char *)block - prefix_size))->class_size;
-            return block;
-        }
-        return new_block(size, size_class);
+        void *block = take_kept(size_class, 0);
+        return block ? block : new_block(size, size_class);
     }
     uint32_t size_class = class_for(size);
-    if (size_class != large_class) {
-        free_block *block = lists.head[size_class];
-        if (block) {
-            lists.head[size_class] = block->next;
-            lists.kept[1] -= ((block_prefix *)((char *)block - prefix_size))->class_size;
-            return block;
-        }
-    }
-    return new_block(size, size_class);
+    void *block = size_class == large_class ? NULL : take_kept(size_class, 1);
+    return block ? block : new_block(size, size_class);
 }
 
 /* libcurl frees NULL about twice as often as it frees a block (some 90 of 125 calls a request
