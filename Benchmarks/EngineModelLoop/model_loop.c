@@ -122,7 +122,8 @@ static void courier_options(model_loop_t *loop, model_request_t *request) {
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, loop->headers);
 }
 
-/* What Courier sets again for every request on a reused handle. */
+/* What Courier sets again for every request on a reused handle. The request's time limit is not
+ * among them: Courier's engine enforces it itself and gives libcurl none. */
 static void courier_request_options(model_loop_t *loop, CURL *easy) {
     /* Every request of a workload is to one URL: Courier's engine hands libcurl its parse
      * (URLHandleCache) with the same URL as text, which libcurl keeps as the transfer's URL
@@ -139,7 +140,6 @@ static void courier_request_options(model_loop_t *loop, CURL *easy) {
     curl_easy_setopt(easy, CURLOPT_CURLU, loop->courier_url);
     if (!loop->post) curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, loop->headers);
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, 60000L);
     curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 0L);
 }
 

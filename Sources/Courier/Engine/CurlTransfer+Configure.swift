@@ -10,7 +10,7 @@ import FoundationNetworking
 /// Options come in two groups. Session options (callbacks, protocols, TLS, proxy, HTTP version,
 /// buffer and size limits, the connect timeout: everything ``HandleProfile`` covers) are the same
 /// for every request of a session; a pooled handle that kept them from a plain earlier transfer is
-/// not configured again. Request options (URL, method, body, headers, request timeout, the
+/// not configured again. Request options (URL, method, body, headers, the
 /// transfer's own pointers) are set for every transfer, each one explicitly, so nothing of the
 /// previous request survives. Anything that sets other options (streams, uploads, progress, idle
 /// checks, HEAD and custom methods) makes the transfer not plain, and its handle is reset when it
@@ -51,7 +51,7 @@ extension CurlTransfer {
         if multiplexOrigin != nil || hasSessionOptions {
             set(easy, CURLOPT_PIPEWAIT, multiplexOrigin != nil ? 1 : 0)
         }
-        configureTimeouts(easy, reused: hasSessionOptions)
+        configureIdleLimit(easy)
         if let error = configureMethodAndBody(easy, reused: hasSessionOptions) { return error }
         let sendsOwnCookie = configureHeaders(easy, cache: &headerLists)
         configureFlow(easy)
@@ -105,15 +105,12 @@ extension CurlTransfer {
     }
 
     /// libcurl enforces the connect limit (a session option: see
-    /// ``configureSessionOptions(_:share:)``); the engine enforces the request and idle limits (see
-    /// CurlEngine+Deadlines.swift), with libcurl's overall limit set too, as a backstop.
-    private func configureTimeouts(_ easy: UnsafeMutableRawPointer, reused: Bool) {
-        if let requestDeadline {
-            let remaining = MonotonicInstant.now.milliseconds(until: requestDeadline)
-            set(easy, CURLOPT_TIMEOUT_MS, Int(max(1, remaining)))
-        } else if reused {
-            set(easy, CURLOPT_TIMEOUT_MS, 0)
-        }
+    /// ``configureSessionOptions(_:share:)``). The request and idle limits are the engine's alone
+    /// (``DeadlineQueue``, CurlEngineLoop+Deadlines.swift): libcurl is given no overall limit, so
+    /// that one place decides when a request has run out of time, and libcurl keeps no timer of
+    /// its own for it (about 1,000 instructions a request in W2; Benchmarks/EXPERIMENTS.md,
+    /// Round 37). A pooled handle has no overall limit to clear: none is ever set.
+    private func configureIdleLimit(_ easy: UnsafeMutableRawPointer) {
         if let idle = token.options.idleTimeout, idle > 0 {
             // The progress callback records when bytes last moved; the engine's loop fails the
             // transfer when that is longer ago than the limit.
