@@ -35,7 +35,7 @@ struct model_loop {
 
 struct curl_slist *courier_head_lines(struct curl_slist *list) {
     list = curl_slist_append(list,
-        "Accept: application/json\r\nUser-Agent: Courier/0.2.0\r\nAccept-Encoding: deflate, gzip, br, zstd");
+        "Accept: application/json\r\nUser-Agent: Courier/0.2.0\r\nAccept-Encoding: gzip, br, zstd");
     return curl_slist_append(list, "Accept-Encoding:");
 }
 

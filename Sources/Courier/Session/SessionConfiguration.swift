@@ -50,7 +50,8 @@ extension Session {
         /// (``DataRequest/coalescing(_:)`` opts one request out). Default: off, so that every
         /// request reaches the server as before; docs/cookies-and-cache.md says when to turn it on.
         public var coalescesIdenticalRequests = false
-        /// Advertise gzip, deflate, br and zstd and decode the body transparently. Default: on.
+        /// Ask for gzip, br and zstd (`Accept-Encoding`) and decode the body transparently, a
+        /// deflated one too. Default: on.
         public var automaticDecompression = true
         /// Certificate verification, custom trust, client certificates and key pinning.
         public var tls = TLSConfiguration()
