@@ -108,7 +108,7 @@ extension CurlTransfer {
     /// ``configureSessionOptions(_:share:)``). The request and idle limits are the engine's alone
     /// (``DeadlineQueue``, CurlEngineLoop+Deadlines.swift): libcurl is given no overall limit, so
     /// that one place decides when a request has run out of time, and libcurl keeps no timer of
-    /// its own for it (about 1,000 instructions a request in W2; Benchmarks/EXPERIMENTS.md,
+    /// its own for it (about 450 instructions a request in W2; Benchmarks/EXPERIMENTS.md,
     /// Round 37). A pooled handle has no overall limit to clear: none is ever set.
     private func configureIdleLimit(_ easy: UnsafeMutableRawPointer) {
         if let idle = token.options.idleTimeout, idle > 0 {
@@ -267,7 +267,7 @@ extension CurlTransfer {
     /// The `Accept-Encoding` value of automatic decompression: gzip, br and zstd, those of them
     /// this libcurl decodes (nil if it decodes none). deflate is not asked for: every server that
     /// offers it offers gzip, and each byte of a header line costs libcurl 7.88 about 110
-    /// instructions to format, for every request (its 9 bytes about 1,000). A response a server
+    /// instructions to format, for every request (its 9 bytes about 800). A response a server
     /// sends deflated anyway is still decoded: `CURLOPT_ACCEPT_ENCODING` stays set, which turns
     /// on every decoder libcurl has. Courier sends the value as one of the request's own lines,
     /// kept in the cached header list, so libcurl does not format its own line for every request
