@@ -73,8 +73,13 @@ static size_t class_bytes(uint32_t size_class) {
     return ((size_t)1024 << (step / 4)) * (5 + step % 4) / 4;
 }
 
+/* The class of a size of up to 1 KiB: 16-byte steps. */
+static inline uint32_t small_class_for(size_t size) {
+    return size == 0 ? 1 : (uint32_t)((size + 15) / 16);
+}
+
 static uint32_t class_for(size_t size) {
-    if (size <= 1024) return size == 0 ? 1 : (uint32_t)((size + 15) / 16);
+    if (size <= 1024) return small_class_for(size);
     if (size > (64u << 10)) return large_class;
     /* The doubling that holds size, then the quarter step within it. */
     unsigned octave = (unsigned)(63 - __builtin_clzll((unsigned long long)(size - 1))) - 10;
@@ -130,7 +135,7 @@ static inline void *take_kept(uint32_t size_class, int large) {
    anything; the rest is new_block's. */
 void *courier_curl_malloc(size_t size) {
     if (__builtin_expect(size <= 1024, 1)) {
-        uint32_t size_class = size == 0 ? 1 : (uint32_t)((size + 15) / 16);
+        uint32_t size_class = small_class_for(size);
         void *block = take_kept(size_class, 0);
         return block ? block : new_block(size, size_class);
     }
