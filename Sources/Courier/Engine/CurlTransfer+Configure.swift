@@ -266,8 +266,8 @@ extension CurlTransfer {
 
     /// The `Accept-Encoding` value of automatic decompression: gzip, br and zstd, those of them
     /// this libcurl decodes (nil if it decodes none). deflate is not asked for: every server that
-    /// offers it offers gzip, and each byte of a header line costs libcurl 7.88 about 110
-    /// instructions to format, for every request (its 9 bytes about 800). A response a server
+    /// offers it offers gzip, and each byte of a header line costs libcurl 7.88 about 90 to 110
+    /// instructions to format, for every request (its 9 bytes measured 800). A response a server
     /// sends deflated anyway is still decoded: `CURLOPT_ACCEPT_ENCODING` stays set, which turns
     /// on every decoder libcurl has. Courier sends the value as one of the request's own lines,
     /// kept in the cached header list, so libcurl does not format its own line for every request
