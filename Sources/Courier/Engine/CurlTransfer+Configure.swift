@@ -270,8 +270,8 @@ extension CurlTransfer {
     /// instructions to format, for every request (its 9 bytes measured 800). A response a server
     /// sends deflated anyway is still decoded: `CURLOPT_ACCEPT_ENCODING` stays set, which turns
     /// on every decoder libcurl has. Courier sends the value as one of the request's own lines,
-    /// kept in the cached header list, so libcurl does not format its own line for every request
-    /// (about 3,400 instructions more; docs/performance.md).
+    /// kept in the cached header list, so libcurl does not build a line of its own for every
+    /// request (which cost about 3,400 instructions more; docs/performance.md).
     static let acceptEncodingValue: String? = {
         guard let info = courier_version_info() else { return nil }
         let features = info.pointee.features
