@@ -236,7 +236,7 @@ if [[ "$runs" == *" tsan "* ]]; then
     TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 print_suppressions=1 suppressions=$tsan_suppressions" \
         run_suite tsan --sanitize=thread --scratch-path .build/tsan
     matched=$(awk '/^ThreadSanitizer: Matched [0-9]+ suppressions/ { n += $3 } END { print n + 0 }' \
-        .build/test-output-tsan.log 2>/dev/null || echo 0)
+        .build/test-output-tsan.log 2>/dev/null) || matched=0
     report+=("tsan: $matched reports matched scripts/sanitizers/tsan-suppressions.txt")
 fi
 if [[ "$runs" == *" asan "* ]]; then
