@@ -15,7 +15,7 @@ public enum Fixtures {
     public static let bigSize = 512 << 20
 
     /// Writes every fixture into `directory` (the 512 MiB file only when missing or of the wrong size),
-    /// then reads the 512 MiB file once so that it is in the page cache before any client fetches it.
+    /// or else reads it once, so that it is in the page cache before any client fetches it.
     public static func generate(in directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let small = smallJSON()
@@ -24,14 +24,13 @@ public enum Fixtures {
         try arrayJSON().write(to: directory.appendingPathComponent(arrayName))
         let big = directory.appendingPathComponent(bigName)
         let existing = (try? FileManager.default.attributesOfItem(atPath: big.path)[.size] as? Int) ?? -1
-        if existing != bigSize { try writeBig(to: big) }
-        try readThrough(big)
+        if existing != bigSize { try writeBig(to: big) } else { try readThrough(big) }
     }
 
     /// Reads `url` to its end and discards the bytes. A file kept from an earlier run may have left
     /// the page cache; without this read the first client of the first round (Courier, in
     /// `run.sh`'s order) would fetch it through nginx from disk while every later one reads memory.
-    public static func readThrough(_ url: URL) throws {
+    static func readThrough(_ url: URL) throws {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {}
